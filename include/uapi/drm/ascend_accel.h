@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * Ascend NPU accel driver: the user-space interface.
+ *
+ * This header is the only contract between drivers/accel/ascend and user
+ * space (libaclrt).  Rules every structure here follows:
+ *
+ *  - all structures are 64-bit aligned and sized, with explicit padding;
+ *  - pointers and sizes are __u64;
+ *  - every flags, pad and reserved field is checked: unknown flag bits and
+ *    non-zero pad/reserved fields are rejected with -EINVAL;
+ *  - structures only grow at the end; the DRM core zero-extends an older,
+ *    shorter structure, so a zero in a new field must keep the old meaning.
+ *
+ * Device memory is named by device virtual addresses (VAs) that live inside
+ * a "VA window" the process reserved in its own address space and registered
+ * with %DRM_IOCTL_ASCEND_VA_WINDOW.  A device VA is therefore a unique,
+ * non-dereferenceable host address, and pointer arithmetic inside an
+ * allocation works on both sides.
+ *
+ * Work is submitted through hardware queues: a queue is a shared memory area
+ * (status page, device printf buffer, command ring) that the process maps
+ * with mmap() on the DRM file at the offset %DRM_IOCTL_ASCEND_QUEUE_CREATE
+ * returns.  User space writes commands (&struct ascend_cmd) into the ring,
+ * publishes them by advancing &ascend_queue_status.wptr, and rings the
+ * doorbell (%DRM_IOCTL_ASCEND_QUEUE_DOORBELL) only when the status page says
+ * the device side is asleep (%ASCEND_QUEUE_STATUS_NEED_WAKEUP).  The device
+ * trusts nothing in the ring: every command is copied, validated and every
+ * address translated through the submitting file's device MMU when it runs.
+ */
+#ifndef _UAPI_ASCEND_ACCEL_H_
+#define _UAPI_ASCEND_ACCEL_H_
+
+#if defined(__KERNEL__)
+#include <drm/drm.h>
+#else
+#include "drm.h"
+#endif
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/* Driver ioctl numbers, relative to DRM_COMMAND_BASE.  Append only. */
+#define DRM_ASCEND_DEV_QUERY		0x00
+#define DRM_ASCEND_VA_WINDOW		0x01
+#define DRM_ASCEND_BO_CREATE		0x02
+#define DRM_ASCEND_COPY			0x03
+#define DRM_ASCEND_QUEUE_CREATE		0x04
+#define DRM_ASCEND_QUEUE_DESTROY	0x05
+#define DRM_ASCEND_QUEUE_DOORBELL	0x06
+#define DRM_ASCEND_QUEUE_WAIT		0x07
+
+#define DRM_IOCTL_ASCEND_DEV_QUERY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_DEV_QUERY, struct drm_ascend_dev_query)
+#define DRM_IOCTL_ASCEND_VA_WINDOW \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_VA_WINDOW, struct drm_ascend_va_window)
+#define DRM_IOCTL_ASCEND_BO_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_BO_CREATE, struct drm_ascend_bo_create)
+#define DRM_IOCTL_ASCEND_COPY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_COPY, struct drm_ascend_copy)
+#define DRM_IOCTL_ASCEND_QUEUE_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_QUEUE_CREATE, struct drm_ascend_queue_create)
+#define DRM_IOCTL_ASCEND_QUEUE_DESTROY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_QUEUE_DESTROY, struct drm_ascend_queue_destroy)
+#define DRM_IOCTL_ASCEND_QUEUE_DOORBELL \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_QUEUE_DOORBELL, struct drm_ascend_queue_doorbell)
+#define DRM_IOCTL_ASCEND_QUEUE_WAIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_QUEUE_WAIT, struct drm_ascend_queue_wait)
+
+/* ------------------------------------------------------------------------ */
+/* DEV_QUERY */
+
+/**
+ * enum drm_ascend_query_type - what %DRM_IOCTL_ASCEND_DEV_QUERY returns
+ * @DRM_ASCEND_QUERY_DEVICE_INFO: &struct drm_ascend_device_info
+ * @DRM_ASCEND_QUERY_KERNELS: an array of &struct drm_ascend_kernel_info, one
+ *	per built-in device kernel; &drm_ascend_dev_query.size is a multiple of
+ *	sizeof(struct drm_ascend_kernel_info)
+ */
+enum drm_ascend_query_type {
+	DRM_ASCEND_QUERY_DEVICE_INFO = 0,
+	DRM_ASCEND_QUERY_KERNELS = 1,
+};
+
+/**
+ * struct drm_ascend_dev_query - size-extensible device query
+ * @type: one of &enum drm_ascend_query_type
+ * @size: in: size of the buffer at @data in bytes; 0 asks for the size the
+ *	kernel would write.  out: number of bytes the full answer takes.  The
+ *	kernel writes min(in size, full size) bytes, so an older, smaller
+ *	structure gets a prefix and a newer, larger one keeps its tail.
+ * @data: user pointer to the answer buffer (ignored when @size is 0)
+ */
+struct drm_ascend_dev_query {
+	__u32 type;
+	__u32 size;
+	__u64 data;
+};
+
+/* Capability bits in &drm_ascend_device_info.capabilities. */
+#define DRM_ASCEND_CAP_VA_WINDOW	(1ULL << 0)	/* VA_WINDOW, BO_CREATE */
+#define DRM_ASCEND_CAP_SYNC_COPY	(1ULL << 1)	/* COPY, device to device */
+#define DRM_ASCEND_CAP_QUEUES		(1ULL << 2)	/* QUEUE_* and ring commands */
+#define DRM_ASCEND_CAP_BUILTIN_KERNELS	(1ULL << 3)	/* QUERY_KERNELS, ASCEND_CMD_LAUNCH */
+#define DRM_ASCEND_CAP_DEVICE_PRINTF	(1ULL << 4)	/* queue printf buffer */
+
+#define DRM_ASCEND_SOC_NAME_LEN		32
+
+/**
+ * struct drm_ascend_device_info - answer to %DRM_ASCEND_QUERY_DEVICE_INFO
+ * @capabilities: DRM_ASCEND_CAP_* bits
+ * @hbm_total: bytes of device memory (HBM) the device has
+ * @hbm_free: bytes of device memory not allocated by anyone
+ * @hbm_used_by_file: bytes of device memory this DRM file holds
+ * @va_window_align: required alignment of the VA window base and size
+ * @va_window_min_size: smallest VA window the driver accepts
+ * @device_index: index of the device (N of /dev/accel/accelN's device)
+ * @num_dma_engines: number of DMA engines
+ * @num_ai_cores: number of AI cores that run kernels
+ * @max_queues_per_file: queues one DRM file may create
+ * @cmd_size: size of one &struct ascend_cmd ring slot in bytes
+ * @max_ring_entries: largest ring a queue may have (a power of two)
+ * @soc_name: NUL-terminated SoC name, e.g. "Ascend910B4"
+ */
+struct drm_ascend_device_info {
+	__u64 capabilities;
+	__u64 hbm_total;
+	__u64 hbm_free;
+	__u64 hbm_used_by_file;
+	__u64 va_window_align;
+	__u64 va_window_min_size;
+	__u32 device_index;
+	__u32 num_dma_engines;
+	__u32 num_ai_cores;
+	__u32 max_queues_per_file;
+	__u32 cmd_size;
+	__u32 max_ring_entries;
+	char soc_name[DRM_ASCEND_SOC_NAME_LEN];
+};
+
+#define DRM_ASCEND_KERNEL_NAME_LEN	48
+
+/**
+ * struct drm_ascend_kernel_info - one built-in device kernel
+ * @name: NUL-terminated kernel name, as passed to aclrtBinaryGetFunction()
+ * @id: value for &ascend_cmd_launch.kernel_id
+ * @args_size: minimum size in bytes of the packed argument block
+ * @pad: zero
+ */
+struct drm_ascend_kernel_info {
+	char name[DRM_ASCEND_KERNEL_NAME_LEN];
+	__u32 id;
+	__u32 args_size;
+	__u64 pad;
+};
+
+/* ------------------------------------------------------------------------ */
+/* VA_WINDOW */
+
+/**
+ * struct drm_ascend_va_window - register the device VA window of this file
+ * @base: start of a range the process reserved (mmap(PROT_NONE)); aligned
+ *	to &drm_ascend_device_info.va_window_align
+ * @size: size of the range, aligned likewise, at least
+ *	&drm_ascend_device_info.va_window_min_size
+ * @flags: must be 0
+ * @pad: must be 0
+ *
+ * Once per file: a second call returns -EBUSY.  The range must lie inside
+ * the user address space; -EINVAL otherwise.
+ */
+struct drm_ascend_va_window {
+	__u64 base;
+	__u64 size;
+	__u32 flags;
+	__u32 pad;
+};
+
+/* ------------------------------------------------------------------------ */
+/* BO_CREATE: device memory.  Freed with DRM_IOCTL_GEM_CLOSE. */
+
+/**
+ * enum drm_ascend_bo_policy - page-size policy of a device allocation
+ * @DRM_ASCEND_BO_HUGE_FIRST: huge (2 MiB) pages for sizes above 1 MiB,
+ *	falling back to normal pages; normal pages otherwise
+ * @DRM_ASCEND_BO_HUGE_ONLY: huge pages only, -ENOSPC rather than fall back
+ * @DRM_ASCEND_BO_NORMAL_ONLY: normal (4 KiB-class) pages only
+ * @DRM_ASCEND_BO_HUGE1G_ONLY: 1 GiB pages only
+ */
+enum drm_ascend_bo_policy {
+	DRM_ASCEND_BO_HUGE_FIRST = 0,
+	DRM_ASCEND_BO_HUGE_ONLY = 1,
+	DRM_ASCEND_BO_NORMAL_ONLY = 2,
+	DRM_ASCEND_BO_HUGE1G_ONLY = 3,
+};
+
+/* &drm_ascend_bo_create.flags */
+#define DRM_ASCEND_BO_P2P	(1U << 0)	/* usable by a peer device later */
+#define DRM_ASCEND_BO_FLAGS	(DRM_ASCEND_BO_P2P)
+
+/**
+ * struct drm_ascend_bo_create - allocate device memory and map it
+ * @size: in: bytes requested, > 0
+ * @policy: in: one of &enum drm_ascend_bo_policy
+ * @flags: in: DRM_ASCEND_BO_* flags
+ * @va: out: device VA of the allocation, inside the VA window
+ * @alloc_size: out: bytes actually reserved (rounded to the page class)
+ * @handle: out: GEM handle; DRM_IOCTL_GEM_CLOSE frees the allocation
+ * @page_size: out: page size of the backing (4 KiB, 2 MiB or 1 GiB)
+ *
+ * Needs a registered VA window (-ENXIO otherwise).  -ENOSPC when the device
+ * memory cannot satisfy the request.
+ */
+struct drm_ascend_bo_create {
+	__u64 size;
+	__u32 policy;
+	__u32 flags;
+	__u64 va;
+	__u64 alloc_size;
+	__u32 handle;
+	__u32 page_size;
+};
+
+/* ------------------------------------------------------------------------ */
+/* COPY: synchronous copy by a DMA engine */
+
+/**
+ * struct drm_ascend_copy - synchronous copy between device addresses
+ * @dst: destination device VA
+ * @src: source device VA
+ * @size: bytes to copy, > 0
+ * @flags: must be 0
+ * @pad: must be 0
+ *
+ * Ordered after every command this file had published on its queues when
+ * the ioctl was entered: the copy starts only once those have completed.
+ * Returns when the bytes have moved.  -EFAULT when a range is not fully
+ * inside one allocation of this file; -EINVAL for size 0 or overlap.
+ */
+struct drm_ascend_copy {
+	__u64 dst;
+	__u64 src;
+	__u64 size;
+	__u32 flags;
+	__u32 pad;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Queues */
+
+/**
+ * struct drm_ascend_queue_create - create a hardware queue
+ * @ring_entries: in: number of command slots, a power of two up to
+ *	&drm_ascend_device_info.max_ring_entries; 0 picks the default
+ * @flags: in: must be 0
+ * @handle: out: queue handle (non-zero)
+ * @pad: must be 0
+ * @mmap_offset: out: offset to mmap() on the DRM file to map the queue area
+ * @mmap_size: out: size of the queue area
+ *
+ * The queue area starts with &struct ascend_queue_status; its fields say
+ * where the printf buffer and the command ring are.
+ */
+struct drm_ascend_queue_create {
+	__u32 ring_entries;
+	__u32 flags;
+	__u32 handle;
+	__u32 pad;
+	__u64 mmap_offset;
+	__u64 mmap_size;
+};
+
+/* &drm_ascend_queue_destroy.flags */
+#define DRM_ASCEND_QUEUE_DESTROY_FORCE	(1U << 0)
+
+/**
+ * struct drm_ascend_queue_destroy - destroy a queue
+ * @handle: queue handle
+ * @flags: 0 waits for every published command to complete (interruptible);
+ *	%DRM_ASCEND_QUEUE_DESTROY_FORCE gives published work a short grace
+ *	period (documented in Documentation/) and then discards the rest
+ */
+struct drm_ascend_queue_destroy {
+	__u32 handle;
+	__u32 flags;
+};
+
+/**
+ * struct drm_ascend_queue_doorbell - wake the device side of a queue
+ * @handle: queue handle
+ * @pad: must be 0
+ */
+struct drm_ascend_queue_doorbell {
+	__u32 handle;
+	__u32 pad;
+};
+
+/* Absolute timeout meaning "wait forever". */
+#define DRM_ASCEND_TIMEOUT_INFINITE	0x7fffffffffffffffLL
+
+/**
+ * struct drm_ascend_queue_wait - wait for queue progress
+ * @handle: in: queue handle
+ * @flags: in: must be 0
+ * @seq: in: wait until this many commands have completed (sequence numbers
+ *	count commands from 1; wptr after publishing command N is N)
+ * @timeout_ns: in: absolute CLOCK_MONOTONIC deadline in ns; 0 polls;
+ *	%DRM_ASCEND_TIMEOUT_INFINITE waits forever.  -ETIME when it expires.
+ * @completed: out: commands completed so far
+ * @fault: out: ASCEND_FAULT_* of the queue, 0 if healthy.  A faulted queue
+ *	ends the wait at once with 0 returned and @fault set.
+ * @pad: must be 0
+ */
+struct drm_ascend_queue_wait {
+	__u32 handle;
+	__u32 flags;
+	__u64 seq;
+	__s64 timeout_ns;
+	__u64 completed;
+	__u32 fault;
+	__u32 pad;
+};
+
+/* ------------------------------------------------------------------------ */
+/* The shared queue area */
+
+/* &ascend_queue_status.flags, written by the device side only */
+#define ASCEND_QUEUE_STATUS_NEED_WAKEUP	(1U << 0)	/* ring the doorbell */
+#define ASCEND_QUEUE_STATUS_FAULTED	(1U << 1)	/* stopped by a fault */
+
+/* Fault codes (&ascend_queue_status.fault, &drm_ascend_queue_wait.fault) */
+#define ASCEND_FAULT_NONE		0
+#define ASCEND_FAULT_BAD_COMMAND	1	/* unknown opcode, bad flags/fields */
+#define ASCEND_FAULT_MMU		2	/* address not mapped for this file */
+#define ASCEND_FAULT_KERNEL		3	/* AI-core exception in a kernel */
+#define ASCEND_FAULT_DMA		4	/* DMA engine error */
+#define ASCEND_FAULT_RING		5	/* wptr/rptr corrupted by user space */
+#define ASCEND_FAULT_ABORTED		6	/* discarded by forced destroy */
+
+/**
+ * struct ascend_queue_status - first page of the queue area
+ * @wptr: written by user space: number of commands published.  Commands
+ *	live at ring slot (n % ring_entries).  Publish with a release store
+ *	after the command is written.
+ * @rptr: written by the device: number of commands fetched
+ * @completed: written by the device: number of commands completed
+ * @flags: written by the device: ASCEND_QUEUE_STATUS_* bits
+ * @fault: written by the device: ASCEND_FAULT_* once the queue faulted
+ * @fault_seq: sequence number of the faulting command
+ * @fault_addr: device address that faulted, if any
+ * @fault_opcode: opcode of the faulting command
+ * @ring_entries: number of ring slots
+ * @ring_offset: offset of the command ring from the start of the area
+ * @printf_offset: offset of the device printf buffer
+ * @printf_size: size of the device printf buffer (a power of two)
+ * @cmd_size: size of one ring slot
+ * @printf_head: written by the device: bytes of printf text produced so far;
+ *	text byte n is at printf_offset + (n % printf_size)
+ * @printf_tail: written by user space: bytes of printf text consumed.  The
+ *	device drops text (and counts it in @printf_dropped) rather than
+ *	overwrite unconsumed bytes.
+ * @printf_dropped: written by the device: bytes of printf text dropped
+ * @reserved: zero
+ */
+struct ascend_queue_status {
+	__u64 wptr;
+	__u64 rptr;
+	__u64 completed;
+	__u32 flags;
+	__u32 fault;
+	__u64 fault_seq;
+	__u64 fault_addr;
+	__u32 fault_opcode;
+	__u32 ring_entries;
+	__u32 ring_offset;
+	__u32 printf_offset;
+	__u32 printf_size;
+	__u32 cmd_size;
+	__u64 printf_head;
+	__u64 printf_tail;
+	__u64 printf_dropped;
+	__u64 reserved[4];
+};
+
+/* Command opcodes (&ascend_cmd.opcode) */
+#define ASCEND_CMD_NOP		0	/* completes, does nothing */
+#define ASCEND_CMD_LAUNCH	1	/* run a built-in kernel */
+
+#define ASCEND_CMD_SIZE		128
+#define ASCEND_LAUNCH_ARGS_MAX	96
+
+/**
+ * struct ascend_cmd_launch - %ASCEND_CMD_LAUNCH payload
+ * @kernel_id: &drm_ascend_kernel_info.id of the kernel
+ * @num_blocks: number of blocks (block_idx runs 0..num_blocks-1), > 0
+ * @args_size: bytes used in @args, at least the kernel's args_size
+ * @pad: zero
+ * @args: packed kernel arguments, each at its natural alignment
+ */
+struct ascend_cmd_launch {
+	__u32 kernel_id;
+	__u32 num_blocks;
+	__u32 args_size;
+	__u32 pad;
+	__u8 args[ASCEND_LAUNCH_ARGS_MAX];
+};
+
+/**
+ * struct ascend_cmd - one ring slot (%ASCEND_CMD_SIZE bytes)
+ * @opcode: ASCEND_CMD_*
+ * @flags: must be 0
+ * @reserved: zero
+ * @launch: payload of %ASCEND_CMD_LAUNCH
+ * @raw: payload bytes; zero for %ASCEND_CMD_NOP
+ */
+struct ascend_cmd {
+	__u32 opcode;
+	__u32 flags;
+	__u64 reserved;
+	union {
+		struct ascend_cmd_launch launch;
+		__u8 raw[ASCEND_CMD_SIZE - 16];
+	};
+};
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* _UAPI_ASCEND_ACCEL_H_ */
