@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Core structures of the Ascend accel driver: the device and the per-open
+ * file context, plus the ioctl entry points each part of the driver provides.
+ */
+#ifndef __ASCEND_DRV_H__
+#define __ASCEND_DRV_H__
+
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/xarray.h>
+
+#include "ascend_accel.h"
+#include "ascend_hbm.h"
+#include "ascend_vm.h"
+
+#define ASCEND_DRIVER_NAME	"ascend"
+
+struct ascend_hw_ops;
+struct platform_device;
+
+/**
+ * struct ascend_device - one NPU
+ * @drm: the DRM device (accel minor /dev/accel/accelN)
+ * @pdev: the platform device it is bound to
+ * @index: device index, 0..num_devices-1
+ * @soc_name: SoC name reported to user space
+ * @num_dma_engines: DMA engines the backend provides
+ * @num_ai_cores: AI cores the backend provides
+ * @hbm: device memory manager
+ * @hw: the backend's operations
+ * @hw_priv: backend state (struct ascend_emu for the emulated NPU)
+ * @queues_lock: protects @queues
+ * @queues: every live &struct ascend_queue of every file, for debugfs and
+ *	for teardown
+ */
+struct ascend_device {
+	struct drm_device drm;
+	struct platform_device *pdev;
+	unsigned int index;
+	char soc_name[DRM_ASCEND_SOC_NAME_LEN];
+	u32 num_dma_engines;
+	u32 num_ai_cores;
+	struct ascend_hbm hbm;
+	const struct ascend_hw_ops *hw;
+	void *hw_priv;
+	struct mutex queues_lock;
+	struct list_head queues;
+};
+
+static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
+{
+	return container_of(drm, struct ascend_device, drm);
+}
+
+/**
+ * struct ascend_file - per-open context (one process's view of the device)
+ * @adev: the device
+ * @vm: the device MMU address space of this file
+ * @queues_lock: protects @queues
+ * @queues: queue handle -> &struct ascend_queue (allocated from 1)
+ * @hbm_used: bytes of HBM held by this file's buffer objects
+ */
+struct ascend_file {
+	struct ascend_device *adev;
+	struct ascend_vm vm;
+	struct mutex queues_lock;
+	struct xarray queues;
+	atomic64_t hbm_used;
+};
+
+static inline struct ascend_file *to_ascend_file(struct drm_file *file)
+{
+	return file->driver_priv;
+}
+
+/* Module parameters shared across files (ascend_drv.c). */
+extern unsigned int ascend_num_devices;
+
+/* ioctl entry points */
+int ascend_ioctl_dev_query(struct drm_device *drm, void *data,
+			   struct drm_file *file);		/* ascend_query.c */
+int ascend_ioctl_va_window(struct drm_device *drm, void *data,
+			   struct drm_file *file);		/* ascend_vm.c */
+int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
+			   struct drm_file *file);		/* ascend_gem.c */
+int ascend_ioctl_copy(struct drm_device *drm, void *data,
+		      struct drm_file *file);			/* ascend_copy.c */
+int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
+			      struct drm_file *file);		/* ascend_queue.c */
+int ascend_ioctl_queue_destroy(struct drm_device *drm, void *data,
+			       struct drm_file *file);		/* ascend_queue.c */
+int ascend_ioctl_queue_doorbell(struct drm_device *drm, void *data,
+				struct drm_file *file);		/* ascend_queue.c */
+int ascend_ioctl_queue_wait(struct drm_device *drm, void *data,
+			    struct drm_file *file);		/* ascend_queue.c */
+
+#endif /* __ASCEND_DRV_H__ */

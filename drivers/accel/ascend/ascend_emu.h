@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The emulated NPU: a software device behind the hardware interface.
+ *
+ *  ascend_emu.c          ops table, device bring-up, lazily backed HBM
+ *  ascend_emu_dma.c      DMA engines: kernel threads walking job lists
+ *  ascend_emu_cp.c       command processor: serves queues, executes ring
+ *                        commands, NEED_WAKEUP doorbell protocol
+ *  ascend_emu_kernels.c  the built-in kernel library run on "AI cores",
+ *                        device printf
+ */
+#ifndef __ASCEND_EMU_H__
+#define __ASCEND_EMU_H__
+
+#include <linux/types.h>
+#include <linux/xarray.h>
+
+#include "ascend_drv.h"
+
+struct ascend_queue;
+struct ascend_dma_job;
+struct drm_ascend_kernel_info;
+struct ascend_emu_dma;
+struct ascend_emu_cp;
+
+/**
+ * struct ascend_emu - state of one emulated NPU (ascend_device.hw_priv)
+ * @adev: the device
+ * @hbm_pages: HBM page index -> struct page *, allocated on first write;
+ *	never-written pages read as zero.  The xarray's own lock serialises
+ *	insertion; page contents are not locked (like real memory).
+ * @dma: DMA engine state (ascend_emu_dma.c)
+ * @cp: command processor state (ascend_emu_cp.c)
+ */
+struct ascend_emu {
+	struct ascend_device *adev;
+	struct xarray hbm_pages;
+	struct ascend_emu_dma *dma;
+	struct ascend_emu_cp *cp;
+};
+
+static inline struct ascend_emu *to_ascend_emu(struct ascend_device *adev)
+{
+	return adev->hw_priv;
+}
+
+/* ascend_emu.c: HBM backing store, byte access and page-wise helpers */
+int ascend_emu_hbm_rw(struct ascend_device *adev, u64 addr, void *buf,
+		      size_t len, bool write);
+int ascend_emu_hbm_copy(struct ascend_emu *emu, u64 dst, u64 src, u64 len);
+void ascend_emu_hbm_release(struct ascend_emu *emu);
+
+/* ascend_emu_dma.c */
+int ascend_emu_dma_init(struct ascend_emu *emu, unsigned int engines);
+void ascend_emu_dma_fini(struct ascend_emu *emu);
+void ascend_emu_dma_submit(struct ascend_device *adev,
+			   struct ascend_dma_job *job);
+
+/* ascend_emu_cp.c */
+int ascend_emu_cp_init(struct ascend_emu *emu);
+void ascend_emu_cp_fini(struct ascend_emu *emu);
+int ascend_emu_queue_start(struct ascend_device *adev, struct ascend_queue *q);
+void ascend_emu_queue_stop(struct ascend_device *adev, struct ascend_queue *q);
+void ascend_emu_queue_doorbell(struct ascend_device *adev,
+			       struct ascend_queue *q);
+
+/* ascend_emu_kernels.c */
+u32 ascend_emu_query_kernels(struct ascend_device *adev,
+			     struct drm_ascend_kernel_info *out, u32 max);
+
+#endif /* __ASCEND_EMU_H__ */

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The hardware interface: the operations a chip backend provides.
+ *
+ * Everything above this interface is driver code that would run unchanged
+ * against silicon; the emulated NPU (ascend_emu*.c) is one backend.  Keep it
+ * small: HBM aperture access, DMA engines, the command processor that runs
+ * queues, and the device's built-in kernel table.
+ *
+ * Addresses crossing this interface are device-physical: HBM offsets for
+ * the aperture and the DMA engines.  Device virtual addresses are translated
+ * by the driver's device MMU (ascend_vm.c) before they get here, except on
+ * queues, where the command processor translates each command's addresses
+ * through the queue owner's MMU when the command executes.
+ */
+#ifndef __ASCEND_HW_H__
+#define __ASCEND_HW_H__
+
+#include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/types.h>
+
+struct ascend_device;
+struct ascend_queue;
+struct drm_ascend_kernel_info;
+
+/**
+ * struct ascend_dma_desc - one linear DMA transfer
+ * @dst: device-physical (HBM) destination address
+ * @src: device-physical (HBM) source address
+ * @len: bytes to move
+ */
+struct ascend_dma_desc {
+	u64 dst;
+	u64 src;
+	u64 len;
+};
+
+/**
+ * struct ascend_dma_job - a list of transfers handed to the DMA engines
+ * @descs: the transfers; the engines may run them in any order
+ * @count: number of entries in @descs
+ * @status: set by the backend before @done completes: 0 or -EIO
+ * @done: completed by the backend when every transfer has finished
+ * @link: backend-private list linkage while the job is queued
+ * @remaining: backend-private count of transfers not yet finished
+ */
+struct ascend_dma_job {
+	const struct ascend_dma_desc *descs;
+	unsigned int count;
+	int status;
+	struct completion done;
+	struct list_head link;
+	atomic_t remaining;
+};
+
+/**
+ * struct ascend_hw_ops - what a backend implements
+ * @init: bring the device up; called once from probe before anything else
+ * @fini: tear it down; every queue is stopped and every DMA job finished
+ * @hbm_rw: CPU access to device memory through the aperture, for the
+ *	driver's own use and for device-side execution of commands
+ * @dma_submit: queue @job on the DMA engines; never fails, reports errors
+ *	in @job->status and completes @job->done
+ * @queue_start: make the command processor serve @q
+ * @queue_stop: stop serving @q; on return the device no longer touches it
+ * @queue_doorbell: wake the command processor for @q
+ * @query_kernels: copy up to @max entries of the built-in kernel table to
+ *	@out (which may be NULL when @max is 0); returns the table's length
+ */
+struct ascend_hw_ops {
+	int (*init)(struct ascend_device *adev);
+	void (*fini)(struct ascend_device *adev);
+	int (*hbm_rw)(struct ascend_device *adev, u64 addr, void *buf,
+		      size_t len, bool write);
+	void (*dma_submit)(struct ascend_device *adev, struct ascend_dma_job *job);
+	int (*queue_start)(struct ascend_device *adev, struct ascend_queue *q);
+	void (*queue_stop)(struct ascend_device *adev, struct ascend_queue *q);
+	void (*queue_doorbell)(struct ascend_device *adev, struct ascend_queue *q);
+	u32 (*query_kernels)(struct ascend_device *adev,
+			     struct drm_ascend_kernel_info *out, u32 max);
+};
+
+/* The emulated NPU (ascend_emu.c). */
+extern const struct ascend_hw_ops ascend_emu_ops;
+
+#endif /* __ASCEND_HW_H__ */
