@@ -14,6 +14,15 @@
 struct ascend_file;
 struct ascend_queue;
 
+/* Limits reported by DRM_ASCEND_QUERY_DEVICE_INFO. */
+#define ASCEND_QUEUE_MAX_PER_FILE		64	/* then -ENOSPC */
+#define ASCEND_QUEUE_DEFAULT_RING_ENTRIES	1024
+#define ASCEND_QUEUE_MAX_RING_ENTRIES		65536	/* a power of two */
+
+/* Layout of the shared queue area (struct ascend_queue_status first). */
+#define ASCEND_QUEUE_STATUS_SIZE		4096
+#define ASCEND_QUEUE_PRINTF_SIZE		16384	/* a power of two */
+
 /* Per-file queue state: called from open and postclose (ascend_drv.c). */
 void ascend_queue_file_init(struct ascend_file *af);
 void ascend_queue_file_fini(struct ascend_file *af);
