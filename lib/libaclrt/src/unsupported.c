@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * unsupported.c - the declared API this libaclrt does not implement.
+ *
+ * Every function in the public headers must link, so that CANN programs
+ * build unchanged; the ones below fail at run time with
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT and an aclGetRecentErrMsg() text naming
+ * the function.  One ACL_STUB*() line per function, name first, so the list
+ * can be extracted for the documentation with:
+ *
+ *	grep -oE '^ACL_STUB[A-Z_]*\([A-Za-z0-9_]+' lib/libaclrt/src/unsupported.c | sed 's/.*(//'
+ *
+ * Implementing a function means deleting its line here.  The prototypes
+ * come from the public headers, so a stub whose parameters drift from its
+ * declaration fails to compile.
+ */
+#include <stddef.h>
+
+#include "acl/acl.h"
+#include "errmsg.h"
+
+/* Stubs ignore their arguments by design. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+/* aclError-returning function: fails with ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
+#define ACL_STUB(name, ...)						\
+	ACL_FUNC_VISIBILITY aclError name(__VA_ARGS__)			\
+	{								\
+		return acl_unsupported();				\
+	}
+
+/* Handle-returning function: records the same message, returns NULL. */
+#define ACL_STUB_NULL(name, type, ...)					\
+	ACL_FUNC_VISIBILITY type name(__VA_ARGS__)			\
+	{								\
+		(void)acl_unsupported();				\
+		return NULL;						\
+	}
+
+ACL_STUB(aclrtSetExceptionInfoCallback, aclrtExceptionInfoCallback callback)
+ACL_STUB(aclrtGetDeviceInfo, uint32_t deviceId, aclrtDevAttr attr, int64_t *value)
+ACL_STUB(aclrtDeviceCanAccessPeer, int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId)
+ACL_STUB(aclrtDeviceEnablePeerAccess, int32_t peerDeviceId, uint32_t flags)
+ACL_STUB(aclrtDeviceDisablePeerAccess, int32_t peerDeviceId)
+ACL_STUB(aclrtDevicePeerAccessStatus, int32_t deviceId, int32_t peerDeviceId, int32_t *status)
+ACL_STUB(aclrtDeviceGetBareTgid, int32_t *pid)
+ACL_STUB(aclrtCreateContext, aclrtContext *context, int32_t deviceId)
+ACL_STUB(aclrtDestroyContext, aclrtContext context)
+ACL_STUB(aclrtSetCurrentContext, aclrtContext context)
+ACL_STUB(aclrtGetCurrentContext, aclrtContext *context)
+ACL_STUB(aclrtCtxGetCurrentDefaultStream, aclrtStream *stream)
+ACL_STUB(aclrtStreamWaitEvent, aclrtStream stream, aclrtEvent event)
+ACL_STUB(aclrtStreamWaitEventWithTimeout, aclrtStream stream, aclrtEvent event, int32_t timeout)
+ACL_STUB(aclrtLaunchCallback, aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType, aclrtStream stream)
+ACL_STUB(aclrtSubscribeReport, uint64_t threadId, aclrtStream stream)
+ACL_STUB(aclrtProcessReport, int32_t timeout)
+ACL_STUB(aclrtUnSubscribeReport, uint64_t threadId, aclrtStream stream)
+ACL_STUB(aclrtCreateEvent, aclrtEvent *event)
+ACL_STUB(aclrtCreateEventWithFlag, aclrtEvent *event, uint32_t flag)
+ACL_STUB(aclrtCreateEventExWithFlag, aclrtEvent *event, uint32_t flag)
+ACL_STUB(aclrtDestroyEvent, aclrtEvent event)
+ACL_STUB(aclrtRecordEvent, aclrtEvent event, aclrtStream stream)
+ACL_STUB(aclrtResetEvent, aclrtEvent event, aclrtStream stream)
+ACL_STUB(aclrtQueryEvent, aclrtEvent event, aclrtEventStatus *status)
+ACL_STUB(aclrtQueryEventStatus, aclrtEvent event, aclrtEventRecordedStatus *status)
+ACL_STUB(aclrtQueryEventWaitStatus, aclrtEvent event, aclrtEventWaitStatus *status)
+ACL_STUB(aclrtSynchronizeEvent, aclrtEvent event)
+ACL_STUB(aclrtSynchronizeEventWithTimeout, aclrtEvent event, int32_t timeout)
+ACL_STUB(aclrtEventElapsedTime, float *ms, aclrtEvent startEvent, aclrtEvent endEvent)
+ACL_STUB(aclrtEventGetTimestamp, aclrtEvent event, uint64_t *timestamp)
+ACL_STUB(aclrtIpcGetEventHandle, aclrtEvent event, aclrtIpcEventHandle *handle)
+ACL_STUB(aclrtIpcOpenEventHandle, aclrtIpcEventHandle handle, aclrtEvent *event)
+ACL_STUB(aclrtMallocWithCfg, void **devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig *cfg)
+ACL_STUB(aclrtMallocHost, void **hostPtr, size_t size)
+ACL_STUB(aclrtMallocHostWithCfg, void **ptr, uint64_t size, aclrtMallocConfig *cfg)
+ACL_STUB(aclrtFreeHost, void *hostPtr)
+ACL_STUB(aclrtFreeWithDevSync, void *devPtr)
+ACL_STUB(aclrtFreeHostWithDevSync, void *hostPtr)
+ACL_STUB(aclrtGetMemInfo, aclrtMemAttr attr, size_t *freeSize, size_t *totalSize)
+ACL_STUB(aclrtPointerGetAttributes, const void *ptr, aclrtPtrAttributes *attributes)
+ACL_STUB(aclrtHostRegister, void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr)
+ACL_STUB(aclrtHostRegisterV2, void *ptr, uint64_t size, uint32_t flag)
+ACL_STUB(aclrtHostGetDevicePointer, void *pHost, void **pDevice, uint32_t flag)
+ACL_STUB(aclrtHostUnregister, void *ptr)
+ACL_STUB(aclrtMemFlush, void *devPtr, size_t size)
+ACL_STUB(aclrtMemInvalidate, void *devPtr, size_t size)
+ACL_STUB(aclrtCheckMemType, void **addrList, uint32_t size, uint32_t memType, uint32_t *checkResult, uint32_t reserve)
+ACL_STUB(aclrtMemGetAddressRange, void *ptr, void **pbase, size_t *psize)
+ACL_STUB(aclrtMemcpyAsync, void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind, aclrtStream stream)
+ACL_STUB(aclrtMemcpyAsyncWithCondition, void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind, aclrtStream stream)
+ACL_STUB(aclrtMemcpy2d, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind)
+ACL_STUB(aclrtMemcpy2dAsync, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream)
+ACL_STUB(aclrtMemcpyBatch, void **dsts, size_t *destMaxs, void **srcs, size_t *sizes, size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs, size_t *failIndex)
+ACL_STUB(aclrtMemcpyBatchV2, void **dsts, size_t *destMaxs, void **srcs, size_t *sizes, size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs)
+ACL_STUB(aclrtMemcpyBatchAsync, void **dsts, size_t *destMaxs, void **srcs, size_t *sizes, size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs, size_t *failIndex, aclrtStream stream)
+ACL_STUB(aclrtMemcpyBatchAsyncV2, void **dsts, size_t *destMaxs, void **srcs, size_t *sizes, size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs, aclrtStream stream)
+ACL_STUB(aclrtGetMemcpyDescSize, aclrtMemcpyKind kind, size_t *descSize)
+ACL_STUB(aclrtSetMemcpyDesc, void *desc, aclrtMemcpyKind kind, void *srcAddr, void *dstAddr, size_t count, void *config)
+ACL_STUB(aclrtMemcpyAsyncWithDesc, void *desc, aclrtMemcpyKind kind, aclrtStream stream)
+ACL_STUB(aclrtMemcpyAsyncWithOffset, void **dst, size_t destMax, size_t dstDataOffset, const void **src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream)
+ACL_STUB(aclrtMemset, void *devPtr, size_t maxCount, int32_t value, size_t count)
+ACL_STUB(aclrtMemsetAsync, void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream)
+ACL_STUB(aclrtMemsetD32, void *ptr, size_t memSize, uint32_t value, size_t N)
+ACL_STUB(aclrtMemsetD32Async, void *ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream)
+ACL_STUB(aclrtValueWrite, void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream)
+ACL_STUB(aclrtValueWait, void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream)
+ACL_STUB(aclrtIpcMemGetExportKey, void *devPtr, size_t size, char *key, size_t len, uint64_t flags)
+ACL_STUB(aclrtIpcMemImportByKey, void **devPtr, const char *key, uint64_t flags)
+ACL_STUB(aclrtIpcMemClose, const char *key)
+ACL_STUB(aclrtIpcMemSetImportPid, const char *key, int32_t *pid, size_t num)
+ACL_STUB(aclrtIpcMemSetAttr, const char *key, aclrtIpcMemAttrType type, uint64_t attr)
+ACL_STUB(aclrtIpcMemImportPidInterServer, const char *key, aclrtServerPid *serverPids, size_t num)
+ACL_STUB(aclrtMemGetAllocationGranularity, aclrtPhysicalMemProp *prop, aclrtMemGranularityOptions option, size_t *granularity)
+ACL_STUB(aclrtMallocPhysical, aclrtDrvMemHandle *handle, size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags)
+ACL_STUB(aclrtFreePhysical, aclrtDrvMemHandle handle)
+ACL_STUB(aclrtReserveMemAddress, void **virPtr, size_t size, size_t alignment, void *expectPtr, uint64_t flags)
+ACL_STUB(aclrtReleaseMemAddress, void *virPtr)
+ACL_STUB(aclrtMapMem, void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags)
+ACL_STUB(aclrtUnmapMem, void *virPtr)
+ACL_STUB(aclrtMemSetAccess, void *virPtr, size_t size, aclrtMemAccessDesc *desc, size_t count)
+ACL_STUB(aclrtMemExportToShareableHandle, aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t *shareableHandle)
+ACL_STUB(aclrtMemImportFromShareableHandle, uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle *handle)
+ACL_STUB(aclrtMemSetPidToShareableHandle, uint64_t shareableHandle, int32_t *pid, size_t pidNum)
+ACL_STUB(aclrtMemExportToShareableHandleV2, aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void *shareableHandle)
+ACL_STUB(aclrtMemImportFromShareableHandleV2, void *shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags, aclrtDrvMemHandle *handle)
+ACL_STUB(aclrtMemP2PMap, void *devPtr, size_t size, int32_t dstDevId, uint64_t flags)
+ACL_STUB_NULL(aclrtCreateBinary, aclrtBinary, const void *data, size_t dataLen)
+ACL_STUB(aclrtDestroyBinary, aclrtBinary binary)
+ACL_STUB(aclrtBinaryLoad, const aclrtBinary binary, aclrtBinHandle *binHandle)
+ACL_STUB(aclrtBinaryLoadFromData, const void *data, size_t length, const aclrtBinaryLoadOptions *options, aclrtBinHandle *binHandle)
+ACL_STUB(aclrtLaunchKernelV2, aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, size_t argsSize, aclrtLaunchKernelCfg *cfg, aclrtStream stream)
+ACL_STUB(aclrtLaunchKernelWithHostArgs, aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize, aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum)
+ACL_STUB(aclrtKernelArgsAppendPlaceHolder, aclrtArgsHandle argsHandle, aclrtParamHandle *paramHandle)
+ACL_STUB(aclrtKernelArgsGetPlaceHolderBuffer, aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void **bufferAddr)
