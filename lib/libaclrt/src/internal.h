@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * internal.h - libaclrt's private types and the functions its files share.
+ *
+ * Lock order (outer to inner):
+ *   g_lock (device.c)  ->  acl_device.rw  ->  acl_device.lock
+ *     ->  acl_stream.lock  ->  handle registry lock, address-map lock
+ */
+#ifndef LIBACLRT_INTERNAL_H
+#define LIBACLRT_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl/acl.h"
+#include "ascend_accel.h"
+#include "errmsg.h"
+
+#define ACL_MAX_DEVICES		64
+
+struct acl_stream;
+
+/*
+ * One NPU as seen by this process.  The array of these never moves or
+ * shrinks, so a pointer to one stays valid; what it holds is valid only
+ * while @open is set, and @open only changes under @rw held for writing.
+ */
+struct acl_device {
+	int id;				/* CANN device id (index of the node) */
+	char path[64];			/* /dev/accel/accelN */
+
+	/* Readers use fd, info, VA window, kernels; open/close write-lock. */
+	pthread_rwlock_t rw;
+	bool open;
+	int fd;
+	struct drm_ascend_device_info info;
+	uintptr_t va_base;
+	size_t va_size;
+	struct drm_ascend_kernel_info *kernels;
+	unsigned int num_kernels;
+
+	int refcount;			/* aclrtSetDevice count; under g_lock */
+
+	/* Protects the stream list and the default stream pointer. */
+	pthread_mutex_t lock;
+	struct acl_stream *streams;	/* every live stream, default included */
+	struct acl_stream *default_stream;
+};
+
+/* device.c */
+int dev_count(void);
+struct acl_device *dev_by_id(int id);		/* NULL if id out of range */
+int dev_current(void);				/* this thread's, -1 if none */
+aclError dev_acquire(int id, struct acl_device **out);	/* read-locks */
+aclError dev_acquire_current(struct acl_device **out);
+void dev_release(struct acl_device *dev);
+struct acl_device *dev_of_va(const void *p);	/* window owner or NULL */
+void dev_release_all(void);			/* aclFinalize */
+void dev_drain_all_printf(void);		/* atexit */
+aclError dev_sync_all_streams(struct acl_device *dev, int32_t timeout_ms);
+
+/* devnode.c: opening a node and reserving its VA window */
+int devnode_scan(char paths[][64], int max);
+aclError devnode_open(struct acl_device *dev);
+void devnode_close(struct acl_device *dev);
+int devnode_query(int fd, uint32_t type, void *buf, uint32_t *size);
+
+/* handle.c: registry of live opaque handles (streams, binaries, ...) */
+enum handle_type { H_STREAM = 1, H_BINARY, H_FUNC, H_ARGS };
+void handle_add(void *p, enum handle_type type);
+void handle_del(void *p);
+bool handle_ok(const void *p, enum handle_type type);
+bool handle_get(const void *p, enum handle_type type, int *refs);
+
+/* queue.c: one kernel queue under a stream */
+struct acl_queue {
+	uint32_t handle;
+	uint32_t ring_entries;
+	void *area;
+	size_t area_size;
+	uint32_t cmd_size;		/* ring slot stride */
+	uint64_t wptr;			/* our copy: the shared one is writable */
+	struct ascend_queue_status *status;	/* shared: __atomic access */
+	uint8_t *ring;
+	const uint8_t *printf_buf;
+	uint32_t printf_size;
+	uint64_t printf_dropped_seen;
+};
+aclError queue_create(int fd, struct acl_queue *q);
+aclError queue_destroy(int fd, struct acl_queue *q, bool force);
+void queue_unmap(struct acl_queue *q);
+aclError queue_submit(int fd, struct acl_queue *q, const struct ascend_cmd *cmd);
+aclError queue_wait(int fd, struct acl_queue *q, uint64_t seq, int64_t deadline_ns,
+		    bool *timed_out);
+aclError queue_fault_error(struct acl_queue *q, uint32_t fault);
+void queue_drain_printf(struct acl_queue *q);
+int64_t deadline_from_ms(int32_t timeout_ms);
+
+/* stream.c */
+struct acl_stream {
+	struct acl_stream *next;	/* device stream list, dev->lock */
+	struct acl_device *dev;
+	uint32_t flags;
+	int refs;			/* atomic; last put unmaps and frees */
+	pthread_mutex_t lock;		/* ring writes, printf tail, dead */
+	bool dead;
+	struct acl_queue q;
+};
+aclError stream_acquire(aclrtStream h, struct acl_stream **s,
+			struct acl_device **dev);
+void stream_release(struct acl_stream *s, struct acl_device *dev);
+aclError stream_submit(struct acl_stream *s, const struct ascend_cmd *cmd);
+aclError stream_sync(struct acl_stream *s, int64_t deadline_ns, int32_t timeout_ms);
+void stream_put(struct acl_stream *s);
+void stream_drain_printf(struct acl_stream *s);
+aclError stream_kill(struct acl_stream *s, bool force);	/* dev->lock held */
+
+/* addrmap.c: device VA -> allocation */
+struct acl_alloc {
+	uintptr_t va;
+	size_t size;		/* bytes reserved by the kernel */
+	size_t user_size;	/* bytes the caller asked for */
+	uint32_t handle;
+	int dev_id;
+};
+int addrmap_insert(const struct acl_alloc *a);
+bool addrmap_remove(uintptr_t va, struct acl_alloc *out);
+bool addrmap_find(uintptr_t p, struct acl_alloc *out);	/* containing p */
+size_t addrmap_take_device(int dev_id, struct acl_alloc **out);
+
+/* memory.c */
+void memory_release_device(struct acl_device *dev);
+
+/* kernel.c */
+void kernel_release_device(int dev_id);
+
+/* init.c */
+void acl_register_atexit(void);
+
+#endif /* LIBACLRT_INTERNAL_H */

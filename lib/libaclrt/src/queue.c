@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+/*
+ * queue.c - one hardware queue: create/map, the ring writer with the
+ * NEED_WAKEUP doorbell protocol, waits, fault decoding and device printf.
+ *
+ * The caller serialises writers (acl_stream.lock); waits need no lock.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <xf86drm.h>
+
+#include "internal.h"
+
+#define LOAD(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
+
+int64_t deadline_from_ms(int32_t timeout_ms)
+{
+	struct timespec ts;
+
+	if (timeout_ms < 0)
+		return DRM_ASCEND_TIMEOUT_INFINITE;
+	if (timeout_ms == 0)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec +
+	       (int64_t)timeout_ms * 1000000LL;
+}
+
+aclError queue_create(int fd, struct acl_queue *q)
+{
+	struct drm_ascend_queue_create c = { 0 };
+	struct ascend_queue_status *st;
+	void *area;
+	int e;
+
+	memset(q, 0, sizeof(*q));
+	if (drmIoctl(fd, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c)) {
+		e = errno;
+		return acl_err(e == ENOSPC || e == EBUSY || e == ENOMEM ?
+			       ACL_ERROR_RT_NO_STREAM_RESOURCE : ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+			       "the driver could not create a hardware queue: %s", strerror(e));
+	}
+	area = mmap(NULL, c.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    (off_t)c.mmap_offset);
+	if (area == MAP_FAILED) {
+		struct drm_ascend_queue_destroy d = { .handle = c.handle,
+						      .flags = DRM_ASCEND_QUEUE_DESTROY_FORCE };
+		e = errno;
+		drmIoctl(fd, DRM_IOCTL_ASCEND_QUEUE_DESTROY, &d);
+		return acl_err(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+			       "cannot map queue %u (%llu bytes): %s", c.handle,
+			       (unsigned long long)c.mmap_size, strerror(e));
+	}
+	st = area;
+	q->handle = c.handle;
+	q->area = area;
+	q->area_size = c.mmap_size;
+	q->status = st;
+	q->ring_entries = st->ring_entries;
+	q->cmd_size = st->cmd_size ? st->cmd_size : ASCEND_CMD_SIZE;
+	q->ring = (uint8_t *)area + st->ring_offset;
+	q->printf_buf = (const uint8_t *)area + st->printf_offset;
+	q->printf_size = st->printf_size;
+	q->wptr = st->wptr;
+	q->printf_dropped_seen = LOAD(&st->printf_dropped);
+	return ACL_SUCCESS;
+}
+
+aclError queue_destroy(int fd, struct acl_queue *q, bool force)
+{
+	struct drm_ascend_queue_destroy d = {
+		.handle = q->handle,
+		.flags = force ? DRM_ASCEND_QUEUE_DESTROY_FORCE : 0,
+	};
+
+	if (drmIoctl(fd, DRM_IOCTL_ASCEND_QUEUE_DESTROY, &d))
+		return acl_err(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+			       "destroying hardware queue %u failed: %s", q->handle,
+			       strerror(errno));
+	return ACL_SUCCESS;
+}
+
+void queue_unmap(struct acl_queue *q)
+{
+	if (q->area)
+		munmap(q->area, q->area_size);
+	q->area = NULL;
+	q->status = NULL;
+}
+
+static const char *fault_name(uint32_t fault)
+{
+	static const char *const names[] = {
+		"none", "bad command", "device MMU fault (address not mapped)",
+		"AI-core exception in a kernel", "DMA engine error",
+		"ring pointers corrupted", "work discarded by forced destroy",
+	};
+
+	return fault < sizeof(names) / sizeof(names[0]) ? names[fault] : "unknown fault";
+}
+
+static aclError fault_code(uint32_t fault)
+{
+	switch (fault) {
+	case ASCEND_FAULT_MMU:		return ACL_ERROR_RT_DEVICE_MEM_ERROR;
+	case ASCEND_FAULT_KERNEL:	return ACL_ERROR_RT_AICORE_EXCEPTION;
+	case ASCEND_FAULT_DMA:		return ACL_ERROR_RT_SYS_DMA;
+	case ASCEND_FAULT_ABORTED:	return ACL_ERROR_RT_STREAM_ABORT;
+	default:			return ACL_ERROR_RT_INTERNAL_ERROR;
+	}
+}
+
+/* The CANN error for a faulted queue, with the status page's details. */
+aclError queue_fault_error(struct acl_queue *q, uint32_t fault)
+{
+	struct ascend_queue_status *st = q->status;
+
+	return acl_err_at("stream", fault_code(fault),
+			  "queue %u faulted: %s; command #%llu (opcode %u), device address %#llx",
+			  q->handle, fault_name(fault),
+			  (unsigned long long)LOAD(&st->fault_seq), LOAD(&st->fault_opcode),
+			  (unsigned long long)LOAD(&st->fault_addr));
+}
+
+/* Wait until @seq commands completed or @deadline_ns (absolute) passed. */
+aclError queue_wait(int fd, struct acl_queue *q, uint64_t seq, int64_t deadline_ns,
+		    bool *timed_out)
+{
+	struct drm_ascend_queue_wait w = {
+		.handle = q->handle, .seq = seq, .timeout_ns = deadline_ns,
+	};
+
+	*timed_out = false;
+	/* Already done and healthy: no system call. */
+	if (LOAD(&q->status->completed) >= seq && !LOAD(&q->status->fault))
+		return ACL_SUCCESS;
+	if (drmIoctl(fd, DRM_IOCTL_ASCEND_QUEUE_WAIT, &w)) {
+		if (errno == ETIME || errno == ETIMEDOUT) {
+			*timed_out = true;
+			return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+		}
+		return acl_err(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+			       "waiting for command %llu on queue %u failed: %s",
+			       (unsigned long long)seq, q->handle, strerror(errno));
+	}
+	if (w.fault)
+		return queue_fault_error(q, w.fault);
+	return ACL_SUCCESS;
+}
+
+static void ring_doorbell(int fd, struct acl_queue *q)
+{
+	struct drm_ascend_queue_doorbell db = { .handle = q->handle };
+
+	drmIoctl(fd, DRM_IOCTL_ASCEND_QUEUE_DOORBELL, &db);
+}
+
+/* Append @cmd to the ring and make sure the device side will see it. */
+aclError queue_submit(int fd, struct acl_queue *q, const struct ascend_cmd *cmd)
+{
+	struct ascend_queue_status *st = q->status;
+	uint32_t fault = LOAD(&st->fault);
+	uint64_t w = q->wptr;
+	bool to;
+	aclError ret;
+
+	if (fault || (LOAD(&st->flags) & ASCEND_QUEUE_STATUS_FAULTED))
+		return queue_fault_error(q, fault);
+	/* Full ring: wait for the oldest slot instead of overwriting it. */
+	if (w - LOAD(&st->completed) >= q->ring_entries) {
+		ret = queue_wait(fd, q, w + 1 - q->ring_entries,
+				 DRM_ASCEND_TIMEOUT_INFINITE, &to);
+		if (ret)
+			return ret;
+	}
+	memcpy(q->ring + (size_t)(w % q->ring_entries) * q->cmd_size, cmd,
+	       q->cmd_size < sizeof(*cmd) ? q->cmd_size : sizeof(*cmd));
+	q->wptr = w + 1;
+	__atomic_store_n(&st->wptr, w + 1, __ATOMIC_RELEASE);
+	/* NEED_WAKEUP: the device sets the flag, then rechecks wptr; we publish
+	 * wptr, then read the flag.  The full fence orders the two. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&st->flags, __ATOMIC_RELAXED) & ASCEND_QUEUE_STATUS_NEED_WAKEUP)
+		ring_doorbell(fd, q);
+	return ACL_SUCCESS;
+}
+
+/* Copy new device printf text to stdout.  Caller serialises drains. */
+void queue_drain_printf(struct acl_queue *q)
+{
+	struct ascend_queue_status *st = q->status;
+	uint64_t head, tail, dropped, n, off, chunk;
+	uint32_t size = q->printf_size;
+
+	if (!st || !size)
+		return;
+	head = LOAD(&st->printf_head);
+	tail = __atomic_load_n(&st->printf_tail, __ATOMIC_RELAXED);
+	if (head - tail > size)		/* never trust the shared page */
+		tail = head - size;
+	for (n = head - tail; n; n -= chunk, tail += chunk) {
+		off = tail & (size - 1);
+		chunk = n < size - off ? n : size - off;
+		fwrite(q->printf_buf + off, 1, chunk, stdout);
+	}
+	fflush(stdout);
+	__atomic_store_n(&st->printf_tail, head, __ATOMIC_RELEASE);
+	dropped = LOAD(&st->printf_dropped);
+	if (dropped != q->printf_dropped_seen) {
+		fprintf(stderr, "libaclrt: device printf buffer full, %llu bytes dropped\n",
+			(unsigned long long)(dropped - q->printf_dropped_seen));
+		q->printf_dropped_seen = dropped;
+	}
+}

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stream.c - streams (one hardware queue each), the lazily created default
+ * stream of a device, and the aclrt stream entry points.
+ *
+ * A stream lives while it is in the handle registry or someone holds a
+ * reference: destroy removes it from the registry and the queue from the
+ * device, the last reference unmaps the queue area and frees the memory.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+/* Flags CANN accepts for aclrtCreateStreamWithConfig. */
+#define STREAM_FLAGS	(ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC |	\
+			 ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE |		\
+			 ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
+/* Streams whose synchronisation is a no-op success in CANN. */
+#define STREAM_NOSYNC	(ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE |	\
+			 ACL_STREAM_DEVICE_USE_ONLY)
+
+/* Create a stream on @dev (rw read-held, dev->lock held). */
+static aclError stream_new(struct acl_device *dev, uint32_t flags,
+			   struct acl_stream **out)
+{
+	struct acl_stream *s = calloc(1, sizeof(*s));
+	aclError ret;
+
+	if (!s)
+		return acl_err(ACL_ERROR_BAD_ALLOC, "out of host memory");
+	ret = queue_create(dev->fd, &s->q);
+	if (ret) {
+		free(s);
+		return ret;
+	}
+	s->dev = dev;
+	s->flags = flags;
+	s->refs = 1;		/* the registry's reference */
+	pthread_mutex_init(&s->lock, NULL);
+	s->next = dev->streams;
+	dev->streams = s;
+	handle_add(s, H_STREAM);
+	*out = s;
+	return ACL_SUCCESS;
+}
+
+void stream_put(struct acl_stream *s)
+{
+	if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	queue_unmap(&s->q);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+static aclError default_stream(struct acl_stream **out, struct acl_device **dev)
+{
+	struct acl_device *d;
+	aclError ret;
+
+	ret = dev_acquire_current(&d);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&d->lock);
+	if (!d->default_stream)
+		ret = stream_new(d, 0, &d->default_stream);
+	if (!ret)
+		__atomic_add_fetch(&d->default_stream->refs, 1, __ATOMIC_ACQ_REL);
+	*out = d->default_stream;
+	pthread_mutex_unlock(&d->lock);
+	if (ret) {
+		dev_release(d);
+		return ret;
+	}
+	*dev = d;
+	return ACL_SUCCESS;
+}
+
+/* Resolve a user stream handle (NULL: the current device's default stream),
+ * take a reference and read-lock its device. */
+aclError stream_acquire(aclrtStream h, struct acl_stream **out, struct acl_device **dev)
+{
+	struct acl_stream *s = h;
+	aclError ret;
+
+	if (!h)
+		return default_stream(out, dev);
+	if (!handle_get(h, H_STREAM, &s->refs))
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "stream %p is not a live stream (never created, or destroyed)", h);
+	ret = dev_acquire(s->dev->id, dev);
+	if (ret) {
+		stream_put(s);
+		return ret;
+	}
+	if (__atomic_load_n(&s->dead, __ATOMIC_ACQUIRE)) {
+		stream_release(s, *dev);
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "stream %p was destroyed", h);
+	}
+	*out = s;
+	return ACL_SUCCESS;
+}
+
+void stream_release(struct acl_stream *s, struct acl_device *dev)
+{
+	stream_put(s);
+	dev_release(dev);
+}
+
+aclError stream_submit(struct acl_stream *s, const struct ascend_cmd *cmd)
+{
+	aclError ret;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->dead)
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID, "stream %p was destroyed", (void *)s);
+	else
+		ret = queue_submit(s->dev->fd, &s->q, cmd);
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+void stream_drain_printf(struct acl_stream *s)
+{
+	pthread_mutex_lock(&s->lock);
+	if (!s->dead)
+		queue_drain_printf(&s->q);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* Wait for everything published on @s so far; device rw read-held. */
+aclError stream_sync(struct acl_stream *s, int64_t deadline_ns, int32_t timeout_ms)
+{
+	struct ascend_queue_status *st = s->q.status;
+	uint64_t seq;
+	bool to;
+	aclError ret;
+
+	if (s->flags & STREAM_NOSYNC)
+		return ACL_SUCCESS;
+	pthread_mutex_lock(&s->lock);
+	seq = s->q.wptr;
+	pthread_mutex_unlock(&s->lock);
+	ret = queue_wait(s->dev->fd, &s->q, seq, deadline_ns, &to);
+	stream_drain_printf(s);
+	if (to)
+		return acl_err(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+			       "stream %p did not finish within %d ms (%llu of %llu commands completed)",
+			       (void *)s, timeout_ms,
+			       (unsigned long long)__atomic_load_n(&st->completed, __ATOMIC_ACQUIRE),
+			       (unsigned long long)seq);
+	return ret;
+}
+
+/* Destroy @s: wait (unless @force), drain printf, destroy the queue and drop
+ * the registry's reference.  dev rw held (read or write), dev->lock held. */
+aclError stream_kill(struct acl_stream *s, bool force)
+{
+	struct acl_device *dev = s->dev;
+	struct acl_stream **pp;
+	aclError ret;
+	bool to;
+
+	handle_del(s);
+	pthread_mutex_lock(&s->lock);
+	/* A fault is reported by synchronisation, not by destroy. */
+	if (!force)
+		queue_wait(dev->fd, &s->q, s->q.wptr, DRM_ASCEND_TIMEOUT_INFINITE, &to);
+	queue_drain_printf(&s->q);
+	ret = queue_destroy(dev->fd, &s->q, force);
+	queue_drain_printf(&s->q);	/* what the forced grace period produced */
+	__atomic_store_n(&s->dead, true, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&s->lock);
+	for (pp = &dev->streams; *pp; pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	}
+	if (dev->default_stream == s)
+		dev->default_stream = NULL;
+	stream_put(s);
+	return ret;
+}
+
+aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag)
+{
+	struct acl_device *dev;
+	struct acl_stream *s;
+	aclError ret;
+
+	(void)priority;	/* one priority level on this device */
+	if (!stream)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "stream is NULL");
+	if (flag & ~STREAM_FLAGS)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "flag %#x has unknown bits %#x (known: %#x)", flag,
+			       flag & ~STREAM_FLAGS, STREAM_FLAGS);
+	ret = dev_acquire_current(&dev);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&dev->lock);
+	ret = stream_new(dev, flag, &s);
+	pthread_mutex_unlock(&dev->lock);
+	dev_release(dev);
+	if (!ret)
+		*stream = s;
+	return ret;
+}
+
+aclError aclrtCreateStream(aclrtStream *stream)
+{
+	return aclrtCreateStreamWithConfig(stream, 0, 0);
+}
+
+static aclError destroy(aclrtStream stream, bool force)
+{
+	struct acl_device *dev;
+	struct acl_stream *s;
+	aclError ret;
+
+	if (!stream)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "stream is NULL");
+	ret = stream_acquire(stream, &s, &dev);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&dev->lock);
+	if (s == dev->default_stream)
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "stream %p is the default stream, it cannot be destroyed", stream);
+	else
+		ret = stream_kill(s, force);
+	pthread_mutex_unlock(&dev->lock);
+	stream_release(s, dev);
+	return ret;
+}
+
+aclError aclrtDestroyStream(aclrtStream stream)
+{
+	return destroy(stream, false);
+}
+
+aclError aclrtDestroyStreamForce(aclrtStream stream)
+{
+	return destroy(stream, true);
+}
+
+static aclError sync_stream(aclrtStream stream, int32_t timeout)
+{
+	struct acl_device *dev;
+	struct acl_stream *s;
+	aclError ret;
+
+	ret = stream_acquire(stream, &s, &dev);
+	if (ret)
+		return ret;
+	ret = stream_sync(s, deadline_from_ms(timeout), timeout);
+	stream_release(s, dev);
+	return ret;
+}
+
+aclError aclrtSynchronizeStream(aclrtStream stream)
+{
+	return sync_stream(stream, -1);
+}
+
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
+{
+	if (timeout < -1)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "timeout %d is invalid: -1 waits forever, 0 polls, >0 is milliseconds",
+			       timeout);
+	return sync_stream(stream, timeout);
+}
+
+aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
+{
+	struct acl_device *dev;
+	struct acl_stream *s;
+	uint64_t seq;
+	aclError ret;
+	bool to;
+
+	if (!status)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "status is NULL");
+	ret = stream_acquire(stream, &s, &dev);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&s->lock);
+	seq = s->q.wptr;
+	pthread_mutex_unlock(&s->lock);
+	ret = queue_wait(dev->fd, &s->q, seq, 0, &to);	/* 0: poll */
+	stream_drain_printf(s);
+	if (to) {
+		*status = ACL_STREAM_STATUS_NOT_READY;
+		ret = ACL_SUCCESS;
+	} else if (ret == ACL_SUCCESS) {
+		*status = ACL_STREAM_STATUS_COMPLETE;
+	}
+	stream_release(s, dev);
+	return ret;
+}
