@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * acl_util.h - helpers shared by the libaclrt API tests (tests/user/test_acl_*.c).
+ *
+ * Besides the error-checking macros this provides a way to see device
+ * memory without host<->device copies: the emulated NPU's built-in
+ * DeviceWrite/DeviceRead kernels (the CANN D2D sample's kernels) write a
+ * value and print a value, and device printf reaches the process's stdout
+ * no later than aclrtSynchronizeStream().  read_dev_ints() captures stdout
+ * in a memfd around such reads and parses the printed values.
+ *
+ * Include after defining _GNU_SOURCE (memfd_create).
+ */
+#ifndef ASCEND_TESTS_ACL_UTIL_H
+#define ASCEND_TESTS_ACL_UTIL_H
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/mman.h>
+
+#include "acl/acl.h"
+#include "tap.h"
+
+/* The call must fail with @code and leave a message for aclGetRecentErrMsg(). */
+#define CHECK_ACL_ERR(call, code)					\
+	do {								\
+		aclError acl_r_ = (call);				\
+		CHECK_EQ(acl_r_, (code));				\
+		if (acl_r_ != ACL_SUCCESS)				\
+			CHECK(acl_has_errmsg());			\
+	} while (0)
+
+/* The call must fail (any code) and leave a message. */
+#define CHECK_ACL_FAIL(call)						\
+	do {								\
+		aclError acl_r_ = (call);				\
+		CHECK_NE(acl_r_, ACL_SUCCESS);				\
+		if (acl_r_ != ACL_SUCCESS)				\
+			CHECK(acl_has_errmsg());			\
+	} while (0)
+
+#define CHECK_ACL_OK(call) CHECK_ACL_ERR(call, ACL_SUCCESS)
+
+/* The call must succeed, or the case ends (with the code and message). */
+#define REQUIRE_ACL(call)						\
+	do {								\
+		aclError acl_r_ = (call);				\
+		if (acl_r_ != ACL_SUCCESS) {				\
+			printf("#   %s:%d: %s returned %d: %s\n",	\
+			       __FILE__, __LINE__, #call, acl_r_,	\
+			       acl_errmsg());				\
+			fflush(stdout);					\
+			_exit(1);					\
+		}							\
+	} while (0)
+
+static inline const char *acl_errmsg(void)
+{
+	const char *m = aclGetRecentErrMsg();
+
+	return m ? m : "(null)";
+}
+
+static inline int acl_has_errmsg(void)
+{
+	const char *m = aclGetRecentErrMsg();
+
+	return m && m[0] != '\0';
+}
+
+/* aclInit + aclrtSetDevice(0): what nearly every case starts with. */
+static inline void acl_setup(void)
+{
+	REQUIRE_ACL(aclInit(NULL));
+	REQUIRE_ACL(aclrtSetDevice(0));
+}
+
+/* ---- stdout capture ------------------------------------------------- */
+
+struct capture {
+	int saved_fd;
+	int fd;
+};
+
+static inline void capture_begin(struct capture *c)
+{
+	fflush(stdout);
+	c->fd = memfd_create("tap-capture", MFD_CLOEXEC);
+	REQUIRE(c->fd >= 0);
+	c->saved_fd = dup(STDOUT_FILENO);
+	REQUIRE(c->saved_fd >= 0);
+	REQUIRE(dup2(c->fd, STDOUT_FILENO) == STDOUT_FILENO);
+}
+
+/* Restore stdout and return what was written meanwhile (malloc'd, NUL-terminated). */
+static inline char *capture_end(struct capture *c)
+{
+	off_t len;
+	char *buf;
+	ssize_t n;
+	size_t got = 0;
+
+	fflush(stdout);
+	REQUIRE(dup2(c->saved_fd, STDOUT_FILENO) == STDOUT_FILENO);
+	close(c->saved_fd);
+	len = lseek(c->fd, 0, SEEK_END);
+	REQUIRE(len >= 0);
+	buf = malloc((size_t)len + 1);
+	REQUIRE(buf);
+	REQUIRE(lseek(c->fd, 0, SEEK_SET) == 0);
+	while (got < (size_t)len) {
+		n = read(c->fd, buf + got, (size_t)len - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	close(c->fd);
+	return buf;
+}
+
+/*
+ * Parse every "<key> <int>" occurrence in @text into @out, in order.
+ * Returns the number found (may exceed @max; only @max are stored).
+ */
+static inline int parse_values(const char *text, const char *key, int *out, int max)
+{
+	size_t klen = strlen(key);
+	const char *p = text;
+	int n = 0;
+
+	while ((p = strstr(p, key)) != NULL) {
+		p += klen;
+		if (n < max)
+			out[n] = (int)strtol(p, NULL, 10);
+		n++;
+	}
+	return n;
+}
+
+/* ---- built-in kernels ------------------------------------------------ */
+
+#define ACL_BUILTIN_BINARY "ascend://builtin"
+
+static inline aclrtFuncHandle builtin_kernel(const char *name)
+{
+	aclrtBinHandle bin = NULL;
+	aclrtFuncHandle fn = NULL;
+
+	REQUIRE_ACL(aclrtBinaryLoadFromFile(ACL_BUILTIN_BINARY, NULL, &bin));
+	REQUIRE_ACL(aclrtBinaryGetFunction(bin, name, &fn));
+	REQUIRE(fn != NULL);
+	return fn;
+}
+
+/* DeviceWrite: block i writes @value to p[i] and prints "Source data: <value>". */
+static inline aclError launch_write(aclrtStream s, int *p, int value, uint32_t blocks)
+{
+	struct {
+		int *p;
+		int v;
+	} args = { p, value };
+
+	return aclrtLaunchKernel(builtin_kernel("DeviceWrite"), blocks, &args,
+				 sizeof(args), s);
+}
+
+/* DeviceRead: block i prints "Destination data: <p[i]>". */
+static inline aclError launch_read(aclrtStream s, int *p, uint32_t blocks)
+{
+	struct {
+		int *p;
+	} args = { p };
+
+	return aclrtLaunchKernel(builtin_kernel("DeviceRead"), blocks, &args,
+				 sizeof(args), s);
+}
+
+/* p[i] = vals[i] for i < n, one single-block launch each, synchronised. */
+static inline void write_dev_ints(aclrtStream s, int *p, const int *vals, int n)
+{
+	struct capture c;
+	int i;
+
+	capture_begin(&c);
+	for (i = 0; i < n; i++)
+		REQUIRE_ACL(launch_write(s, p + i, vals[i], 1));
+	REQUIRE_ACL(aclrtSynchronizeStream(s));
+	free(capture_end(&c));
+}
+
+/*
+ * out[i] = p[i] for i < n, read with one single-block DeviceRead per
+ * element so the printed values come in stream order.  Returns the
+ * number of values printed (n when all went well).
+ */
+static inline int read_dev_ints(aclrtStream s, const int *p, int *out, int n)
+{
+	struct capture c;
+	char *text;
+	int i, got;
+
+	capture_begin(&c);
+	for (i = 0; i < n; i++)
+		REQUIRE_ACL(launch_read(s, (int *)(uintptr_t)(p + i), 1));
+	REQUIRE_ACL(aclrtSynchronizeStream(s));
+	text = capture_end(&c);
+	got = parse_values(text, "Destination data:", out, n);
+	if (got != n)
+		printf("#   read_dev_ints: expected %d values, output was:\n# %s\n",
+		       n, text);
+	free(text);
+	return got;
+}
+
+/* tap.h defines tap_skip_reason but never reads it: keep -Wall quiet. */
+static inline const char *tap_skip_reason_unused(void)
+{
+	return tap_skip_reason;
+}
+
+#endif /* ASCEND_TESTS_ACL_UTIL_H */

@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Queues at the raw uAPI level: QUEUE_CREATE/DESTROY/DOORBELL/WAIT argument
+ * checks, the NEED_WAKEUP doorbell protocol, launches through the ring with
+ * device printf read from the queue area, and hostile rings (bad opcodes,
+ * corrupted wptr, wild device pointers) that must fault only their own
+ * queue.
+ */
+#define _GNU_SOURCE
+#include "ioctl_util.h"
+
+static uint32_t max_ring_entries(int fd)
+{
+	struct drm_ascend_device_info info;
+
+	query_info(fd, &info);
+	return info.max_ring_entries;
+}
+
+TEST(create_destroy_and_layout)
+{
+	struct queue q;
+	int fd = open_accel();
+
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	CHECK(q.handle != 0);
+	CHECK_EQ(q.st->wptr, 0);
+	CHECK_EQ(q.st->rptr, 0);
+	CHECK_EQ(q.st->completed, 0);
+	CHECK_EQ(q.st->fault, ASCEND_FAULT_NONE);
+	CHECK_EQ(q.st->flags & ASCEND_QUEUE_STATUS_FAULTED, 0);
+	CHECK_EQ(q.st->cmd_size, ASCEND_CMD_SIZE);
+	CHECK(q.st->ring_offset >= sizeof(struct ascend_queue_status));
+	CHECK(q.st->printf_size > 0);
+	CHECK_EQ(q.st->printf_size & (q.st->printf_size - 1), 0);
+	CHECK((uint64_t)q.st->ring_offset + (uint64_t)q.entries * ASCEND_CMD_SIZE <=
+	      q.map_size);
+	CHECK((uint64_t)q.st->printf_offset + q.st->printf_size <= q.map_size);
+	/* ring and printf buffer do not overlap */
+	CHECK(q.st->printf_offset + q.st->printf_size <= q.st->ring_offset ||
+	      q.st->ring_offset + q.entries * ASCEND_CMD_SIZE <= q.st->printf_offset);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	close(fd);
+}
+
+TEST(create_explicit_sizes)
+{
+	uint32_t max, n;
+	struct queue q;
+	int fd = open_accel();
+
+	max = max_ring_entries(fd);
+	for (n = 1; n <= max && n <= 1024; n <<= 2) {
+		REQUIRE_OK(queue_create(fd, n, &q));
+		CHECK_EQ(q.entries, n);
+		CHECK_EQ(queue_destroy(&q, 0), 0);
+	}
+	REQUIRE_OK(queue_create(fd, max, &q));
+	CHECK_EQ(q.entries, max);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	close(fd);
+}
+
+TEST(create_bad_ring_entries_einval)
+{
+	struct drm_ascend_queue_create c;
+	uint32_t bad[] = { 3, 5, 6, 100, 1000, 0x80000001u, 0, 0xffffffffu };
+	unsigned int i;
+	int fd = open_accel();
+
+	bad[6] = max_ring_entries(fd) * 2;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		c = (struct drm_ascend_queue_create){ .ring_entries = bad[i] };
+		CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c), EINVAL);
+	}
+	close(fd);
+}
+
+TEST(create_flags_pad_einval)
+{
+	struct drm_ascend_queue_create c;
+	int fd = open_accel();
+
+	c = (struct drm_ascend_queue_create){ .flags = 1 };
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c), EINVAL);
+	c = (struct drm_ascend_queue_create){ .flags = 1u << 31 };
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c), EINVAL);
+	c = (struct drm_ascend_queue_create){ .pad = 1 };
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c), EINVAL);
+	close(fd);
+}
+
+TEST(queue_limit_per_file)
+{
+	struct drm_ascend_device_info info;
+	struct drm_ascend_queue_create c;
+	uint32_t i, *h;
+	int fd = open_accel();
+
+	query_info(fd, &info);
+	if (info.max_queues_per_file > 256)
+		SKIP("max_queues_per_file too large to exhaust quickly");
+	h = calloc(info.max_queues_per_file, sizeof(*h));
+	REQUIRE(h);
+	for (i = 0; i < info.max_queues_per_file; i++) {
+		c = (struct drm_ascend_queue_create){ .ring_entries = 1 };
+		REQUIRE_OK(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c));
+		h[i] = c.handle;
+	}
+	c = (struct drm_ascend_queue_create){ .ring_entries = 1 };
+	CHECK_NE(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c), 0);
+	for (i = 0; i < info.max_queues_per_file; i++) {
+		struct drm_ascend_queue_destroy d = { .handle = h[i] };
+
+		CHECK_EQ(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_DESTROY, &d), 0);
+	}
+	free(h);
+	close(fd);
+}
+
+TEST(unknown_handle_enoent)
+{
+	struct drm_ascend_queue_destroy d = { .handle = 0x7777 };
+	struct drm_ascend_queue_doorbell b = { .handle = 0x7777 };
+	struct drm_ascend_queue_wait w = { .handle = 0x7777, .seq = 1 };
+	int fd = open_accel();
+
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_DESTROY, &d), ENOENT);
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_DOORBELL, &b), ENOENT);
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_WAIT, &w), ENOENT);
+	d.handle = b.handle = w.handle = 0;
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_DESTROY, &d), ENOENT);
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_DOORBELL, &b), ENOENT);
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_WAIT, &w), ENOENT);
+	close(fd);
+}
+
+TEST(destroyed_and_foreign_handles_enoent)
+{
+	struct queue q, other;
+	struct drm_ascend_queue_doorbell b;
+	struct drm_ascend_queue_wait w;
+	int fd = open_accel(), fd2 = open_accel();
+
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	REQUIRE_OK(queue_create(fd2, 0, &other));
+	/* Handles are per file: fd2's handle means nothing on fd... */
+	if (other.handle != q.handle) {
+		b = (struct drm_ascend_queue_doorbell){ .handle = other.handle };
+		CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_DOORBELL, &b), ENOENT);
+	}
+	/* ...and a destroyed queue is gone. */
+	REQUIRE_OK(queue_destroy(&q, 0));
+	b = (struct drm_ascend_queue_doorbell){ .handle = q.handle };
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_DOORBELL, &b), ENOENT);
+	w = (struct drm_ascend_queue_wait){ .handle = q.handle, .seq = 1 };
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_WAIT, &w), ENOENT);
+	CHECK_ERRNO(queue_destroy(&q, 0), ENOENT);
+	/* fd2's queue is unaffected. */
+	b = (struct drm_ascend_queue_doorbell){ .handle = other.handle };
+	CHECK_EQ(aioctl(fd2, DRM_IOCTL_ASCEND_QUEUE_DOORBELL, &b), 0);
+	CHECK_EQ(queue_destroy(&other, 0), 0);
+	close(fd);
+	close(fd2);
+}
+
+TEST(pad_flags_einval)
+{
+	struct queue q;
+	struct drm_ascend_queue_doorbell b;
+	struct drm_ascend_queue_wait w;
+	struct drm_ascend_queue_destroy d;
+	int fd = open_accel();
+
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	b = (struct drm_ascend_queue_doorbell){ .handle = q.handle, .pad = 1 };
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_DOORBELL, &b), EINVAL);
+	w = (struct drm_ascend_queue_wait){ .handle = q.handle, .flags = 1 };
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_WAIT, &w), EINVAL);
+	w = (struct drm_ascend_queue_wait){ .handle = q.handle, .pad = 1 };
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_WAIT, &w), EINVAL);
+	d = (struct drm_ascend_queue_destroy){ .handle = q.handle, .flags = 2 };
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_DESTROY, &d), EINVAL);
+	d = (struct drm_ascend_queue_destroy){ .handle = q.handle, .flags = 1u << 31 };
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_DESTROY, &d), EINVAL);
+	/* still there after all the rejected calls */
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	close(fd);
+}
+
+TEST(nop_need_wakeup_protocol)
+{
+	struct drm_ascend_queue_wait w;
+	struct ascend_cmd c;
+	struct queue q;
+	uint64_t seq = 0;
+	int i;
+	int fd = open_accel();
+
+	REQUIRE_OK(queue_create(fd, 4, &q));
+	cmd_nop(&c);
+	/* More commands than ring slots: the ring wraps. */
+	for (i = 0; i < 10; i++) {
+		seq = queue_submit(&q, &c);
+		CHECK_EQ(seq, (uint64_t)i + 1);
+		REQUIRE_OK(queue_wait(&q, seq, &w));
+		CHECK_EQ(w.fault, ASCEND_FAULT_NONE);
+		CHECK(w.completed >= seq);
+	}
+	CHECK_EQ(__atomic_load_n(&q.st->completed, __ATOMIC_ACQUIRE), seq);
+	CHECK_EQ(q.st->rptr, seq);
+	CHECK_EQ(q.st->fault, ASCEND_FAULT_NONE);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	close(fd);
+}
+
+TEST(wait_poll_and_timeout)
+{
+	struct drm_ascend_queue_wait w;
+	struct queue q;
+	int fd = open_accel();
+
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	/* seq 0 is complete by definition. */
+	w = (struct drm_ascend_queue_wait){ .handle = q.handle, .seq = 0 };
+	CHECK_EQ(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_WAIT, &w), 0);
+	/* Nothing published: a poll (timeout 0) and an expired deadline give ETIME. */
+	w = (struct drm_ascend_queue_wait){ .handle = q.handle, .seq = 1, .timeout_ns = 0 };
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_WAIT, &w), ETIME);
+	CHECK_EQ(w.completed, 0);
+	w = (struct drm_ascend_queue_wait){ .handle = q.handle, .seq = 1,
+					    .timeout_ns = deadline_ns(0) };
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_WAIT, &w), ETIME);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	close(fd);
+}
+
+TEST(launch_copy_read_through_ring)
+{
+	struct drm_ascend_bo_create a, b;
+	struct drm_ascend_queue_wait w;
+	struct write_args wa;
+	struct read_args ra;
+	struct ascend_cmd c;
+	struct queue q;
+	uint32_t kw, kr;
+	uint64_t seq;
+	char *text;
+	int fd = open_accel();
+
+	/* The CANN sample, by hand: write 123 to a, COPY a->b, read b. */
+	setup_window(fd);
+	kw = kernel_id(fd, "DeviceWrite", NULL);
+	kr = kernel_id(fd, "DeviceRead", NULL);
+	REQUIRE_OK(bo_create(fd, 1 << 20, DRM_ASCEND_BO_HUGE_FIRST, 0, &a));
+	REQUIRE_OK(bo_create(fd, 1 << 20, DRM_ASCEND_BO_HUGE_FIRST, 0, &b));
+	REQUIRE_OK(queue_create(fd, 0, &q));
+
+	wa = (struct write_args){ .p = a.va, .v = 123 };
+	cmd_launch(&c, kw, 1, &wa, sizeof(wa));
+	queue_submit(&q, &c);
+	/* No wait: COPY is ordered after published commands. */
+	REQUIRE_OK(dev_copy(fd, b.va, a.va, 1 << 20));
+	ra = (struct read_args){ .p = b.va };
+	cmd_launch(&c, kr, 1, &ra, sizeof(ra));
+	seq = queue_submit(&q, &c);
+	REQUIRE_OK(queue_wait(&q, seq, &w));
+	CHECK_EQ(w.fault, ASCEND_FAULT_NONE);
+	text = queue_printf(&q);
+	CHECK(strcmp(text, "Source data: 123\nDestination data: 123\n") == 0);
+	if (strcmp(text, "Source data: 123\nDestination data: 123\n"))
+		printf("#   printf text: \"%s\"\n", text);
+	free(text);
+	CHECK_EQ(q.st->printf_dropped, 0);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	close(fd);
+}
+
+/* Submit @c on @q and wait: the queue must fault with @fault. */
+static void expect_fault(struct queue *q, const struct ascend_cmd *c, uint32_t fault)
+{
+	struct drm_ascend_queue_wait w;
+	uint64_t seq = queue_submit(q, c);
+
+	CHECK_EQ(queue_wait(q, seq, &w), 0);
+	CHECK_EQ(w.fault, fault);
+	CHECK(w.completed < seq);
+	CHECK_EQ(__atomic_load_n(&q->st->fault, __ATOMIC_ACQUIRE), fault);
+	CHECK(q->st->flags & ASCEND_QUEUE_STATUS_FAULTED);
+	CHECK_EQ(q->st->fault_seq, seq);
+	CHECK_EQ(q->st->fault_opcode, c->opcode);
+}
+
+/* A NOP on @q completes. */
+static void expect_healthy(struct queue *q)
+{
+	struct drm_ascend_queue_wait w;
+	struct ascend_cmd c;
+	uint64_t seq;
+
+	cmd_nop(&c);
+	seq = queue_submit(q, &c);
+	CHECK_EQ(queue_wait(q, seq, &w), 0);
+	CHECK_EQ(w.fault, ASCEND_FAULT_NONE);
+	CHECK(w.completed >= seq);
+}
+
+TEST(garbage_opcode_faults_only_its_queue)
+{
+	struct queue bad, good;
+	struct ascend_cmd c;
+	struct drm_ascend_queue_wait w;
+	int fd = open_accel();
+
+	REQUIRE_OK(queue_create(fd, 0, &bad));
+	REQUIRE_OK(queue_create(fd, 0, &good));
+	memset(&c, 0xa5, sizeof(c));
+	c.opcode = 0xdead;
+	expect_fault(&bad, &c, ASCEND_FAULT_BAD_COMMAND);
+	expect_healthy(&good);
+	/* Later waits on the faulted queue return the fault at once. */
+	w = (struct drm_ascend_queue_wait){ .handle = bad.handle, .seq = 1000,
+					    .timeout_ns = DRM_ASCEND_TIMEOUT_INFINITE };
+	CHECK_EQ(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_WAIT, &w), 0);
+	CHECK_EQ(w.fault, ASCEND_FAULT_BAD_COMMAND);
+	CHECK_EQ(queue_destroy(&bad, 0), 0);
+	CHECK_EQ(queue_destroy(&good, 0), 0);
+	close(fd);
+}
+
+TEST(bad_command_fields_fault)
+{
+	struct queue q;
+	struct ascend_cmd c;
+	struct write_args wa = { 0 };
+	struct drm_ascend_bo_create a;
+	uint32_t kw;
+	int fd = open_accel();
+
+	setup_window(fd);
+	kw = kernel_id(fd, "DeviceWrite", NULL);
+	REQUIRE_OK(bo_create(fd, 4096, DRM_ASCEND_BO_HUGE_FIRST, 0, &a));
+	wa.p = a.va;
+
+	/* NOP with flags */
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	cmd_nop(&c);
+	c.flags = 1;
+	expect_fault(&q, &c, ASCEND_FAULT_BAD_COMMAND);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+
+	/* NOP with reserved bits */
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	cmd_nop(&c);
+	c.reserved = 1;
+	expect_fault(&q, &c, ASCEND_FAULT_BAD_COMMAND);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+
+	/* unknown kernel id */
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	cmd_launch(&c, 0xfffff, 1, &wa, sizeof(wa));
+	expect_fault(&q, &c, ASCEND_FAULT_BAD_COMMAND);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+
+	/* zero blocks */
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	cmd_launch(&c, kw, 0, &wa, sizeof(wa));
+	expect_fault(&q, &c, ASCEND_FAULT_BAD_COMMAND);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+
+	/* args_size too small, and beyond the slot */
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	cmd_launch(&c, kw, 1, &wa, 4);
+	expect_fault(&q, &c, ASCEND_FAULT_BAD_COMMAND);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	cmd_launch(&c, kw, 1, &wa, sizeof(wa));
+	c.launch.args_size = ASCEND_LAUNCH_ARGS_MAX + 1;
+	expect_fault(&q, &c, ASCEND_FAULT_BAD_COMMAND);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+
+	/* launch pad */
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	cmd_launch(&c, kw, 1, &wa, sizeof(wa));
+	c.launch.pad = 1;
+	expect_fault(&q, &c, ASCEND_FAULT_BAD_COMMAND);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	close(fd);
+}
+
+TEST(wptr_far_beyond_faults_ring)
+{
+	struct drm_ascend_queue_wait w;
+	struct queue q, good;
+	uint64_t wptr;
+	int fd = open_accel();
+
+	REQUIRE_OK(queue_create(fd, 4, &q));
+	REQUIRE_OK(queue_create(fd, 0, &good));
+	wptr = q.st->rptr + q.entries + 5;
+	queue_publish(&q, wptr);
+	/* Make sure the device looks even if it claims to be awake. */
+	CHECK_EQ(queue_doorbell(&q), 0);
+	CHECK_EQ(queue_wait(&q, wptr, &w), 0);
+	CHECK_EQ(w.fault, ASCEND_FAULT_RING);
+	CHECK_EQ(q.st->fault, ASCEND_FAULT_RING);
+	CHECK(q.st->flags & ASCEND_QUEUE_STATUS_FAULTED);
+	expect_healthy(&good);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	CHECK_EQ(queue_destroy(&good, 0), 0);
+	close(fd);
+}
+
+TEST(wptr_moved_backwards_faults_ring)
+{
+	struct drm_ascend_queue_wait w;
+	struct ascend_cmd c;
+	struct queue q;
+	uint64_t seq;
+	int i;
+	int fd = open_accel();
+
+	REQUIRE_OK(queue_create(fd, 8, &q));
+	cmd_nop(&c);
+	for (i = 0; i < 4; i++)
+		seq = queue_submit(&q, &c);
+	REQUIRE_OK(queue_wait(&q, seq, &w));
+	REQUIRE(w.fault == ASCEND_FAULT_NONE);
+	/* wptr behind rptr: corrupted by user space. */
+	queue_publish(&q, 1);
+	CHECK_EQ(queue_doorbell(&q), 0);
+	w = (struct drm_ascend_queue_wait){ .handle = q.handle, .seq = seq + 1,
+					    .timeout_ns = deadline_ns(30) };
+	CHECK_EQ(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_WAIT, &w), 0);
+	CHECK_EQ(w.fault, ASCEND_FAULT_RING);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	close(fd);
+}
+
+TEST(launch_wild_pointer_faults_mmu)
+{
+	static const uint64_t wild[] = { 0x1000, KERNEL_ADDR, 0 };
+	struct drm_ascend_bo_create a;
+	struct write_args wa;
+	struct ascend_cmd c;
+	struct queue q, good;
+	unsigned int i;
+	uint32_t kw;
+	int fd = open_accel();
+
+	setup_window(fd);
+	kw = kernel_id(fd, "DeviceWrite", NULL);
+	REQUIRE_OK(bo_create(fd, 4096, DRM_ASCEND_BO_NORMAL_ONLY, 0, &a));
+	REQUIRE_OK(queue_create(fd, 0, &good));
+	for (i = 0; i < sizeof(wild) / sizeof(wild[0]) + 1; i++) {
+		/* the last case: one past the end of a real allocation */
+		uint64_t p = i < sizeof(wild) / sizeof(wild[0]) ? wild[i] :
+								  a.va + a.alloc_size;
+
+		REQUIRE_OK(queue_create(fd, 0, &q));
+		wa = (struct write_args){ .p = p, .v = 1 };
+		cmd_launch(&c, kw, 1, &wa, sizeof(wa));
+		expect_fault(&q, &c, ASCEND_FAULT_MMU);
+		CHECK_EQ(q.st->fault_addr, p);
+		CHECK_EQ(queue_destroy(&q, 0), 0);
+	}
+	expect_healthy(&good);
+	CHECK_EQ(queue_destroy(&good, 0), 0);
+	close(fd);
+}
+
+TEST(launch_after_gem_close_faults_mmu)
+{
+	struct drm_ascend_bo_create a;
+	struct write_args wa;
+	struct ascend_cmd c;
+	struct queue q;
+	uint32_t kw;
+	int fd = open_accel();
+
+	setup_window(fd);
+	kw = kernel_id(fd, "DeviceWrite", NULL);
+	REQUIRE_OK(bo_create(fd, 4096, DRM_ASCEND_BO_HUGE_FIRST, 0, &a));
+	REQUIRE_OK(gem_close(fd, a.handle));
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	wa = (struct write_args){ .p = a.va, .v = 1 };
+	cmd_launch(&c, kw, 1, &wa, sizeof(wa));
+	expect_fault(&q, &c, ASCEND_FAULT_MMU);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	close(fd);
+}
+
+TEST(other_files_queue_unaffected_by_fault)
+{
+	struct queue bad, good;
+	struct ascend_cmd c;
+	int fd = open_accel(), fd2 = open_accel();
+
+	REQUIRE_OK(queue_create(fd, 0, &bad));
+	REQUIRE_OK(queue_create(fd2, 0, &good));
+	memset(&c, 0xff, sizeof(c));
+	expect_fault(&bad, &c, ASCEND_FAULT_BAD_COMMAND);
+	expect_healthy(&good);
+	close(fd);
+	expect_healthy(&good);
+	close(fd2);
+}
+
+TEST(destroy_force_discards)
+{
+	struct ascend_cmd c;
+	struct queue q;
+	int i;
+	int fd = open_accel();
+
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	cmd_nop(&c);
+	for (i = 0; i < (int)q.entries; i++)
+		queue_submit(&q, &c);
+	CHECK_EQ(queue_destroy(&q, DRM_ASCEND_QUEUE_DESTROY_FORCE), 0);
+	close(fd);
+}
+
+TEST(close_with_pending_work)
+{
+	struct ascend_cmd c;
+	struct queue q;
+	int i;
+	int fd = open_accel();
+
+	/* Closing the file with published work must clean up, not hang. */
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	cmd_nop(&c);
+	for (i = 0; i < (int)q.entries; i++)
+		queue_submit(&q, &c);
+	munmap(q.map, q.map_size);
+	close(fd);
+}
+
+TEST(mmap_bad_offset_or_size)
+{
+	struct drm_ascend_queue_create c = { 0 };
+	void *p;
+	int fd = open_accel();
+
+	REQUIRE_OK(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c));
+	/* Larger than the queue area. */
+	p = mmap(NULL, c.mmap_size * 2, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 (off_t)c.mmap_offset);
+	CHECK(p == MAP_FAILED);
+	/* An offset nothing lives at. */
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd,
+		 (off_t)(c.mmap_offset + (1ULL << 40)));
+	CHECK(p == MAP_FAILED);
+	close(fd);
+}
+
+int main(void)
+{
+	return tap_main();
+}
