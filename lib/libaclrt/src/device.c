@@ -201,6 +201,7 @@ aclError aclrtGetDeviceCount(uint32_t *count)
 {
 	int n;
 
+	API_ENTER();
 	if (!count)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "count is NULL");
 	n = dev_count();
@@ -216,6 +217,7 @@ aclError aclrtSetDevice(int32_t deviceId)
 	struct acl_device *d = dev_by_id(deviceId);
 	aclError ret = ACL_SUCCESS;
 
+	API_ENTER();
 	if (!d)
 		return bad_id(deviceId);
 	pthread_mutex_lock(&g_lock);
@@ -257,11 +259,13 @@ static aclError reset(int32_t deviceId, bool force)
 
 aclError aclrtResetDevice(int32_t deviceId)
 {
+	API_ENTER();
 	return reset(deviceId, false);
 }
 
 aclError aclrtResetDeviceForce(int32_t deviceId)
 {
+	API_ENTER();
 	return reset(deviceId, true);
 }
 
@@ -270,6 +274,7 @@ aclError aclrtGetDevice(int32_t *deviceId)
 	struct acl_device *d;
 	aclError ret;
 
+	API_ENTER();
 	if (!deviceId)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "deviceId is NULL");
 	ret = dev_acquire_current(&d);
@@ -290,6 +295,7 @@ const char *aclrtGetSocName(void)
 	const char *ret = NULL;
 	int fd;
 
+	API_ENTER();
 	pthread_mutex_lock(&lock);
 	if (name[0]) {
 		ret = name;
@@ -311,6 +317,7 @@ const char *aclrtGetSocName(void)
 
 aclError aclrtGetRunMode(aclrtRunMode *runMode)
 {
+	API_ENTER();
 	if (!runMode)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "runMode is NULL");
 	*runMode = ACL_HOST;
@@ -332,11 +339,13 @@ static aclError sync_device(int32_t timeout)
 
 aclError aclrtSynchronizeDevice(void)
 {
+	API_ENTER();
 	return sync_device(-1);
 }
 
 aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
 {
+	API_ENTER();
 	if (timeout < -1)
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "timeout %d is invalid: -1 waits forever, 0 polls, >0 is milliseconds",

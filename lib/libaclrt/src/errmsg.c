@@ -18,12 +18,16 @@ static __thread char t_msg[MSG_LEN];
 static __thread char t_msg_out[MSG_LEN];
 static __thread bool t_have_msg;
 static __thread aclError t_last_err;
+__thread const char *acl_api_name;
 
 aclError acl_err_at(const char *func, aclError code, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
+	/* A helper's name means nothing to the caller: use the API's. */
+	if (strncmp(func, "acl", 3) != 0 && acl_api_name)
+		func = acl_api_name;
 	n = snprintf(t_msg, sizeof(t_msg), "%s: ", func);
 	if (n < 0 || n >= MSG_LEN)
 		n = 0;

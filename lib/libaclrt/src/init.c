@@ -41,6 +41,7 @@ aclError aclInit(const char *configPath)
 {
 	aclError ret = ACL_SUCCESS;
 
+	API_ENTER();
 	/* The JSON config (dump/profiling options) has nothing to set up here,
 	 * but a path that cannot be read is the caller's mistake. */
 	if (configPath && configPath[0] && access(configPath, R_OK) != 0)
@@ -66,6 +67,7 @@ static void teardown(void)
 
 aclError aclFinalize(void)
 {
+	API_ENTER();
 	pthread_mutex_lock(&i_lock);
 	if (i_finalized) {
 		pthread_mutex_unlock(&i_lock);
@@ -82,6 +84,7 @@ aclError aclFinalizeReference(uint64_t *refCount)
 {
 	bool last;
 
+	API_ENTER();
 	if (!refCount)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "refCount is NULL");
 	pthread_mutex_lock(&i_lock);
@@ -102,6 +105,7 @@ aclError aclFinalizeReference(uint64_t *refCount)
 
 aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion)
 {
+	API_ENTER();
 	if (!majorVersion || !minorVersion || !patchVersion)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "%s is NULL",
 			       !majorVersion ? "majorVersion" :

@@ -20,6 +20,11 @@
 
 #define ACL_MAX_DEVICES		64
 
+/* The public function this thread is in, so that messages raised by
+ * helpers name the API the caller used (errmsg.c). */
+extern __thread const char *acl_api_name;
+#define API_ENTER()	(acl_api_name = __func__)
+
 struct acl_stream;
 
 /*

@@ -55,6 +55,7 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
 	struct acl_device *dev;
 	aclError ret;
 
+	API_ENTER();
 	(void)options;	/* lazy-load/magic options mean nothing for built-ins */
 	if (!binPath || !binHandle)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "%s is NULL",
@@ -122,6 +123,7 @@ static void free_binary(struct acl_binary *bin)	/* k_lock held */
 
 aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
 {
+	API_ENTER();
 	pthread_mutex_lock(&k_lock);
 	if (!handle_ok(binHandle, H_BINARY)) {
 		pthread_mutex_unlock(&k_lock);
@@ -167,7 +169,7 @@ static aclError no_kernel(struct acl_device *dev, const char *name)
 	for (i = 0; i < dev->num_kernels && n < sizeof(list); i++)
 		n += snprintf(list + n, sizeof(list) - n, "%s%.*s", i ? ", " : "",
 			      DRM_ASCEND_KERNEL_NAME_LEN, dev->kernels[i].name);
-	return acl_err_at("aclrtBinaryGetFunction", ACL_ERROR_RT_KERNEL_LOOKUP,
+	return acl_err(ACL_ERROR_RT_KERNEL_LOOKUP,
 			  "no kernel named \"%s\" in the built-in library of device %d (it has: %s)",
 			  name, dev->id, list);
 }
@@ -213,6 +215,7 @@ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kern
 {
 	aclError ret;
 
+	API_ENTER();
 	if (!binHandle || !kernelName || !funcHandle)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "%s is NULL",
 			       !binHandle ? "binHandle" : !kernelName ? "kernelName" : "funcHandle");
@@ -259,18 +262,18 @@ static aclError launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, const voi
 	if (ret)
 		return ret;
 	if (!numBlocks)
-		return acl_err_at("aclrtLaunchKernel", ACL_ERROR_INVALID_PARAM, "numBlocks is 0");
+		return acl_err(ACL_ERROR_INVALID_PARAM, "numBlocks is 0");
 	if (argsSize && !args)
-		return acl_err_at("aclrtLaunchKernel", ACL_ERROR_INVALID_PARAM,
+		return acl_err(ACL_ERROR_INVALID_PARAM,
 				  "argsData is NULL but argsSize is %zu", argsSize);
 	if (argsSize > ASCEND_LAUNCH_ARGS_MAX)
-		return acl_err_at("aclrtLaunchKernel", ACL_ERROR_INVALID_PARAM,
+		return acl_err(ACL_ERROR_INVALID_PARAM,
 				  "argsSize %zu exceeds the %d-byte argument block of kernel %s",
 				  argsSize, ASCEND_LAUNCH_ARGS_MAX, k.name);
 	if (pad_to_min && argsSize < k.args_size && k.args_size <= ASCEND_LAUNCH_ARGS_MAX)
 		argsSize = k.args_size;	/* packed tail is zero */
 	if (argsSize < k.args_size)
-		return acl_err_at("aclrtLaunchKernel", ACL_ERROR_INVALID_PARAM,
+		return acl_err(ACL_ERROR_INVALID_PARAM,
 				  "argsSize %zu is smaller than the %u bytes kernel %s takes",
 				  argsSize, k.args_size, k.name);
 	cmd.launch.kernel_id = k.id;
@@ -282,7 +285,7 @@ static aclError launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, const voi
 	if (ret)
 		return ret;
 	if (dev->id != dev_id)
-		ret = acl_err_at("aclrtLaunchKernel", ACL_ERROR_RT_STREAM_CONTEXT,
+		ret = acl_err(ACL_ERROR_RT_STREAM_CONTEXT,
 				 "stream %p is on device %d but kernel %s was loaded on device %d",
 				 stream, dev->id, k.name, dev_id);
 	else
@@ -294,6 +297,7 @@ static aclError launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, const voi
 aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks,
 			   const void *argsData, size_t argsSize, aclrtStream stream)
 {
+	API_ENTER();
 	return launch(funcHandle, numBlocks, argsData, argsSize, stream, false);
 }
 
@@ -303,6 +307,7 @@ aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHa
 	struct acl_args *a;
 	aclError ret = ACL_SUCCESS;
 
+	API_ENTER();
 	if (!funcHandle || !argsHandle)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "%s is NULL",
 			       funcHandle ? "argsHandle" : "funcHandle");
@@ -341,11 +346,11 @@ static aclError append(struct acl_args *a, const void *param, size_t size,
 	uint32_t off = (a->size + align - 1) & ~(align - 1);
 
 	if (a->finalized)
-		return acl_err_at("aclrtKernelArgsAppend", ACL_ERROR_RT_PARAM_INVALID,
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 				  "argsHandle %p was already finalized", (void *)a);
 	if (size > ASCEND_LAUNCH_ARGS_MAX || off + size > ASCEND_LAUNCH_ARGS_MAX ||
 	    a->num_params == MAX_PARAMS)
-		return acl_err_at("aclrtKernelArgsAppend", ACL_ERROR_INVALID_PARAM,
+		return acl_err(ACL_ERROR_INVALID_PARAM,
 				  "a %zu-byte parameter at offset %u does not fit the %d-byte argument block",
 				  size, off, ASCEND_LAUNCH_ARGS_MAX);
 	memcpy(a->buf + off, param, size);
@@ -363,6 +368,7 @@ aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t p
 {
 	aclError ret;
 
+	API_ENTER();
 	if (!argsHandle || !param || !paramSize)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "%s",
 			       !argsHandle ? "argsHandle is NULL" :
@@ -380,6 +386,7 @@ aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle)
 {
 	aclError ret = ACL_SUCCESS;
 
+	API_ENTER();
 	if (!argsHandle)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "argsHandle is NULL");
 	pthread_mutex_lock(&k_lock);
@@ -400,6 +407,7 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
 	uint32_t size = 0;
 	aclError ret = ACL_SUCCESS;
 
+	API_ENTER();
 	(void)cfg;	/* attributes (timeouts, engine, ...) have no effect here */
 	(void)reserve;
 	if (!argsHandle)

@@ -88,6 +88,7 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
 	int want, have;
 	aclError ret;
 
+	API_ENTER();
 	if (count == 0)
 		return ACL_SUCCESS;
 	if (!dst)

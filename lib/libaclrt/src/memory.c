@@ -108,17 +108,20 @@ static aclError dev_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy poli
 
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
+	API_ENTER();
 	return dev_malloc(devPtr, size, policy, true);
 }
 
 aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
+	API_ENTER();
 	return dev_malloc(devPtr, size, policy, false);
 }
 
 /* Device memory is not cached on the host side here: same as aclrtMalloc. */
 aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
+	API_ENTER();
 	return dev_malloc(devPtr, size, policy, true);
 }
 
@@ -128,6 +131,7 @@ aclError aclrtFree(void *devPtr)
 	struct acl_alloc a;
 	aclError ret;
 
+	API_ENTER();
 	if (!devPtr)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
 	owner = dev_of_va(devPtr);

@@ -189,6 +189,7 @@ aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uin
 	struct acl_stream *s;
 	aclError ret;
 
+	API_ENTER();
 	(void)priority;	/* one priority level on this device */
 	if (!stream)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "stream is NULL");
@@ -210,6 +211,7 @@ aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uin
 
 aclError aclrtCreateStream(aclrtStream *stream)
 {
+	API_ENTER();
 	return aclrtCreateStreamWithConfig(stream, 0, 0);
 }
 
@@ -237,11 +239,13 @@ static aclError destroy(aclrtStream stream, bool force)
 
 aclError aclrtDestroyStream(aclrtStream stream)
 {
+	API_ENTER();
 	return destroy(stream, false);
 }
 
 aclError aclrtDestroyStreamForce(aclrtStream stream)
 {
+	API_ENTER();
 	return destroy(stream, true);
 }
 
@@ -261,11 +265,13 @@ static aclError sync_stream(aclrtStream stream, int32_t timeout)
 
 aclError aclrtSynchronizeStream(aclrtStream stream)
 {
+	API_ENTER();
 	return sync_stream(stream, -1);
 }
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
 {
+	API_ENTER();
 	if (timeout < -1)
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "timeout %d is invalid: -1 waits forever, 0 polls, >0 is milliseconds",
@@ -281,6 +287,7 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
 	aclError ret;
 	bool to;
 
+	API_ENTER();
 	if (!status)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "status is NULL");
 	ret = stream_acquire(stream, &s, &dev);
