@@ -249,11 +249,12 @@ static aclError reset(int32_t deviceId, bool force)
 			       "device %d is not set in this process or was already reset",
 			       deviceId);
 	}
-	if (force || --d->refcount == 0)
+	if (force || --d->refcount == 0) {
 		release_device(d);
+		if (t_cur == deviceId)
+			t_cur = -1;
+	}
 	pthread_mutex_unlock(&g_lock);
-	if (t_cur == deviceId)
-		t_cur = -1;
 	return ACL_SUCCESS;
 }
 

@@ -41,10 +41,11 @@ static aclError check_range(const char *name, const void *p, size_t count)
 		return acl_err_at("aclrtMemcpy", ACL_ERROR_RT_PARAM_INVALID,
 				  "%s %p is in a device's address range but not in any live allocation",
 				  name, p);
-	if (count > a.size - ((uintptr_t)p - a.va))
+	/* Against the size the caller asked for: padding is not theirs. */
+	if ((uintptr_t)p - a.va > a.user_size || count > a.user_size - ((uintptr_t)p - a.va))
 		return acl_err_at("aclrtMemcpy", ACL_ERROR_RT_PARAM_INVALID,
-				  "%s range [%p, +%zu) runs past the end of its allocation [%#lx, +%zu)",
-				  name, p, count, (unsigned long)a.va, a.size);
+				  "%s range [%p, +%zu) runs past the end of its %zu-byte allocation at %#lx",
+				  name, p, count, a.user_size, (unsigned long)a.va);
 	return ACL_SUCCESS;
 }
 
