@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Emulated NPU: the built-in kernel library run on "AI cores", and device
+ * printf.
+ *
+ * A launch runs the kernel once per block, block_idx 0..num_blocks-1 (the
+ * emulation runs them one after another).  Arguments come from the
+ * command the command processor copied out of the ring; every memory
+ * access goes through the submitting file's device MMU, so an unmapped
+ * address is an ASCEND_FAULT_MMU of that queue, never a host access.
+ */
+
+#include <linux/delay.h>
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/sprintf.h>
+#include <linux/string.h>
+
+#include "ascend_emu.h"
+#include "ascend_queue_priv.h"
+#include "ascend_vm.h"
+
+/* Blocks one launch may ask for. */
+#define ASCEND_EMU_MAX_BLOCKS	65535
+
+/* Longest single device printf, terminating NUL included. */
+#define ASCEND_EMU_PRINTF_MAX	256
+
+/**
+ * struct ascend_kctx - what a running block sees
+ * @q: the queue the launch came from (its owner's MMU)
+ * @args: packed arguments (inside the copied command)
+ * @block_idx: this block
+ * @num_blocks: blocks in the launch
+ * @scratch: ASCEND_EMU_SCRATCH_SIZE bytes of working memory
+ * @f: where a fault is reported
+ */
+struct ascend_kctx {
+	struct ascend_queue *q;
+	const u8 *args;
+	u32 block_idx;
+	u32 num_blocks;
+	void *scratch;
+	struct ascend_emu_fault *f;
+};
+
+/**
+ * struct ascend_emu_kernel - one built-in kernel
+ * @name: name user space looks up
+ * @id: &ascend_cmd_launch.kernel_id
+ * @args_size: minimum argument block size
+ * @whole_launch: @run is called once for the launch, not once per block
+ * @run: runs one block; 0 or -EIO with the fault filled in
+ */
+struct ascend_emu_kernel {
+	const char *name;
+	u32 id;
+	u32 args_size;
+	bool whole_launch;
+	int (*run)(struct ascend_kctx *k);
+};
+
+/* ------------------------------------------------------------------------ */
+/* Helpers */
+
+static u64 karg_u64(const struct ascend_kctx *k, unsigned int off)
+{
+	u64 v;
+
+	memcpy(&v, k->args + off, sizeof(v));
+	return v;
+}
+
+static u32 karg_u32(const struct ascend_kctx *k, unsigned int off)
+{
+	u32 v;
+
+	memcpy(&v, k->args + off, sizeof(v));
+	return v;
+}
+
+static int kfault(struct ascend_kctx *k, u32 code, u64 addr)
+{
+	k->f->code = code;
+	k->f->addr = addr;
+	return -EIO;
+}
+
+/* Device address of element @idx of @elem_size bytes at @base. */
+static int kaddr(struct ascend_kctx *k, u64 base, u64 idx, u32 elem_size,
+		 u64 *va)
+{
+	u64 off;
+
+	if (check_mul_overflow(idx, (u64)elem_size, &off) ||
+	    check_add_overflow(base, off, va))
+		return kfault(k, ASCEND_FAULT_MMU, base);
+	return 0;
+}
+
+static int kmem(struct ascend_kctx *k, u64 va, void *buf, size_t len,
+		bool write)
+{
+	if (ascend_vm_rw(k->q->vm, va, buf, len, write))
+		return kfault(k, ASCEND_FAULT_MMU, va);
+	return 0;
+}
+
+/* Has the queue been stopped under this launch? */
+static int kcheck_stop(struct ascend_kctx *k)
+{
+	if (READ_ONCE(k->q->cp_stop) || kthread_should_stop())
+		return kfault(k, ASCEND_FAULT_ABORTED, 0);
+	return 0;
+}
+
+/* This block's share [*start, *end) of @count elements. */
+static void kshare(const struct ascend_kctx *k, u64 count, u64 *start,
+		   u64 *end)
+{
+	u64 per = div_u64(count, k->num_blocks);
+	u32 rem = count - per * k->num_blocks;
+	u32 b = k->block_idx;
+
+	/* the first @rem blocks take one extra element */
+	*start = per * b + min(b, rem);
+	*end = *start + per + (b < rem ? 1 : 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The kernels */
+
+/* DeviceWrite(int *p, int v): p[block_idx] = v; printf("Source data: %d\n", v) */
+static int k_device_write(struct ascend_kctx *k)
+{
+	s32 v = (s32)karg_u32(k, 8);
+	u64 va;
+
+	if (kaddr(k, karg_u64(k, 0), k->block_idx, sizeof(v), &va) ||
+	    kmem(k, va, &v, sizeof(v), true))
+		return -EIO;
+	ascend_emu_printf(k->q, "Source data: %d\n", v);
+	return 0;
+}
+
+/* DeviceRead(int *p): printf("Destination data: %d\n", p[block_idx]) */
+static int k_device_read(struct ascend_kctx *k)
+{
+	s32 v;
+	u64 va;
+
+	if (kaddr(k, karg_u64(k, 0), k->block_idx, sizeof(v), &va) ||
+	    kmem(k, va, &v, sizeof(v), false))
+		return -EIO;
+	ascend_emu_printf(k->q, "Destination data: %d\n", v);
+	return 0;
+}
+
+/* Fill32(u32 *p, u32 v, u64 count): each block fills its share of p */
+static int k_fill32(struct ascend_kctx *k)
+{
+	const unsigned int step = ASCEND_EMU_SCRATCH_SIZE / sizeof(u32);
+	u64 p = karg_u64(k, 0), count = karg_u64(k, 16);
+	u32 v = karg_u32(k, 8), *buf = k->scratch;
+	u64 i, start, end, va;
+	unsigned int n, j;
+
+	kshare(k, count, &start, &end);
+	for (j = 0; j < step; j++)
+		buf[j] = v;
+	for (i = start; i < end; i += n) {
+		n = min_t(u64, end - i, step);
+		if (kaddr(k, p, i, sizeof(u32), &va) ||
+		    kmem(k, va, buf, n * sizeof(u32), true) ||
+		    kcheck_stop(k))
+			return -EIO;
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Add32(const i32 *a, const i32 *b, i32 *c, u64 n): c = a + b, by shares */
+static int k_add32(struct ascend_kctx *k)
+{
+	const unsigned int step = ASCEND_EMU_SCRATCH_SIZE / 3 / sizeof(s32);
+	u64 a = karg_u64(k, 0), b = karg_u64(k, 8), c = karg_u64(k, 16);
+	s32 *ba = k->scratch, *bb = ba + step;
+	u64 i, start, end, va, vb, vc;
+	unsigned int n, j;
+
+	kshare(k, karg_u64(k, 24), &start, &end);
+	for (i = start; i < end; i += n) {
+		n = min_t(u64, end - i, step);
+		if (kaddr(k, a, i, sizeof(s32), &va) ||
+		    kaddr(k, b, i, sizeof(s32), &vb) ||
+		    kaddr(k, c, i, sizeof(s32), &vc) ||
+		    kmem(k, va, ba, n * sizeof(s32), false) ||
+		    kmem(k, vb, bb, n * sizeof(s32), false))
+			return -EIO;
+		for (j = 0; j < n; j++)
+			ba[j] = (s32)((u32)ba[j] + (u32)bb[j]);
+		if (kmem(k, vc, ba, n * sizeof(s32), true) || kcheck_stop(k))
+			return -EIO;
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Spin(u64 usec): the blocks run in parallel, so the launch takes usec */
+static int k_spin(struct ascend_kctx *k)
+{
+	u64 left = karg_u64(k, 0);
+	unsigned long step;
+
+	while (left) {
+		if (kcheck_stop(k))
+			return -EIO;
+		step = min_t(u64, left, 1000);
+		usleep_range(step, step + 50);
+		left -= step;
+	}
+	return 0;
+}
+
+/* Trap(): raises an AI-core exception */
+static int k_trap(struct ascend_kctx *k)
+{
+	return kfault(k, ASCEND_FAULT_KERNEL, 0);
+}
+
+static const struct ascend_emu_kernel ascend_emu_kernels[] = {
+	{ "DeviceWrite", 1, 12, false, k_device_write },
+	{ "DeviceRead",  2,  8, false, k_device_read },
+	{ "Fill32",      3, 24, false, k_fill32 },
+	{ "Add32",       4, 32, false, k_add32 },
+	{ "Spin",        5,  8, true,  k_spin },
+	{ "Trap",        6,  0, false, k_trap },
+};
+
+static const struct ascend_emu_kernel *ascend_emu_kernel_find(u32 id)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ascend_emu_kernels); i++)
+		if (ascend_emu_kernels[i].id == id)
+			return &ascend_emu_kernels[i];
+	return NULL;
+}
+
+int ascend_emu_kernel_launch(struct ascend_queue *q,
+			     const struct ascend_cmd_launch *l, void *scratch,
+			     struct ascend_emu_fault *f)
+{
+	const struct ascend_emu_kernel *kern = ascend_emu_kernel_find(l->kernel_id);
+	struct ascend_kctx k = {
+		.q = q,
+		.args = l->args,
+		.num_blocks = l->num_blocks,
+		.scratch = scratch,
+		.f = f,
+	};
+	u32 b;
+
+	if (!kern || l->pad || !l->num_blocks ||
+	    l->num_blocks > ASCEND_EMU_MAX_BLOCKS ||
+	    l->args_size > ASCEND_LAUNCH_ARGS_MAX ||
+	    l->args_size < kern->args_size)
+		return kfault(&k, ASCEND_FAULT_BAD_COMMAND, 0);
+
+	if (kern->whole_launch)
+		return kern->run(&k);
+
+	for (b = 0; b < l->num_blocks; b++) {
+		k.block_idx = b;
+		if (kern->run(&k) || kcheck_stop(&k))
+			return -EIO;
+		cond_resched();
+	}
+	return 0;
+}
+
+u32 ascend_emu_query_kernels(struct ascend_device *adev,
+			     struct drm_ascend_kernel_info *out, u32 max)
+{
+	u32 i, n = min_t(u32, max, ARRAY_SIZE(ascend_emu_kernels));
+
+	for (i = 0; i < n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		strscpy(out[i].name, ascend_emu_kernels[i].name,
+			sizeof(out[i].name));
+		out[i].id = ascend_emu_kernels[i].id;
+		out[i].args_size = ascend_emu_kernels[i].args_size;
+	}
+	return ARRAY_SIZE(ascend_emu_kernels);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Device printf */
+
+void ascend_emu_printf(struct ascend_queue *q, const char *fmt, ...)
+{
+	struct ascend_queue_status *st = q->status;
+	u64 head = q->printf_head, tail, off;
+	u32 size = q->printf_size;
+	char buf[ASCEND_EMU_PRINTF_MAX];
+	size_t len, first;
+	va_list ap;
+
+	va_start(ap, fmt);
+	len = vscnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (!len)
+		return;
+
+	/* user space owns the tail: clamp it into [head - size, head] */
+	tail = smp_load_acquire(&st->printf_tail);
+	if (tail > head)
+		tail = head;
+	if (head - tail > size)
+		tail = head - size;
+
+	/* never overwrite unconsumed text: drop the whole message */
+	if (len > size - (head - tail)) {
+		q->printf_dropped += len;
+		WRITE_ONCE(st->printf_dropped, q->printf_dropped);
+		return;
+	}
+
+	off = head & (size - 1);
+	first = min_t(size_t, len, size - off);
+	memcpy(q->printf_buf + off, buf, first);
+	memcpy(q->printf_buf, buf + first, len - first);
+
+	q->printf_head = head + len;
+	/* the text before the head that covers it */
+	smp_store_release(&st->printf_head, q->printf_head);
+}

@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Hardware queues: the shared area user space maps, the QUEUE_* ioctls,
+ * queue lifetime, and the helpers the backend's command processor uses to
+ * complete and fault the commands it runs.
+ *
+ * Nothing in the shared area is trusted: the authoritative rptr, completed
+ * count and fault record live in struct ascend_queue, and the status page
+ * is only their mirror.  The one value taken from the page, wptr, is
+ * checked against the kernel's rptr every time it is read.
+ */
+
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_utils.h>
+#include <drm/drm_vma_manager.h>
+#include <linux/jiffies.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "ascend_drv.h"
+#include "ascend_hw.h"
+#include "ascend_queue_priv.h"
+
+/*
+ * DRM_ASCEND_QUEUE_DESTROY_FORCE lets published work run this long before
+ * the queue is stopped and the rest is discarded (ASCEND_FAULT_ABORTED).
+ */
+static unsigned int force_destroy_grace_ms = 200;
+module_param(force_destroy_grace_ms, uint, 0644);
+MODULE_PARM_DESC(force_destroy_grace_ms,
+		 "Grace period in ms a forced queue destroy gives published work (default 200)");
+
+/* Layout of the shared area: status page, printf buffer, ring. */
+#define ASCEND_QUEUE_PRINTF_OFFSET	ASCEND_QUEUE_STATUS_SIZE
+#define ASCEND_QUEUE_RING_OFFSET	(ASCEND_QUEUE_PRINTF_OFFSET + \
+					 ASCEND_QUEUE_PRINTF_SIZE)
+
+static_assert(sizeof(struct ascend_queue_status) <= ASCEND_QUEUE_STATUS_SIZE);
+static_assert(sizeof(struct ascend_cmd) == ASCEND_CMD_SIZE);
+static_assert((ASCEND_QUEUE_PRINTF_SIZE & (ASCEND_QUEUE_PRINTF_SIZE - 1)) == 0);
+static_assert((ASCEND_QUEUE_DEFAULT_RING_ENTRIES &
+	       (ASCEND_QUEUE_DEFAULT_RING_ENTRIES - 1)) == 0);
+static_assert((ASCEND_QUEUE_MAX_RING_ENTRIES &
+	       (ASCEND_QUEUE_MAX_RING_ENTRIES - 1)) == 0);
+
+/* ------------------------------------------------------------------------ */
+/* The shared area: a GEM object over a vmalloc_user() buffer */
+
+static struct ascend_queue_area *to_area(struct drm_gem_object *obj)
+{
+	return container_of(obj, struct ascend_queue_area, base);
+}
+
+static void ascend_queue_area_free(struct drm_gem_object *obj)
+{
+	struct ascend_queue_area *area = to_area(obj);
+
+	drm_gem_object_release(obj);
+	vfree(area->vaddr);
+	kfree(area);
+}
+
+static int ascend_queue_area_mmap(struct drm_gem_object *obj,
+				  struct vm_area_struct *vma)
+{
+	/*
+	 * drm_gem_mmap() checked the caller may map the object and that the
+	 * VMA is not larger than it; vm_pgoff is the fake offset, so map
+	 * from the start of the buffer.
+	 */
+	return remap_vmalloc_range(vma, to_area(obj)->vaddr, 0);
+}
+
+static const struct vm_operations_struct ascend_queue_area_vm_ops = {
+	.open = drm_gem_vm_open,
+	.close = drm_gem_vm_close,
+};
+
+static const struct drm_gem_object_funcs ascend_queue_area_funcs = {
+	.free = ascend_queue_area_free,
+	.mmap = ascend_queue_area_mmap,
+	.vm_ops = &ascend_queue_area_vm_ops,
+};
+
+static struct ascend_queue_area *ascend_queue_area_create(struct drm_device *drm,
+							  size_t size)
+{
+	struct ascend_queue_area *area;
+	int ret;
+
+	area = kzalloc(sizeof(*area), GFP_KERNEL);
+	if (!area)
+		return ERR_PTR(-ENOMEM);
+
+	area->vaddr = vmalloc_user(size);
+	if (!area->vaddr) {
+		kfree(area);
+		return ERR_PTR(-ENOMEM);
+	}
+
+	area->base.funcs = &ascend_queue_area_funcs;
+	drm_gem_private_object_init(drm, &area->base, size);
+
+	ret = drm_gem_create_mmap_offset(&area->base);
+	if (ret) {
+		drm_gem_object_put(&area->base);
+		return ERR_PTR(ret);
+	}
+	return area;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Device-side helpers */
+
+void ascend_queue_set_fault(struct ascend_queue *q, u32 fault, u64 seq,
+			    u64 addr, u32 opcode)
+{
+	struct ascend_queue_status *st = q->status;
+
+	spin_lock(&q->lock);
+	if (q->fault == ASCEND_FAULT_NONE) {
+		q->fault_seq = seq;
+		q->fault_addr = addr;
+		q->fault_opcode = opcode;
+		WRITE_ONCE(q->fault, fault);
+		q->status_flags |= ASCEND_QUEUE_STATUS_FAULTED;
+
+		WRITE_ONCE(st->fault_seq, seq);
+		WRITE_ONCE(st->fault_addr, addr);
+		WRITE_ONCE(st->fault_opcode, opcode);
+		WRITE_ONCE(st->fault, fault);
+		/* the record is visible before the flag that announces it */
+		smp_store_release(&st->flags, q->status_flags);
+	}
+	spin_unlock(&q->lock);
+	wake_up_all(&q->wq);
+}
+
+void ascend_queue_complete(struct ascend_queue *q, u64 seq)
+{
+	/*
+	 * Release: the command's side effects (memory, printf text) are
+	 * visible before the completion, in the kernel and on the page.
+	 */
+	smp_store_release(&q->completed, seq);
+	/* the page mirror, for user space's acquire load */
+	smp_store_release(&q->status->completed, seq);
+	if (wq_has_sleeper(&q->wq))
+		wake_up_all(&q->wq);
+}
+
+void ascend_queue_set_need_wakeup(struct ascend_queue *q, bool on)
+{
+	spin_lock(&q->lock);
+	if (on)
+		q->status_flags |= ASCEND_QUEUE_STATUS_NEED_WAKEUP;
+	else
+		q->status_flags &= ~ASCEND_QUEUE_STATUS_NEED_WAKEUP;
+	WRITE_ONCE(q->status->flags, q->status_flags);
+	spin_unlock(&q->lock);
+}
+
+int ascend_queue_read_wptr(struct ascend_queue *q, u64 *wptr)
+{
+	u64 rp_before, rp_after, w;
+
+	/*
+	 * rptr only grows.  A well-behaved wptr is never behind any rptr
+	 * read before it, and never more than a ring ahead of any rptr read
+	 * after it (user space saw that rptr, or an older one, before it
+	 * published).  The acquires order the three reads, and the one on
+	 * wptr pairs with user space's release store of it.
+	 */
+	rp_before = smp_load_acquire(&q->rptr);
+	/* pairs with the user's release store of wptr */
+	w = smp_load_acquire(&q->status->wptr);
+	rp_after = READ_ONCE(q->rptr);
+
+	if (w < rp_before || (w > rp_after && w - rp_after > q->ring_entries))
+		return -EPROTO;
+	*wptr = w;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Lifetime */
+
+static void ascend_queue_release(struct kref *ref)
+{
+	struct ascend_queue *q = container_of(ref, struct ascend_queue, ref);
+
+	/* the area may live on in user mappings; they hold their own refs */
+	drm_gem_object_put(&q->area->base);
+	kfree(q);
+}
+
+static void ascend_queue_put(struct ascend_queue *q)
+{
+	kref_put(&q->ref, ascend_queue_release);
+}
+
+/* Look up @handle and take a reference, or NULL. */
+static struct ascend_queue *ascend_queue_get(struct ascend_file *af, u32 handle)
+{
+	struct ascend_queue *q;
+
+	mutex_lock(&af->queues_lock);
+	q = xa_load(&af->queues, handle);
+	if (q)
+		kref_get(&q->ref);
+	mutex_unlock(&af->queues_lock);
+	return q;
+}
+
+/* Has @q completed @target commands, faulted, or died? */
+static bool ascend_queue_reached(struct ascend_queue *q, u64 target)
+{
+	/* acquire: pairs with ascend_queue_complete() */
+	return smp_load_acquire(&q->completed) >= target ||
+	       ascend_queue_faulted(q) ||
+	       READ_ONCE(q->state) == ASCEND_QUEUE_DEAD;
+}
+
+/*
+ * The wptr user space has published now, as a wait target.  A corrupted
+ * wptr faults the queue (the wait then ends at once).
+ */
+static u64 ascend_queue_target(struct ascend_queue *q)
+{
+	u64 wptr;
+
+	if (ascend_queue_read_wptr(q, &wptr)) {
+		ascend_queue_set_fault(q, ASCEND_FAULT_RING,
+				       READ_ONCE(q->rptr) + 1, 0, 0);
+		return 0;
+	}
+	return wptr;
+}
+
+/*
+ * Stop @q for good and drop the handle table's reference.  The caller owns
+ * the teardown (state STOPPING) and holds its own reference.
+ */
+static void ascend_queue_shutdown(struct ascend_queue *q)
+{
+	struct ascend_device *adev = q->adev;
+	struct ascend_file *af = q->af;
+
+	WRITE_ONCE(q->cp_stop, true);
+	adev->hw->queue_stop(adev, q);
+
+	/* the device no longer touches @q: whatever is left is discarded */
+	if (READ_ONCE(q->status->wptr) != q->completed)
+		ascend_queue_set_fault(q, ASCEND_FAULT_ABORTED, q->completed + 1,
+				       0, 0);
+
+	mutex_lock(&adev->queues_lock);
+	list_del_init(&q->dev_link);
+	mutex_unlock(&adev->queues_lock);
+
+	mutex_lock(&af->queues_lock);
+	xa_erase(&af->queues, q->handle);
+	mutex_unlock(&af->queues_lock);
+
+	spin_lock(&q->lock);
+	WRITE_ONCE(q->state, ASCEND_QUEUE_DEAD);
+	spin_unlock(&q->lock);
+	wake_up_all(&q->wq);
+
+	/* no new mappings; existing ones keep the area alive */
+	drm_vma_node_revoke(&q->area->base.vma_node, q->file);
+	ascend_queue_put(q);
+}
+
+/* Claim the teardown of @q: RUNNING -> STOPPING.  False if already taken. */
+static bool ascend_queue_claim(struct ascend_queue *q)
+{
+	bool ok;
+
+	spin_lock(&q->lock);
+	ok = q->state == ASCEND_QUEUE_RUNNING;
+	if (ok)
+		WRITE_ONCE(q->state, ASCEND_QUEUE_STOPPING);
+	spin_unlock(&q->lock);
+	return ok;
+}
+
+static void ascend_queue_unclaim(struct ascend_queue *q)
+{
+	spin_lock(&q->lock);
+	WRITE_ONCE(q->state, ASCEND_QUEUE_RUNNING);
+	spin_unlock(&q->lock);
+}
+
+void ascend_queue_file_init(struct ascend_file *af)
+{
+	mutex_init(&af->queues_lock);
+	xa_init_flags(&af->queues, XA_FLAGS_ALLOC1);
+}
+
+void ascend_queue_file_fini(struct ascend_file *af)
+{
+	struct ascend_queue *q;
+	unsigned long idx;
+
+	/* the process is gone: nobody will wait, stop everything now */
+	xa_for_each(&af->queues, idx, q) {
+		kref_get(&q->ref);
+		if (ascend_queue_claim(q))
+			ascend_queue_shutdown(q);
+		ascend_queue_put(q);
+	}
+	xa_destroy(&af->queues);
+	mutex_destroy(&af->queues_lock);
+}
+
+int ascend_queue_file_drain(struct ascend_file *af)
+{
+	struct ascend_queue *qs[ASCEND_QUEUE_MAX_PER_FILE];
+	unsigned int n = 0, i;
+	struct ascend_queue *q;
+	unsigned long idx;
+	int ret = 0;
+
+	mutex_lock(&af->queues_lock);
+	xa_for_each(&af->queues, idx, q) {
+		if (WARN_ON_ONCE(n == ARRAY_SIZE(qs)))
+			break;
+		kref_get(&q->ref);
+		qs[n++] = q;
+	}
+	mutex_unlock(&af->queues_lock);
+
+	for (i = 0; i < n; i++) {
+		q = qs[i];
+		if (!ret) {
+			u64 target = ascend_queue_target(q);
+
+			/* run what is published even if nobody rang */
+			q->adev->hw->queue_doorbell(q->adev, q);
+			ret = wait_event_interruptible(q->wq,
+						       ascend_queue_reached(q, target));
+		}
+		ascend_queue_put(q);
+	}
+	return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* ioctls */
+
+int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
+			      struct drm_file *file)
+{
+	struct ascend_device *adev = to_ascend_device(drm);
+	struct ascend_file *af = to_ascend_file(file);
+	struct drm_ascend_queue_create *args = data;
+	struct ascend_queue_status *st;
+	struct ascend_queue_area *area;
+	u32 entries = args->ring_entries;
+	struct ascend_queue *q;
+	size_t ring_bytes, size;
+	u32 handle;
+	int ret;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	if (!entries)
+		entries = ASCEND_QUEUE_DEFAULT_RING_ENTRIES;
+	if (!is_power_of_2(entries) || entries > ASCEND_QUEUE_MAX_RING_ENTRIES)
+		return -EINVAL;
+	if (check_mul_overflow((size_t)entries, (size_t)ASCEND_CMD_SIZE,
+			       &ring_bytes) ||
+	    check_add_overflow(ring_bytes, (size_t)ASCEND_QUEUE_RING_OFFSET,
+			       &size))
+		return -EINVAL;
+	size = PAGE_ALIGN(size);
+
+	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	if (!q)
+		return -ENOMEM;
+
+	area = ascend_queue_area_create(drm, size);
+	if (IS_ERR(area)) {
+		kfree(q);
+		return PTR_ERR(area);
+	}
+	ret = drm_vma_node_allow(&area->base.vma_node, file);
+	if (ret) {
+		drm_gem_object_put(&area->base);
+		kfree(q);
+		return ret;
+	}
+
+	kref_init(&q->ref);
+	q->adev = adev;
+	q->af = af;
+	q->vm = &af->vm;
+	q->file = file;
+	q->area = area;
+	q->status = area->vaddr;
+	q->printf_buf = (u8 *)area->vaddr + ASCEND_QUEUE_PRINTF_OFFSET;
+	q->printf_size = ASCEND_QUEUE_PRINTF_SIZE;
+	q->ring = (struct ascend_cmd *)((u8 *)area->vaddr +
+					ASCEND_QUEUE_RING_OFFSET);
+	q->ring_entries = entries;
+	spin_lock_init(&q->lock);
+	q->state = ASCEND_QUEUE_RUNNING;
+	init_waitqueue_head(&q->wq);
+	INIT_LIST_HEAD(&q->dev_link);
+	INIT_LIST_HEAD(&q->cp_link);
+
+	st = q->status;
+	st->ring_entries = entries;
+	st->ring_offset = ASCEND_QUEUE_RING_OFFSET;
+	st->printf_offset = ASCEND_QUEUE_PRINTF_OFFSET;
+	st->printf_size = ASCEND_QUEUE_PRINTF_SIZE;
+	st->cmd_size = ASCEND_CMD_SIZE;
+
+	/* the handle limit is the per-file queue limit */
+	mutex_lock(&af->queues_lock);
+	ret = xa_alloc(&af->queues, &handle, NULL,
+		       XA_LIMIT(1, ASCEND_QUEUE_MAX_PER_FILE), GFP_KERNEL);
+	mutex_unlock(&af->queues_lock);
+	if (ret) {
+		ret = ret == -EBUSY ? -ENOSPC : ret;
+		goto err_put;
+	}
+	q->handle = handle;
+
+	ret = adev->hw->queue_start(adev, q);
+	if (ret)
+		goto err_erase;
+
+	mutex_lock(&adev->queues_lock);
+	list_add_tail(&q->dev_link, &adev->queues);
+	mutex_unlock(&adev->queues_lock);
+
+	/* publish the handle only once the queue is fully set up */
+	mutex_lock(&af->queues_lock);
+	xa_store(&af->queues, handle, q, GFP_KERNEL);
+	mutex_unlock(&af->queues_lock);
+
+	args->handle = handle;
+	args->mmap_offset = drm_vma_node_offset_addr(&area->base.vma_node);
+	args->mmap_size = size;
+	return 0;
+
+err_erase:
+	mutex_lock(&af->queues_lock);
+	xa_erase(&af->queues, handle);
+	mutex_unlock(&af->queues_lock);
+err_put:
+	drm_vma_node_revoke(&area->base.vma_node, file);
+	ascend_queue_put(q);
+	return ret;
+}
+
+int ascend_ioctl_queue_destroy(struct drm_device *drm, void *data,
+			       struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct drm_ascend_queue_destroy *args = data;
+	struct ascend_queue *q;
+	u64 target;
+	int ret;
+
+	if (args->flags & ~DRM_ASCEND_QUEUE_DESTROY_FORCE)
+		return -EINVAL;
+
+	q = ascend_queue_get(af, args->handle);
+	if (!q)
+		return -ENOENT;
+	if (!ascend_queue_claim(q)) {
+		/* another destroy is tearing it down */
+		ascend_queue_put(q);
+		return -ENOENT;
+	}
+
+	target = ascend_queue_target(q);
+	q->adev->hw->queue_doorbell(q->adev, q);
+
+	if (args->flags & DRM_ASCEND_QUEUE_DESTROY_FORCE) {
+		wait_event_timeout(q->wq, ascend_queue_reached(q, target),
+				   msecs_to_jiffies(READ_ONCE(force_destroy_grace_ms)));
+	} else {
+		ret = wait_event_interruptible(q->wq,
+					       ascend_queue_reached(q, target));
+		if (ret) {
+			/* the queue stays usable; user space may retry */
+			ascend_queue_unclaim(q);
+			ascend_queue_put(q);
+			return ret;
+		}
+	}
+
+	ascend_queue_shutdown(q);
+	ascend_queue_put(q);
+	return 0;
+}
+
+int ascend_ioctl_queue_doorbell(struct drm_device *drm, void *data,
+				struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct drm_ascend_queue_doorbell *args = data;
+	struct ascend_queue *q;
+
+	if (args->pad)
+		return -EINVAL;
+
+	q = ascend_queue_get(af, args->handle);
+	if (!q)
+		return -ENOENT;
+	q->adev->hw->queue_doorbell(q->adev, q);
+	ascend_queue_put(q);
+	return 0;
+}
+
+int ascend_ioctl_queue_wait(struct drm_device *drm, void *data,
+			    struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct drm_ascend_queue_wait *args = data;
+	struct ascend_queue *q;
+	long timeout, ret;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+
+	q = ascend_queue_get(af, args->handle);
+	if (!q)
+		return -ENOENT;
+
+	if (args->timeout_ns == DRM_ASCEND_TIMEOUT_INFINITE)
+		timeout = MAX_SCHEDULE_TIMEOUT;
+	else
+		timeout = drm_timeout_abs_to_jiffies(args->timeout_ns);
+
+	/* 0 timeout: evaluates the condition once, never sleeps */
+	ret = wait_event_interruptible_timeout(q->wq,
+					       ascend_queue_reached(q, args->seq),
+					       timeout);
+	if (ret < 0)
+		goto out;
+	/* acquire: pairs with ascend_queue_complete() */
+	args->completed = smp_load_acquire(&q->completed);
+	if (READ_ONCE(q->state) == ASCEND_QUEUE_DEAD &&
+	    !ascend_queue_faulted(q) && args->completed < args->seq) {
+		/* destroyed under the wait, before reaching @seq */
+		ret = -ENOENT;
+		goto out;
+	}
+
+	args->fault = READ_ONCE(q->fault);
+	ret = (ret == 0 && !args->fault && args->completed < args->seq) ?
+	      -ETIME : 0;
+out:
+	ascend_queue_put(q);
+	return ret;
+}
