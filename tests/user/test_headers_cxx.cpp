@@ -232,6 +232,36 @@ static_assert(std::is_same<decltype(aclrtCreateStream(static_cast<aclrtStream *>
 			   aclError>::value, "");
 static_assert(std::is_same<decltype(aclrtMalloc(static_cast<float **>(nullptr), 4)), aclError>::value, "");
 
+static_assert(std::is_same<decltype(aclrtMemcpy(static_cast<int *>(nullptr), 4, static_cast<const int *>(nullptr),
+					       4, ACL_MEMCPY_DEVICE_TO_DEVICE)), aclError>::value, "");
+
+/*
+ * CANN's 5_d2d_sync_memory_copy sample (example/1_basic_features/memory),
+ * minus its AscendC kernel launches and utils.h macros: it must compile as
+ * is.  Never run here (it needs a device); the memcpy tests run such code.
+ */
+#define CHECK_ERROR(x) do { if ((x) != ACL_SUCCESS) return -1; } while (0)
+[[maybe_unused]] static int32_t cann_d2d_sync_sample_main()
+{
+	aclInit(nullptr);
+	int32_t deviceId = 0;
+	aclrtSetDevice(deviceId);
+	aclrtStream stream = nullptr;
+	aclrtCreateStream(&stream);
+	uint64_t size = 1 * 1024 * 1024;
+	int *devPtrA;
+	int *devPtrB;
+	CHECK_ERROR(aclrtMalloc((void **)&devPtrA, size, ACL_MEM_MALLOC_HUGE_FIRST));
+	CHECK_ERROR(aclrtMalloc((void **)&devPtrB, size, ACL_MEM_MALLOC_HUGE_FIRST));
+	CHECK_ERROR(aclrtMemcpy(devPtrB, size, devPtrA, size, ACL_MEMCPY_DEVICE_TO_DEVICE));
+	aclrtDestroyStreamForce(stream);
+	aclrtFree(devPtrA);
+	aclrtFree(devPtrB);
+	aclrtResetDeviceForce(deviceId);
+	aclFinalize();
+	return 0;
+}
+
 TEST(cxx_error_values_at_run_time)
 {
 	CHECK_EQ(ACL_ERROR_INVALID_PARAM, 100000);

@@ -220,8 +220,9 @@ ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func, const
 /* SoC name of device 0 (e.g. "Ascend910B2"), NULL on failure. */
 ACL_FUNC_VISIBILITY const char *aclrtGetSocName();
 
-#define ACL_APP_LOG(level, fmt, ...) \
-    aclAppLog(level, __FUNCTION__, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
+/* ACL_APP_LOG(level, fmt, ...): log with the caller's function, file and line. */
+#define ACL_APP_LOG(level, ...) \
+    aclAppLog(level, __func__, __FILE__, __LINE__, __VA_ARGS__)
 
 #ifdef __cplusplus
 }

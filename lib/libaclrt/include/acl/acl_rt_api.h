@@ -36,6 +36,13 @@ static inline aclError aclrtMalloc(T **devPtr, size_t size, aclrtMallocConfig *c
     return aclrtMallocWithCfg(reinterpret_cast<void **>(devPtr), size, ACL_MEM_MALLOC_HUGE_FIRST, cfg);
 }
 
+/* Typed aclrtMemcpy: no void* casts needed. */
+template <typename T, typename U>
+static inline aclError aclrtMemcpy(T *dst, size_t destMax, const U *src, size_t count, aclrtMemcpyKind kind)
+{
+    return ::aclrtMemcpy(static_cast<void *>(dst), destMax, static_cast<const void *>(src), count, kind);
+}
+
 #endif /* __cplusplus */
 
 #endif /* INC_EXTERNAL_ACL_ACL_RT_API_H_ */
