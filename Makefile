@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Top-level build of the Ascend accel driver stack.
+#
+#   make              driver module, libacl_rt, user tests, samples, pkg-config file
+#   make kunit        out-of-tree kunit.ko (cached per kernel) + our KUnit modules
+#   make checkpatch   scripts/checkpatch.pl --strict on drivers/accel/ascend
+#   make run          (installs packages if root) build, run the D2D sample in the VM
+#   make check        (installs packages if root) build everything, boot the test
+#                     VM once, run KUnit + user tests + samples; last line of the
+#                     output is "N passed, N failed[, N skipped]"
+#   make clean
+#
+# Variables: KDIR (kernel headers; default: newest installed Debian 6.12 headers),
+# ASCEND_CACHE (kunit.ko / kernel-source cache, outside the repo),
+# CHECK_TIMEOUT (seconds for the check VM, default 900).
+#
+# Plain `make` needs no root and installs nothing.
+
+SHELL := /bin/bash
+
+ifeq ($(origin KDIR),undefined)
+KDIR := $(shell for d in /usr/src/linux-headers-6.12.*+deb12-amd64; do \
+	  [ -f "$$d/Makefile" ] && echo "$$d"; done | sort -V | tail -n 1)
+endif
+KVER := $(if $(KDIR),$(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || \
+	  basename $(KDIR) | sed 's/^linux-headers-//'))
+BUILD := $(CURDIR)/build
+ASCEND_CACHE ?= $(or $(XDG_CACHE_HOME),$(or $(HOME),/tmp)/.cache)/ascend-accel/$(KVER)
+CHECK_TIMEOUT ?= 900
+
+MODDIR := $(CURDIR)/drivers/accel/ascend
+KUNITDIR := $(CURDIR)/tests/kunit
+CHECKDIR := $(BUILD)/check
+SAMPLE_D2D := 5_d2d_sync_memory_copy
+
+# Sub-makes are optional while the tree is being assembled: skip a missing one.
+define submake
+	@if [ -f $(1)/Makefile ]; then \
+		$(MAKE) -C $(1) BUILD=$(BUILD); \
+	else \
+		echo "note: $(1)/Makefile does not exist yet: skipped"; \
+	fi
+endef
+
+.PHONY: all module lib tests samples pkgconfig kunit checkpatch run check \
+	check-body check-stage clean need-kdir
+
+all: module lib tests samples pkgconfig
+
+need-kdir:
+	@if [ -z "$(KDIR)" ] || [ ! -f "$(KDIR)/Makefile" ]; then \
+		echo "error: no Debian 6.12 kernel headers (KDIR='$(KDIR)')." >&2; \
+		echo "       Run tools/setup-deps as root (or 'make run' / 'make check' as root)," >&2; \
+		echo "       or pass KDIR=/path/to/linux-headers." >&2; \
+		exit 1; \
+	fi
+
+module: need-kdir
+	$(MAKE) -C $(KDIR) M=$(MODDIR) modules
+
+lib:
+	$(call submake,lib/libaclrt)
+
+tests: lib
+	$(call submake,tests/user)
+
+samples: lib
+	$(call submake,tests/samples)
+
+# An outside program builds with
+#   PKG_CONFIG_PATH=<tree>/build/pkgconfig pkg-config --cflags --libs acl_rt
+pkgconfig:
+	@mkdir -p $(BUILD)/pkgconfig
+	@printf '%s\n' \
+		'prefix=$(CURDIR)' \
+		'includedir=$${prefix}/lib/libaclrt/include' \
+		'libdir=$(BUILD)/lib' \
+		'' \
+		'Name: acl_rt' \
+		'Description: CANN aclrt runtime API on the Linux ascend accel driver (build tree)' \
+		'Version: 0.1.0' \
+		'Cflags: -I$${includedir}' \
+		'Libs: -L$${libdir} -Wl,-rpath,$${libdir} -lacl_rt' \
+		>$(BUILD)/pkgconfig/acl_rt.pc.tmp
+	@cmp -s $(BUILD)/pkgconfig/acl_rt.pc.tmp $(BUILD)/pkgconfig/acl_rt.pc && \
+		rm $(BUILD)/pkgconfig/acl_rt.pc.tmp || \
+		mv $(BUILD)/pkgconfig/acl_rt.pc.tmp $(BUILD)/pkgconfig/acl_rt.pc
+
+# KUnit: Debian's kernel has CONFIG_KUNIT unset, so kunit.ko is built out of
+# tree from linux-source-6.12 into $(ASCEND_CACHE)/kunit-oot (once per kernel).
+kunit: module
+	@if [ ! -f $(KUNITDIR)/Kbuild ]; then \
+		echo "note: tests/kunit/Kbuild does not exist yet: no KUnit suites built"; \
+		exit 0; \
+	fi; \
+	oot=$$(tools/kunit-oot/prepare.sh $(KDIR) $(ASCEND_CACHE)) || exit 1; \
+	$(MAKE) -C $(KDIR) M=$(KUNITDIR) KUNIT_OOT=$$oot \
+		KBUILD_EXTRA_SYMBOLS="$$oot/Module.symvers $(MODDIR)/Module.symvers" modules
+
+# Passes when checkpatch reports no ERROR (warnings and checks are listed).
+checkpatch: need-kdir
+	@src=$$(tools/kunit-oot/prepare.sh --extract-only $(KDIR) $(ASCEND_CACHE)) || exit 1; \
+	files=$$(ls drivers/accel/ascend/*.[ch] 2>/dev/null); \
+	[ -n "$$files" ] || { echo "checkpatch: no driver sources"; exit 0; }; \
+	out=$$(perl $$src/scripts/checkpatch.pl --strict --no-tree \
+		--color=never -f $$files 2>&1); \
+	printf '%s\n' "$$out" | grep -v -E '^(total: 0 errors, 0 warnings, 0 checks|$$)' || true; \
+	errs=$$(printf '%s\n' "$$out" | awk '/^total: / {e += $$2; w += $$4; c += $$6} \
+		END {printf "%d errors, %d warnings, %d checks", e, w, c}'); \
+	echo "checkpatch --strict: $$errs"; \
+	case "$$errs" in "0 errors"*) exit 0 ;; *) exit 1 ;; esac
+
+run:
+	tools/setup-deps
+	$(MAKE) all
+	tools/vm/run --copy $(BUILD)/samples/$(SAMPLE_D2D)/main \
+		--copy tests/samples/$(SAMPLE_D2D)/run.sh -- sh run.sh
+
+# One VM boot runs everything; build failures and a crashed/hung VM are counted
+# as failures by tools/check-summary, whose last line is "N passed, N failed".
+check:
+	tools/setup-deps
+	$(MAKE) check-body
+
+check-body:
+	@rm -rf $(CHECKDIR) && mkdir -p $(CHECKDIR)
+	@$(MAKE) module || echo "RESULT: FAIL build/module" >>$(CHECKDIR)/host.results
+	@$(MAKE) lib tests samples pkgconfig || echo "RESULT: FAIL build/userspace" >>$(CHECKDIR)/host.results
+	@if [ -f $(MODDIR)/ascend.ko ]; then \
+		$(MAKE) kunit || echo "RESULT: FAIL build/kunit" >>$(CHECKDIR)/host.results; \
+	fi
+	@if $(MAKE) --no-print-directory checkpatch >$(CHECKDIR)/checkpatch.log 2>&1; then \
+		echo "RESULT: PASS checkpatch ($$(tail -n 1 $(CHECKDIR)/checkpatch.log))"; \
+	else \
+		cat $(CHECKDIR)/checkpatch.log; \
+		echo "RESULT: FAIL checkpatch ($$(tail -n 1 $(CHECKDIR)/checkpatch.log))"; \
+	fi >>$(CHECKDIR)/host.results
+	@$(MAKE) --no-print-directory check-stage
+	@set -o pipefail; args=(); \
+	if [ -f $(MODDIR)/ascend.ko ]; then \
+		oot=$(ASCEND_CACHE)/kunit-oot; \
+		for ko in $(KUNITDIR)/*.ko; do [ -f "$$ko" ] && args+=(--module "$$ko"); done; \
+		for ko in $$oot/kunit.ko $$oot/drm_kunit_helpers.ko; do \
+			[ -f "$$ko" ] && [ $${#args[@]} -gt 0 ] && args+=(--module "$$ko"); \
+		done; \
+	else \
+		args+=(--no-driver); \
+	fi; \
+	echo "check: booting the test VM (console log: build/vm/console.log)"; \
+	tools/vm/run "$${args[@]}" --timeout $(CHECK_TIMEOUT) \
+		--copy $(CHECKDIR)/payload/user --copy $(CHECKDIR)/payload/samples \
+		--copy tests/run-in-vm.sh -- sh run-in-vm.sh | tee $(CHECKDIR)/vm.log; \
+	tools/check-summary --vm-status $$? --vm-log $(CHECKDIR)/vm.log $(CHECKDIR)/host.results
+
+# What the VM gets: every user-test executable and every sample (binaries from
+# build/samples/<name>/ over the sample's source directory, for data files).
+check-stage:
+	@rm -rf $(CHECKDIR)/payload && mkdir -p $(CHECKDIR)/payload/user $(CHECKDIR)/payload/samples
+	@for f in $(BUILD)/tests/user/*; do \
+		[ -f "$$f" ] && [ -x "$$f" ] && cp "$$f" $(CHECKDIR)/payload/user/; \
+	done; true
+	@for d in tests/samples/*/; do \
+		n=$$(basename "$$d"); [ -f "$$d/run.sh" ] || continue; \
+		mkdir -p $(CHECKDIR)/payload/samples/$$n; \
+		cp -r "$$d". $(CHECKDIR)/payload/samples/$$n/; \
+		[ -d $(BUILD)/samples/$$n ] && cp -r $(BUILD)/samples/$$n/. $(CHECKDIR)/payload/samples/$$n/; \
+	done; true
+
+clean:
+	@if [ -n "$(KDIR)" ] && [ -f "$(KDIR)/Makefile" ]; then \
+		$(MAKE) -C $(KDIR) M=$(MODDIR) clean; \
+		[ -f $(KUNITDIR)/Kbuild ] && $(MAKE) -C $(KDIR) M=$(KUNITDIR) clean; \
+	fi; true
+	rm -rf $(BUILD)
