@@ -40,10 +40,15 @@ struct ascend_dma_desc {
  * struct ascend_dma_job - a list of transfers handed to the DMA engines
  * @descs: the transfers; the engines may run them in any order
  * @count: number of entries in @descs
- * @status: set by the backend before @done completes: 0 or -EIO
+ * @status: set by the backend before @done completes: 0, -EIO for a bad
+ *	transfer, or -ENOMEM when the emulated NPU could not back device
+ *	memory it had to write (its HBM is allocated lazily from host RAM)
  * @done: completed by the backend when every transfer has finished
  * @link: backend-private list linkage while the job is queued
  * @remaining: backend-private count of transfers not yet finished
+ * @next: backend-private index of the next transfer to hand to an engine
+ *
+ * dma_submit() initialises @status, @done, @remaining and @next itself.
  */
 struct ascend_dma_job {
 	const struct ascend_dma_desc *descs;
@@ -52,6 +57,7 @@ struct ascend_dma_job {
 	struct completion done;
 	struct list_head link;
 	atomic_t remaining;
+	unsigned int next;
 };
 
 /**
@@ -60,6 +66,8 @@ struct ascend_dma_job {
  * @fini: tear it down; every queue is stopped and every DMA job finished
  * @hbm_rw: CPU access to device memory through the aperture, for the
  *	driver's own use and for device-side execution of commands
+ * @hbm_discard: the range of device memory was freed; the next owner must
+ *	read zeroes there (the emulated NPU drops its backing pages)
  * @dma_submit: queue @job on the DMA engines; never fails, reports errors
  *	in @job->status and completes @job->done
  * @queue_start: make the command processor serve @q
@@ -73,6 +81,7 @@ struct ascend_hw_ops {
 	void (*fini)(struct ascend_device *adev);
 	int (*hbm_rw)(struct ascend_device *adev, u64 addr, void *buf,
 		      size_t len, bool write);
+	void (*hbm_discard)(struct ascend_device *adev, u64 addr, u64 len);
 	void (*dma_submit)(struct ascend_device *adev, struct ascend_dma_job *job);
 	int (*queue_start)(struct ascend_device *adev, struct ascend_queue *q);
 	void (*queue_stop)(struct ascend_device *adev, struct ascend_queue *q);

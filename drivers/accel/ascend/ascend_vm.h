@@ -13,9 +13,23 @@
 
 #include <drm/drm_mm.h>
 #include <linux/mutex.h>
+#include <linux/sizes.h>
 #include <linux/types.h>
 
 struct ascend_device;
+struct ascend_hbm_alloc;
+struct ascend_hbm_range;
+
+/*
+ * VA window rules (reported in drm_ascend_device_info): the base and size
+ * are 2 MiB aligned (a huge page; 1 GiB pages are aligned inside the window
+ * by the allocator), and a window holds at least 1 GiB.
+ */
+#define ASCEND_VM_WINDOW_ALIGN		SZ_2M
+#define ASCEND_VM_WINDOW_MIN_SIZE	SZ_1G
+
+/* Unmapped gap after every mapping: a small overrun faults. */
+#define ASCEND_VM_GUARD			SZ_4K
 
 /**
  * struct ascend_vm - a device address space
@@ -29,7 +43,7 @@ struct ascend_device;
  */
 struct ascend_vm {
 	struct ascend_device *adev;
-	struct mutex lock;
+	struct mutex lock;	/* protects the window and mappings */
 	u64 base;
 	u64 size;
 	struct drm_mm mm;
@@ -45,8 +59,53 @@ struct ascend_vm_seg {
 	u64 len;
 };
 
+/**
+ * struct ascend_vm_mapping - device memory mapped into an address space
+ * @node: the VA range (the mapping plus %ASCEND_VM_GUARD)
+ * @size: bytes mapped, from @node.start
+ * @ranges: device-physical backing, sorted by offset, covering @size
+ * @nr_ranges: entries in @ranges
+ */
+struct ascend_vm_mapping {
+	struct drm_mm_node node;
+	u64 size;
+	const struct ascend_hbm_range *ranges;
+	unsigned int nr_ranges;
+};
+
 void ascend_vm_init(struct ascend_vm *vm, struct ascend_device *adev);
 void ascend_vm_fini(struct ascend_vm *vm);
+
+/* Window rules without side effects: 0 or -EINVAL. */
+int ascend_vm_check_window(u64 base, u64 size, u32 flags, u32 pad);
+/* Validate and register the window: -EINVAL, or -EBUSY if already set. */
+int ascend_vm_set_window(struct ascend_vm *vm, u64 base, u64 size);
+bool ascend_vm_has_window(struct ascend_vm *vm);
+
+/*
+ * Map @alloc at a VA chosen in the window, aligned to its page size.
+ * -ENXIO without a window, -ENOSPC when the window is full.  @map must
+ * stay alive, and @alloc unchanged, until ascend_vm_unmap().
+ */
+int ascend_vm_map(struct ascend_vm *vm, struct ascend_vm_mapping *map,
+		  const struct ascend_hbm_alloc *alloc);
+void ascend_vm_unmap(struct ascend_vm *vm, struct ascend_vm_mapping *map);
+
+/*
+ * The mapping holding all of [va, va + len), with @vm->lock held; the
+ * offset of @va in it goes to @offset.  ERR_PTR(-EFAULT) if any byte is
+ * outside one mapping, ERR_PTR(-EINVAL) for len 0 or overflow.
+ */
+struct ascend_vm_mapping *ascend_vm_lookup_locked(struct ascend_vm *vm,
+						  u64 va, u64 len,
+						  u64 *offset);
+
+/*
+ * Like ascend_vm_translate_locked(), into an array it allocates (free it
+ * with kvfree()).  Returns the number of segments or a negative errno.
+ */
+int ascend_vm_translate_alloc_locked(struct ascend_vm *vm, u64 va, u64 len,
+				     struct ascend_vm_seg **segs);
 
 /*
  * Translate [va, va + len) into device-physical segments, with @vm->lock

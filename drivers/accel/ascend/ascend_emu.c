@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The emulated NPU: the hardware-interface ops and its device memory.
+ *
+ * HBM is backed lazily by host pages, one per 4 KiB of device memory,
+ * allocated on the first write (GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN) and
+ * kept in an xarray.  A page never written reads as zero, so a 32 GiB
+ * device fits on a small machine as long as little of it is written.
+ * When the host has no page to give, the write fails with -ENOMEM: a DMA
+ * job then reports -ENOMEM and a queue command faults, like a device
+ * memory error on real hardware; nothing is half written by a single
+ * page-sized step.  Freed device memory is discarded (pages dropped), so
+ * the next owner reads zeroes.
+ *
+ * Nobody accesses a range while it is being discarded: the driver unmaps a
+ * buffer under its address space's lock first, and every access by the
+ * device side happens under that lock (see ascend_vm.c, ascend_copy.c).
+ */
+#include <linux/highmem.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+
+#include <drm/drm_managed.h>
+
+#include "ascend_drv.h"
+#include "ascend_emu.h"
+#include "ascend_hbm.h"
+#include "ascend_hw.h"
+
+static_assert(PAGE_SIZE <= ASCEND_HBM_PAGE_NORMAL);
+
+static bool ascend_emu_in_hbm(struct ascend_emu *emu, u64 addr, u64 len)
+{
+	u64 end;
+
+	return !check_add_overflow(addr, len, &end) &&
+	       end <= emu->adev->hbm.size;
+}
+
+/* The backing page of HBM page @idx; with @alloc, create it if missing. */
+static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
+				    bool alloc)
+{
+	struct page *page, *old;
+
+	page = xa_load(&emu->hbm_pages, idx);
+	if (page || !alloc)
+		return page;
+
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+	if (!page)
+		return ERR_PTR(-ENOMEM);
+
+	old = xa_cmpxchg(&emu->hbm_pages, idx, NULL, page, GFP_KERNEL);
+	if (old) {
+		/* Lost a race with another writer, or no memory for the node. */
+		__free_page(page);
+		if (xa_is_err(old))
+			return ERR_PTR(xa_err(old));
+		return old;
+	}
+	return page;
+}
+
+int ascend_emu_hbm_rw(struct ascend_device *adev, u64 addr, void *buf,
+		      size_t len, bool write)
+{
+	struct ascend_emu *emu = to_ascend_emu(adev);
+
+	if (!ascend_emu_in_hbm(emu, addr, len))
+		return -EFAULT;
+
+	while (len) {
+		unsigned int off = offset_in_page(addr);
+		size_t n = min_t(size_t, len, PAGE_SIZE - off);
+		struct page *page;
+		void *vaddr;
+
+		page = ascend_emu_page(emu, addr >> PAGE_SHIFT, write);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
+
+		if (!page) {
+			memset(buf, 0, n);
+		} else {
+			vaddr = kmap_local_page(page);
+			if (write)
+				memcpy(vaddr + off, buf, n);
+			else
+				memcpy(buf, vaddr + off, n);
+			kunmap_local(vaddr);
+		}
+		addr += n;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int ascend_emu_hbm_copy(struct ascend_emu *emu, u64 dst, u64 src, u64 len)
+{
+	if (!ascend_emu_in_hbm(emu, dst, len) ||
+	    !ascend_emu_in_hbm(emu, src, len))
+		return -EIO;
+
+	while (len) {
+		unsigned int soff = offset_in_page(src);
+		unsigned int doff = offset_in_page(dst);
+		size_t n = min_t(u64, len, PAGE_SIZE - max(soff, doff));
+		struct page *sp, *dp;
+		void *s, *d;
+
+		sp = ascend_emu_page(emu, src >> PAGE_SHIFT, false);
+		if (!sp) {
+			/* Zeroes onto a never-written page: nothing to do. */
+			dp = ascend_emu_page(emu, dst >> PAGE_SHIFT, false);
+			if (dp)
+				memzero_page(dp, doff, n);
+		} else {
+			dp = ascend_emu_page(emu, dst >> PAGE_SHIFT, true);
+			if (IS_ERR(dp))
+				return PTR_ERR(dp);
+			s = kmap_local_page(sp);
+			d = kmap_local_page(dp);
+			memcpy(d + doff, s + soff, n);
+			kunmap_local(d);
+			kunmap_local(s);
+		}
+		src += n;
+		dst += n;
+		len -= n;
+		cond_resched();
+	}
+	return 0;
+}
+
+void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len)
+{
+	struct page *page;
+	unsigned long idx;
+
+	if (!len || WARN_ON(!ascend_emu_in_hbm(emu, addr, len)))
+		return;
+
+	/* Device memory is managed in whole pages: no partial page here. */
+	WARN_ON(!PAGE_ALIGNED(addr) || !PAGE_ALIGNED(len));
+	xa_for_each_range(&emu->hbm_pages, idx, page, addr >> PAGE_SHIFT,
+			  (addr + len - 1) >> PAGE_SHIFT) {
+		xa_erase(&emu->hbm_pages, idx);
+		__free_page(page);
+		cond_resched();
+	}
+}
+
+void ascend_emu_hbm_release(struct ascend_emu *emu)
+{
+	struct page *page;
+	unsigned long idx;
+
+	xa_for_each(&emu->hbm_pages, idx, page)
+		__free_page(page);
+	xa_destroy(&emu->hbm_pages);
+}
+
+static int ascend_emu_init(struct ascend_device *adev)
+{
+	struct ascend_emu *emu;
+	int ret;
+
+	emu = drmm_kzalloc(&adev->drm, sizeof(*emu), GFP_KERNEL);
+	if (!emu)
+		return -ENOMEM;
+	emu->adev = adev;
+	xa_init(&emu->hbm_pages);
+	adev->hw_priv = emu;
+
+	ret = ascend_emu_dma_init(emu, adev->num_dma_engines);
+	if (ret)
+		goto err_release_hbm;
+
+	ret = ascend_emu_cp_init(emu);
+	if (ret)
+		goto err_dma_fini;
+
+	return 0;
+
+err_dma_fini:
+	ascend_emu_dma_fini(emu);
+err_release_hbm:
+	ascend_emu_hbm_release(emu);
+	adev->hw_priv = NULL;
+	return ret;
+}
+
+static void ascend_emu_fini(struct ascend_device *adev)
+{
+	struct ascend_emu *emu = to_ascend_emu(adev);
+
+	ascend_emu_cp_fini(emu);
+	ascend_emu_dma_fini(emu);
+	ascend_emu_hbm_release(emu);
+	adev->hw_priv = NULL;
+}
+
+static void ascend_emu_discard(struct ascend_device *adev, u64 addr, u64 len)
+{
+	ascend_emu_hbm_discard(to_ascend_emu(adev), addr, len);
+}
+
+const struct ascend_hw_ops ascend_emu_ops = {
+	.init = ascend_emu_init,
+	.fini = ascend_emu_fini,
+	.hbm_rw = ascend_emu_hbm_rw,
+	.hbm_discard = ascend_emu_discard,
+	.dma_submit = ascend_emu_dma_submit,
+	.queue_start = ascend_emu_queue_start,
+	.queue_stop = ascend_emu_queue_stop,
+	.queue_doorbell = ascend_emu_queue_doorbell,
+	.query_kernels = ascend_emu_query_kernels,
+};

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * DRM_IOCTL_ASCEND_DEV_QUERY: size-extensible device information.
+ *
+ * size 0 asks for the full size; otherwise min(size, full) bytes are
+ * written, so older user space gets a prefix and newer user space keeps
+ * the tail it did not get.  The answer is always the full size.
+ */
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "ascend_drv.h"
+#include "ascend_hw.h"
+#include "ascend_queue.h"
+#include "ascend_vm.h"
+
+#define ASCEND_CAPS	(DRM_ASCEND_CAP_VA_WINDOW | DRM_ASCEND_CAP_SYNC_COPY | \
+			 DRM_ASCEND_CAP_QUEUES | DRM_ASCEND_CAP_BUILTIN_KERNELS | \
+			 DRM_ASCEND_CAP_DEVICE_PRINTF)
+
+static int ascend_query_copy_out(struct drm_ascend_dev_query *args,
+				 const void *buf, u32 full)
+{
+	u32 len = min(args->size, full);
+
+	if (args->size && copy_to_user(u64_to_user_ptr(args->data), buf, len))
+		return -EFAULT;
+	args->size = full;
+	return 0;
+}
+
+static int ascend_query_device_info(struct ascend_device *adev,
+				    struct ascend_file *af,
+				    struct drm_ascend_dev_query *args)
+{
+	struct drm_ascend_device_info info = {};
+	u64 used = ascend_hbm_used(&adev->hbm);
+
+	info.capabilities = ASCEND_CAPS;
+	info.hbm_total = adev->hbm.size;
+	info.hbm_free = adev->hbm.size - used;
+	info.hbm_used_by_file = atomic64_read(&af->hbm_used);
+	info.va_window_align = ASCEND_VM_WINDOW_ALIGN;
+	info.va_window_min_size = ASCEND_VM_WINDOW_MIN_SIZE;
+	info.device_index = adev->index;
+	info.num_dma_engines = adev->num_dma_engines;
+	info.num_ai_cores = adev->num_ai_cores;
+	info.max_queues_per_file = ASCEND_QUEUE_MAX_PER_FILE;
+	info.cmd_size = ASCEND_CMD_SIZE;
+	info.max_ring_entries = ASCEND_QUEUE_MAX_RING_ENTRIES;
+	strscpy(info.soc_name, adev->soc_name, sizeof(info.soc_name));
+
+	return ascend_query_copy_out(args, &info, sizeof(info));
+}
+
+static int ascend_query_kernels(struct ascend_device *adev,
+				struct drm_ascend_dev_query *args)
+{
+	const u32 esize = sizeof(struct drm_ascend_kernel_info);
+	struct drm_ascend_kernel_info *table;
+	u32 count, full;
+	int ret;
+
+	if (args->size % esize)
+		return -EINVAL;
+
+	count = adev->hw->query_kernels(adev, NULL, 0);
+	full = count * esize;
+	if (!args->size || !count) {
+		args->size = full;
+		return 0;
+	}
+
+	table = kcalloc(count, esize, GFP_KERNEL);
+	if (!table)
+		return -ENOMEM;
+	/* The table is static, but never trust the second answer blindly. */
+	count = min(count, adev->hw->query_kernels(adev, table, count));
+	full = count * esize;
+	ret = ascend_query_copy_out(args, table, full);
+	kfree(table);
+	return ret;
+}
+
+int ascend_ioctl_dev_query(struct drm_device *drm, void *data,
+			   struct drm_file *file)
+{
+	struct ascend_device *adev = to_ascend_device(drm);
+	struct drm_ascend_dev_query *args = data;
+
+	switch (args->type) {
+	case DRM_ASCEND_QUERY_DEVICE_INFO:
+		return ascend_query_device_info(adev, to_ascend_file(file),
+						args);
+	case DRM_ASCEND_QUERY_KERNELS:
+		return ascend_query_kernels(adev, args);
+	}
+	return -EINVAL;
+}
