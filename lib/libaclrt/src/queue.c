@@ -29,6 +29,22 @@ int64_t deadline_from_ms(int32_t timeout_ms)
 	       (int64_t)timeout_ms * 1000000LL;
 }
 
+static bool pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+/* The area must hold the ring and the printf buffer the status page names. */
+static bool layout_ok(const struct ascend_queue_status *st, uint64_t size)
+{
+	uint64_t cmd = st->cmd_size ? st->cmd_size : ASCEND_CMD_SIZE;
+
+	return st->ring_entries && cmd >= sizeof(struct ascend_cmd) &&
+	       st->ring_offset + cmd * st->ring_entries <= size &&
+	       (st->printf_size == 0 ||
+		(pow2(st->printf_size) && (uint64_t)st->printf_offset + st->printf_size <= size));
+}
+
 aclError queue_create(int fd, struct acl_queue *q)
 {
 	struct drm_ascend_queue_create c = { 0 };
@@ -55,6 +71,16 @@ aclError queue_create(int fd, struct acl_queue *q)
 			       (unsigned long long)c.mmap_size, strerror(e));
 	}
 	st = area;
+	if (!layout_ok(st, c.mmap_size)) {
+		struct drm_ascend_queue_destroy d = { .handle = c.handle,
+						      .flags = DRM_ASCEND_QUEUE_DESTROY_FORCE };
+		munmap(area, c.mmap_size);
+		drmIoctl(fd, DRM_IOCTL_ASCEND_QUEUE_DESTROY, &d);
+		return acl_err(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+			       "queue %u has an inconsistent layout (%u entries x %u bytes at %u, printf %u bytes at %u, area %llu bytes)",
+			       c.handle, st->ring_entries, st->cmd_size, st->ring_offset,
+			       st->printf_size, st->printf_offset, (unsigned long long)c.mmap_size);
+	}
 	q->handle = c.handle;
 	q->area = area;
 	q->area_size = c.mmap_size;
