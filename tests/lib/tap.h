@@ -42,7 +42,6 @@ struct tap_case {
 
 static struct tap_case *tap_cases, **tap_tail = &tap_cases;
 static int tap_failed_checks;
-static const char *tap_skip_reason;
 
 #define TAP_EXIT_SKIP 77
 
