@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The suites of ascend_kunit.ko (one module, one kunit_test_suites()). */
+#ifndef __ASCEND_KUNIT_H__
+#define __ASCEND_KUNIT_H__
+
+#include <kunit/test.h>
+
+extern struct kunit_suite ascend_hbm_test_suite;
+extern struct kunit_suite ascend_vm_test_suite;
+extern struct kunit_suite ascend_copy_test_suite;
+
+#endif /* __ASCEND_KUNIT_H__ */

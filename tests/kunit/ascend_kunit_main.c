@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ascend_kunit.ko: KUnit suites for the Ascend driver's pure logic (HBM
+ * manager, device MMU, copy splitting).  They run when the module loads;
+ * results are in dmesg and /sys/kernel/debug/kunit/<suite>/results.
+ */
+#include <linux/module.h>
+
+#include "ascend_kunit.h"
+
+kunit_test_suites(&ascend_hbm_test_suite, &ascend_vm_test_suite,
+		  &ascend_copy_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the Ascend NPU accel driver");
+MODULE_LICENSE("GPL");
