@@ -16,6 +16,7 @@
 #include <drm/drm_vma_manager.h>
 #include <linux/jiffies.h>
 #include <linux/log2.h>
+#include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
@@ -30,11 +31,13 @@
 /*
  * DRM_ASCEND_QUEUE_DESTROY_FORCE lets published work run this long before
  * the queue is stopped and the rest is discarded (ASCEND_FAULT_ABORTED).
+ * The wait is uninterruptible, so it is capped.
  */
+#define ASCEND_QUEUE_GRACE_MAX_MS	10000
 static unsigned int force_destroy_grace_ms = 200;
 module_param(force_destroy_grace_ms, uint, 0644);
 MODULE_PARM_DESC(force_destroy_grace_ms,
-		 "Grace period in ms a forced queue destroy gives published work (default 200)");
+		 "Grace period in ms a forced queue destroy gives published work (default 200, at most 10000)");
 
 /* Layout of the shared area: status page, printf buffer, ring. */
 #define ASCEND_QUEUE_PRINTF_OFFSET	ASCEND_QUEUE_STATUS_SIZE
@@ -72,8 +75,11 @@ static int ascend_queue_area_mmap(struct drm_gem_object *obj,
 	/*
 	 * drm_gem_mmap() checked the caller may map the object and that the
 	 * VMA is not larger than it; vm_pgoff is the fake offset, so map
-	 * from the start of the buffer.
+	 * from the start of the buffer.  A private (copy-on-write) mapping
+	 * would silently stop sharing the ring with the device: refuse it.
 	 */
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
 	return remap_vmalloc_range(vma, to_area(obj)->vaddr, 0);
 }
 
@@ -487,8 +493,11 @@ int ascend_ioctl_queue_destroy(struct drm_device *drm, void *data,
 	q->adev->hw->queue_doorbell(q->adev, q);
 
 	if (args->flags & DRM_ASCEND_QUEUE_DESTROY_FORCE) {
+		unsigned int ms = min(READ_ONCE(force_destroy_grace_ms),
+				      ASCEND_QUEUE_GRACE_MAX_MS);
+
 		wait_event_timeout(q->wq, ascend_queue_reached(q, target),
-				   msecs_to_jiffies(READ_ONCE(force_destroy_grace_ms)));
+				   msecs_to_jiffies(ms));
 	} else {
 		ret = wait_event_interruptible(q->wq,
 					       ascend_queue_reached(q, target));
