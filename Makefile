@@ -119,9 +119,14 @@ run:
 
 # One VM boot runs everything; build failures and a crashed/hung VM are counted
 # as failures by tools/check-summary, whose last line is "N passed, N failed".
+#
+# check-body never fails (failures are results), so that the summary's last
+# line is the last thing printed; only check's own exit status reports them.
 check:
 	tools/setup-deps
-	$(MAKE) check-body
+	@$(MAKE) --no-print-directory check-body
+	@tools/check-summary --vm-status "$$(cat $(CHECKDIR)/vm.status 2>/dev/null || echo 125)" \
+		--vm-log $(CHECKDIR)/vm.log $(CHECKDIR)/host.results
 
 check-body:
 	@rm -rf $(CHECKDIR) && mkdir -p $(CHECKDIR)
@@ -151,7 +156,7 @@ check-body:
 	tools/vm/run "$${args[@]}" --timeout $(CHECK_TIMEOUT) \
 		--copy $(CHECKDIR)/payload/user --copy $(CHECKDIR)/payload/samples \
 		--copy tests/run-in-vm.sh -- sh run-in-vm.sh | tee $(CHECKDIR)/vm.log; \
-	tools/check-summary --vm-status $$? --vm-log $(CHECKDIR)/vm.log $(CHECKDIR)/host.results
+	echo $$? >$(CHECKDIR)/vm.status
 
 # What the VM gets: every user-test executable and every sample (binaries from
 # build/samples/<name>/ over the sample's source directory, for data files).

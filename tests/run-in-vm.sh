@@ -58,10 +58,10 @@ tap_to_results() {
 # Feed RESULT lines produced by tap_to_results through result(); sets PLAN SEEN FAILS.
 count_results() { # FILE
 	PLAN=0 SEEN=0 FAILS=0
-	while read -r tag st name rest; do
-		case $tag in
-		RESULT:) result "$st" "$name" ;;
-		PLAN) PLAN=$st SEEN=$rest; FAILS=${SEEN#* FAILS }; SEEN=${SEEN%% *} ;;
+	while read -r _tag _f1 _f2 _rest; do
+		case $_tag in
+		RESULT:) result "$_f1" "$_f2" ;;
+		PLAN) PLAN=$_f1 SEEN=$_rest; FAILS=${SEEN#* FAILS }; SEEN=${SEEN%% *} ;;
 		esac
 	done <"$1"
 }
