@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: built-in kernel launch validation, fault reporting and device
+ * printf (ascend_emu_kernels.c), on a fake queue with an empty device MMU.
+ *
+ * The driver source is compiled into this file (it exports nothing); it
+ * needs ascend_vm_rw(), which drv_vm.c provides in the same module.
+ */
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "ascend_emu_kernels.c"
+#include "ascend_kunit.h"
+
+#define TEST_PRINTF_SIZE	64
+
+struct cmd_test_ctx {
+	struct ascend_queue q;
+	struct ascend_vm vm;
+	struct ascend_queue_status st;
+	u8 pbuf[TEST_PRINTF_SIZE];
+	u8 scratch[ASCEND_EMU_SCRATCH_SIZE];
+};
+
+static int cmd_test_init(struct kunit *test)
+{
+	struct cmd_test_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	ascend_vm_init(&c->vm, NULL);	/* no window: every address faults */
+	c->q.vm = &c->vm;
+	c->q.status = &c->st;
+	c->q.printf_buf = c->pbuf;
+	c->q.printf_size = TEST_PRINTF_SIZE;
+	test->priv = c;
+	return 0;
+}
+
+static u32 kernel_id(struct kunit *test, const char *name)
+{
+	struct drm_ascend_kernel_info info[16];
+	u32 n = ascend_emu_query_kernels(NULL, info, ARRAY_SIZE(info)), i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(info[i].name, name))
+			return info[i].id;
+	KUNIT_FAIL(test, "no kernel %s", name);
+	return 0;
+}
+
+static u32 launch(struct kunit *test, struct ascend_cmd_launch *l,
+		  struct ascend_emu_fault *f)
+{
+	struct cmd_test_ctx *c = test->priv;
+
+	memset(f, 0, sizeof(*f));
+	ascend_emu_kernel_launch(&c->q, l, c->scratch, f);
+	return f->code;
+}
+
+static void cmd_query_kernels(struct kunit *test)
+{
+	struct drm_ascend_kernel_info info[16];
+	u32 n = ascend_emu_query_kernels(NULL, NULL, 0);
+
+	KUNIT_EXPECT_GE(test, n, 6U);
+	KUNIT_EXPECT_EQ(test, ascend_emu_query_kernels(NULL, info, 1), n);
+	KUNIT_EXPECT_STREQ(test, info[0].name, "DeviceWrite");
+	KUNIT_EXPECT_EQ(test, info[0].args_size, 12U);
+	KUNIT_EXPECT_EQ(test, info[0].pad, 0ULL);
+	KUNIT_EXPECT_NE(test, kernel_id(test, "DeviceRead"), 0U);
+	KUNIT_EXPECT_NE(test, kernel_id(test, "Trap"), 0U);
+}
+
+static void cmd_launch_validation(struct kunit *test)
+{
+	struct ascend_cmd_launch l = {
+		.kernel_id = kernel_id(test, "DeviceWrite"),
+		.num_blocks = 1,
+		.args_size = 12,
+	};
+	struct ascend_emu_fault f;
+
+	l.kernel_id = 0xdead;
+	KUNIT_EXPECT_EQ(test, launch(test, &l, &f), ASCEND_FAULT_BAD_COMMAND);
+	l.kernel_id = kernel_id(test, "DeviceWrite");
+
+	l.num_blocks = 0;
+	KUNIT_EXPECT_EQ(test, launch(test, &l, &f), ASCEND_FAULT_BAD_COMMAND);
+	l.num_blocks = ASCEND_EMU_MAX_BLOCKS + 1;
+	KUNIT_EXPECT_EQ(test, launch(test, &l, &f), ASCEND_FAULT_BAD_COMMAND);
+	l.num_blocks = 1;
+
+	l.args_size = 11;
+	KUNIT_EXPECT_EQ(test, launch(test, &l, &f), ASCEND_FAULT_BAD_COMMAND);
+	l.args_size = ASCEND_LAUNCH_ARGS_MAX + 1;
+	KUNIT_EXPECT_EQ(test, launch(test, &l, &f), ASCEND_FAULT_BAD_COMMAND);
+	l.args_size = 12;
+
+	l.pad = 1;
+	KUNIT_EXPECT_EQ(test, launch(test, &l, &f), ASCEND_FAULT_BAD_COMMAND);
+}
+
+static void cmd_launch_faults(struct kunit *test)
+{
+	struct cmd_test_ctx *c = test->priv;
+	struct ascend_cmd_launch l = {
+		.kernel_id = kernel_id(test, "DeviceWrite"),
+		.num_blocks = 4,
+		.args_size = 12,
+	};
+	u64 p = 0x7f0000001000ULL;
+	struct ascend_emu_fault f;
+
+	/* unmapped: MMU fault at the address of block 0, nothing printed */
+	memcpy(l.args, &p, sizeof(p));
+	KUNIT_EXPECT_EQ(test, launch(test, &l, &f), ASCEND_FAULT_MMU);
+	KUNIT_EXPECT_EQ(test, f.addr, p);
+	KUNIT_EXPECT_EQ(test, c->q.printf_head, 0ULL);
+
+	/* p[block_idx] overflowing the address space is an MMU fault too */
+	p = U64_MAX - 1;
+	memcpy(l.args, &p, sizeof(p));
+	KUNIT_EXPECT_EQ(test, launch(test, &l, &f), ASCEND_FAULT_MMU);
+
+	l.kernel_id = kernel_id(test, "Trap");
+	l.args_size = 0;
+	KUNIT_EXPECT_EQ(test, launch(test, &l, &f), ASCEND_FAULT_KERNEL);
+
+	/* a stopped queue aborts long work */
+	l.kernel_id = kernel_id(test, "Spin");
+	l.args_size = 8;
+	p = 10 * USEC_PER_SEC;
+	memcpy(l.args, &p, sizeof(p));
+	WRITE_ONCE(c->q.cp_stop, true);
+	KUNIT_EXPECT_EQ(test, launch(test, &l, &f), ASCEND_FAULT_ABORTED);
+}
+
+static void cmd_printf_wrap(struct kunit *test)
+{
+	struct cmd_test_ctx *c = test->priv;
+	u64 i;
+
+	/* 60 bytes, consume 50, then 20 bytes wrap around the end */
+	ascend_emu_printf(&c->q, "%060d", 0);
+	KUNIT_EXPECT_EQ(test, c->st.printf_head, 60ULL);
+	c->st.printf_tail = 50;
+	ascend_emu_printf(&c->q, "%s", "ABCDEFGHIJKLMNOPQRST");
+	KUNIT_EXPECT_EQ(test, c->st.printf_head, 80ULL);
+	KUNIT_EXPECT_EQ(test, c->st.printf_dropped, 0ULL);
+	for (i = 60; i < 80; i++)
+		KUNIT_EXPECT_EQ(test, c->pbuf[i % TEST_PRINTF_SIZE],
+				(u8)('A' + i - 60));
+}
+
+static void cmd_printf_drop(struct kunit *test)
+{
+	struct cmd_test_ctx *c = test->priv;
+
+	ascend_emu_printf(&c->q, "%060d", 0);
+	/* 10 bytes do not fit in the 4 free ones: dropped whole */
+	ascend_emu_printf(&c->q, "0123456789");
+	KUNIT_EXPECT_EQ(test, c->st.printf_head, 60ULL);
+	KUNIT_EXPECT_EQ(test, c->st.printf_dropped, 10ULL);
+	KUNIT_EXPECT_EQ(test, c->pbuf[0], (u8)'0');
+
+	/* a tail beyond the head is clamped to the head, not trusted */
+	c->st.printf_tail = 1000;
+	ascend_emu_printf(&c->q, "0123456789");
+	KUNIT_EXPECT_EQ(test, c->st.printf_head, 70ULL);
+
+	/* a tail far behind counts as a full buffer */
+	c->st.printf_tail = 0;
+	ascend_emu_printf(&c->q, "x");
+	KUNIT_EXPECT_EQ(test, c->st.printf_head, 70ULL);
+	KUNIT_EXPECT_EQ(test, c->st.printf_dropped, 11ULL);
+}
+
+static struct kunit_case ascend_cmd_test_cases[] = {
+	KUNIT_CASE(cmd_query_kernels),
+	KUNIT_CASE(cmd_launch_validation),
+	KUNIT_CASE(cmd_launch_faults),
+	KUNIT_CASE(cmd_printf_wrap),
+	KUNIT_CASE(cmd_printf_drop),
+	{}
+};
+
+struct kunit_suite ascend_cmd_test_suite = {
+	.name = "ascend_cmd",
+	.init = cmd_test_init,
+	.test_cases = ascend_cmd_test_cases,
+};
