@@ -94,7 +94,10 @@ for m in $kunit_modules; do
 		result FAIL "kunit/$m/module-load"
 		continue
 	fi
-	suites=$(ls "$KUNIT_DEBUGFS" 2>/dev/null | grep -v -x -F -f $TMP/before)
+	suites=""
+	for s in $(ls "$KUNIT_DEBUGFS" 2>/dev/null); do
+		grep -q -x -F "$s" $TMP/before || suites="$suites $s"
+	done
 	[ -n "$suites" ] || result FAIL "kunit/$m/no-suites"
 	for s in $suites; do
 		r=$KUNIT_DEBUGFS/$s/results
