@@ -7,7 +7,9 @@
  * the offset, O(log m)).  Each mapping is followed by an unmapped guard, so
  * two mappings are never adjacent and every access lies in one mapping.
  */
+#include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -82,6 +84,34 @@ bool ascend_vm_has_window(struct ascend_vm *vm)
 	return ret;
 }
 
+/*
+ * The window must be a range the caller reserved: every byte inside one of
+ * its mappings.  Then no device VA is, or will be without the process
+ * unmapping its own reservation, a host address of anything else.
+ */
+static int ascend_vm_check_reserved(u64 base, u64 size)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	u64 addr = base, end = base + size;
+	int ret = 0;
+
+	if (!mm)
+		return -EINVAL;
+
+	mmap_read_lock(mm);
+	while (addr < end) {
+		vma = find_vma(mm, addr);
+		if (!vma || vma->vm_start > addr) {
+			ret = -EINVAL;
+			break;
+		}
+		addr = vma->vm_end;
+	}
+	mmap_read_unlock(mm);
+	return ret;
+}
+
 int ascend_ioctl_va_window(struct drm_device *drm, void *data,
 			   struct drm_file *file)
 {
@@ -91,6 +121,9 @@ int ascend_ioctl_va_window(struct drm_device *drm, void *data,
 
 	ret = ascend_vm_check_window(args->base, args->size, args->flags,
 				     args->pad);
+	if (ret)
+		return ret;
+	ret = ascend_vm_check_reserved(args->base, args->size);
 	if (ret)
 		return ret;
 	return ascend_vm_set_window(&af->vm, args->base, args->size);
