@@ -213,10 +213,4 @@ static inline int read_dev_ints(aclrtStream s, const int *p, int *out, int n)
 	return got;
 }
 
-/* tap.h defines tap_skip_reason but never reads it: keep -Wall quiet. */
-static inline const char *tap_skip_reason_unused(void)
-{
-	return tap_skip_reason;
-}
-
 #endif /* ASCEND_TESTS_ACL_UTIL_H */

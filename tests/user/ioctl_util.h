@@ -286,10 +286,4 @@ static inline char *queue_printf(struct queue *q)
 	return out;
 }
 
-/* tap.h defines tap_skip_reason but never reads it: keep -Wall quiet. */
-static inline const char *tap_skip_reason_unused(void)
-{
-	return tap_skip_reason;
-}
-
 #endif /* ASCEND_TESTS_IOCTL_UTIL_H */
