@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: the emulated NPU's device memory (lazy backing, discard) and its
+ * DMA engines (jobs of many descriptors, zero sources, bad descriptors).
+ */
+#include <linux/completion.h>
+#include <linux/sizes.h>
+#include <linux/vmalloc.h>
+
+#include "ascend_drv.h"
+#include "ascend_emu.h"
+#include "ascend_hw.h"
+#include "ascend_kunit.h"
+
+#define EMU_HBM_SIZE	SZ_64M
+#define EMU_ENGINES	4
+
+struct emu_ctx {
+	struct ascend_device *adev;
+	struct ascend_emu *emu;
+};
+
+static int emu_test_init(struct kunit *test)
+{
+	struct emu_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	ctx->adev = kunit_kzalloc(test, sizeof(*ctx->adev), GFP_KERNEL);
+	ctx->emu = kunit_kzalloc(test, sizeof(*ctx->emu), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->adev);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->emu);
+
+	ctx->adev->hbm.size = EMU_HBM_SIZE;
+	ctx->adev->hw_priv = ctx->emu;
+	ctx->emu->adev = ctx->adev;
+	xa_init(&ctx->emu->hbm_pages);
+	KUNIT_ASSERT_EQ(test, ascend_emu_dma_init(ctx->emu, EMU_ENGINES), 0);
+
+	test->priv = ctx;
+	return 0;
+}
+
+static void emu_test_exit(struct kunit *test)
+{
+	struct emu_ctx *ctx = test->priv;
+
+	ascend_emu_dma_fini(ctx->emu);
+	ascend_emu_hbm_release(ctx->emu);
+}
+
+static unsigned long emu_pages(struct ascend_emu *emu)
+{
+	unsigned long idx, n = 0;
+	struct page *page;
+
+	xa_for_each(&emu->hbm_pages, idx, page)
+		n++;
+	return n;
+}
+
+static void emu_vfree(void *p)
+{
+	vfree(p);
+}
+
+/* A vmalloc buffer freed when the test ends, however it ends. */
+static void *emu_vzalloc(struct kunit *test, size_t size)
+{
+	void *p = vzalloc(size);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, emu_vfree, p), 0);
+	return p;
+}
+
+static int emu_run(struct ascend_device *adev, const struct ascend_dma_desc *d,
+		   unsigned int count)
+{
+	struct ascend_dma_job job = { .descs = d, .count = count };
+
+	ascend_emu_dma_submit(adev, &job);
+	wait_for_completion(&job.done);
+	return job.status;
+}
+
+static void emu_hbm_lazy(struct kunit *test)
+{
+	struct emu_ctx *ctx = test->priv;
+	struct ascend_device *adev = ctx->adev;
+	u8 *buf = kunit_kzalloc(test, SZ_8K, GFP_KERNEL);
+	const u8 three[3] = { 0xa1, 0xb2, 0xc3 };
+	u8 back[3] = {};
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memset(buf, 0x5a, SZ_8K);
+
+	/* never written: reads zero and allocates nothing */
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(adev, SZ_1M, buf, SZ_8K, false),
+			0);
+	for (i = 0; i < SZ_8K; i++)
+		KUNIT_ASSERT_EQ(test, buf[i], 0);
+	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 0UL);
+
+	/* a write across a page boundary backs exactly two pages */
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(adev, 0x1ffe, (void *)three, 3,
+						true), 0);
+	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 2UL);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(adev, 0x1ffe, back, 3, false),
+			0);
+	KUNIT_EXPECT_EQ(test, memcmp(back, three, 3), 0);
+
+	/* out of the device memory */
+	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(adev, EMU_HBM_SIZE - 1, back, 2,
+						false), -EFAULT);
+	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(adev, U64_MAX, back, 2, true),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 2UL);
+}
+
+static void emu_hbm_discard(struct kunit *test)
+{
+	struct emu_ctx *ctx = test->priv;
+	u32 v = 0xdeadbeef, r = 1;
+
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, 0x5000, &v, 4, true),
+			0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, 0x9000, &v, 4, true),
+			0);
+	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 2UL);
+
+	ascend_emu_hbm_discard(ctx->emu, 0x4000, 0x4000);
+	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 1UL);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, 0x5000, &r, 4, false),
+			0);
+	KUNIT_EXPECT_EQ(test, r, 0U);
+	/* the page just past the range keeps its data */
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, 0x9000, &r, 4, false),
+			0);
+	KUNIT_EXPECT_EQ(test, r, v);
+}
+
+static void emu_dma_many_descs(struct kunit *test)
+{
+	const unsigned int n = 64, len = SZ_64K + 12;	/* not page multiples */
+	const u64 src = 0x3, dst = SZ_16M + 0x801;
+	struct emu_ctx *ctx = test->priv;
+	struct ascend_dma_desc *d;
+	u32 *pattern, *back;
+	size_t total = (size_t)n * len;
+	unsigned int i;
+
+	pattern = emu_vzalloc(test, total);
+	back = emu_vzalloc(test, total);
+	d = kunit_kcalloc(test, n, sizeof(*d), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+
+	for (i = 0; i < total / 4; i++)
+		pattern[i] = i * 2654435761U;
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, src, pattern, total,
+						true), 0);
+
+	/* descriptors in reverse order: the engines may run them any way */
+	for (i = 0; i < n; i++) {
+		d[i].src = src + (u64)(n - 1 - i) * len;
+		d[i].dst = dst + (u64)(n - 1 - i) * len;
+		d[i].len = len;
+	}
+	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, d, n), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, dst, back, total,
+						false), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(back, pattern, total), 0);
+}
+
+static void emu_dma_zero_source(struct kunit *test)
+{
+	struct emu_ctx *ctx = test->priv;
+	u8 data[64], back[64];
+	struct ascend_dma_desc d = {
+		.dst = SZ_16M + 100, .src = SZ_32M, .len = SZ_8K,
+	};
+	unsigned long pages;
+
+	memset(data, 0x77, sizeof(data));
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, d.dst + SZ_4K,
+						data, sizeof(data), true), 0);
+	pages = emu_pages(ctx->emu);
+
+	/* never-written source: the destination reads zero, no new pages */
+	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, &d, 1), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, d.dst + SZ_4K,
+						back, sizeof(back), false), 0);
+	memset(data, 0, sizeof(data));
+	KUNIT_EXPECT_EQ(test, memcmp(back, data, sizeof(back)), 0);
+	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), pages);
+}
+
+static void emu_dma_errors(struct kunit *test)
+{
+	struct emu_ctx *ctx = test->priv;
+	u32 v = 42, r = 0;
+	const struct ascend_dma_desc d[] = {
+		{ .dst = SZ_8M, .src = 0, .len = 4 },
+		{ .dst = EMU_HBM_SIZE - 2, .src = 0, .len = 4 },	/* off the end */
+		{ .dst = SZ_8M + 4, .src = 0, .len = 4 },
+	};
+
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, 0, &v, 4, true), 0);
+	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, d, ARRAY_SIZE(d)), -EIO);
+	/* the good transfers of the job still ran */
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, SZ_8M + 4, &r, 4,
+						false), 0);
+	KUNIT_EXPECT_EQ(test, r, v);
+
+	/* an empty job completes at once */
+	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, d, 0), 0);
+}
+
+static void emu_dma_concurrent_jobs(struct kunit *test)
+{
+	struct emu_ctx *ctx = test->priv;
+	struct ascend_dma_desc d[8][4];
+	struct ascend_dma_job jobs[8] = {};
+	u64 v, r;
+	unsigned int i, j;
+
+	for (i = 0; i < 8; i++) {
+		v = 0x1000 + i;
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, i * SZ_4K,
+							&v, 8, true), 0);
+		for (j = 0; j < 4; j++) {
+			d[i][j].src = i * SZ_4K;
+			d[i][j].dst = SZ_32M + (i * 4 + j) * SZ_4K;
+			d[i][j].len = 8;
+		}
+		jobs[i].descs = d[i];
+		jobs[i].count = 4;
+		ascend_emu_dma_submit(ctx->adev, &jobs[i]);
+	}
+	for (i = 0; i < 8; i++) {
+		wait_for_completion(&jobs[i].done);
+		KUNIT_EXPECT_EQ(test, jobs[i].status, 0);
+		for (j = 0; j < 4; j++) {
+			KUNIT_ASSERT_EQ(test,
+					ascend_emu_hbm_rw(ctx->adev, d[i][j].dst,
+							  &r, 8, false), 0);
+			KUNIT_EXPECT_EQ(test, r, 0x1000ULL + i);
+		}
+	}
+}
+
+static struct kunit_case ascend_emu_test_cases[] = {
+	KUNIT_CASE(emu_hbm_lazy),
+	KUNIT_CASE(emu_hbm_discard),
+	KUNIT_CASE(emu_dma_many_descs),
+	KUNIT_CASE(emu_dma_zero_source),
+	KUNIT_CASE(emu_dma_errors),
+	KUNIT_CASE(emu_dma_concurrent_jobs),
+	{}
+};
+
+struct kunit_suite ascend_emu_test_suite = {
+	.name = "ascend_emu",
+	.init = emu_test_init,
+	.exit = emu_test_exit,
+	.test_cases = ascend_emu_test_cases,
+};
