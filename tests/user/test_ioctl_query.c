@@ -239,6 +239,38 @@ TEST(info_per_file_accounting)
 	close(fd2);
 }
 
+TEST(hbm_returned_after_close)
+{
+	struct drm_ascend_device_info before, after;
+	struct drm_ascend_bo_create bo;
+	int fd = open_accel(), fd2 = open_accel();
+	int i;
+
+	query_info(fd, &before);
+	setup_window(fd2);
+	for (i = 0; i < 4; i++)
+		REQUIRE_OK(bo_create(fd2, 3 << 20, DRM_ASCEND_BO_HUGE_FIRST, 0, &bo));
+	query_info(fd, &after);
+	CHECK(after.hbm_free <= before.hbm_free - (12 << 20));
+	/* Closing the file frees everything it held, without GEM_CLOSE. */
+	close(fd2);
+	query_info(fd, &after);
+	CHECK_EQ(after.hbm_free, before.hbm_free);
+	close(fd);
+}
+
+TEST(second_device_index)
+{
+	struct drm_ascend_device_info info;
+	int fd = open("/dev/accel/accel1", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		SKIP("no /dev/accel/accel1 (module loaded with num_devices=1)");
+	query_info(fd, &info);
+	CHECK_EQ(info.device_index, 1);
+	close(fd);
+}
+
 int main(void)
 {
 	return tap_main();

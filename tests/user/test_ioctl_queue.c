@@ -276,6 +276,56 @@ TEST(launch_copy_read_through_ring)
 	close(fd);
 }
 
+TEST(printf_overflow_drops_whole_messages)
+{
+	static const char line[] = "Source data: 7\n";
+	const uint64_t len = sizeof(line) - 1;
+	struct drm_ascend_bo_create a;
+	struct drm_ascend_queue_wait w;
+	struct write_args wa;
+	struct ascend_cmd c;
+	struct queue q;
+	uint64_t blocks, kept, i;
+	uint32_t kw;
+	char *text;
+	int fd = open_accel();
+
+	/*
+	 * Twice the buffer's worth of printf, never consumed: the device
+	 * keeps what fits, drops (and counts) the rest, and never overwrites
+	 * unconsumed text.
+	 */
+	setup_window(fd);
+	kw = kernel_id(fd, "DeviceWrite", NULL);
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	blocks = 2 * q.st->printf_size / len + 1;
+	REQUIRE_OK(bo_create(fd, blocks * sizeof(int), DRM_ASCEND_BO_HUGE_FIRST, 0, &a));
+	wa = (struct write_args){ .p = a.va, .v = 7 };
+	cmd_launch(&c, kw, (uint32_t)blocks, &wa, sizeof(wa));
+	REQUIRE_OK(queue_wait(&q, queue_submit(&q, &c), &w));
+	CHECK_EQ(w.fault, ASCEND_FAULT_NONE);
+	kept = q.st->printf_head - q.st->printf_tail;
+	CHECK(kept <= q.st->printf_size);
+	CHECK_EQ(kept + q.st->printf_dropped, blocks * len);
+	CHECK_EQ(kept % len, 0);
+	text = queue_printf(&q);
+	for (i = 0; i + len <= kept; i += len)
+		if (memcmp(text + i, line, len)) {
+			CHECK(!"printf text corrupted");
+			printf("#   at byte %" PRIu64 ": \"%.*s\"\n", i, (int)len, text + i);
+			break;
+		}
+	free(text);
+	/* After consuming, new text gets in again. */
+	cmd_launch(&c, kw, 1, &wa, sizeof(wa));
+	REQUIRE_OK(queue_wait(&q, queue_submit(&q, &c), &w));
+	text = queue_printf(&q);
+	CHECK(strcmp(text, line) == 0);
+	free(text);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	close(fd);
+}
+
 /* Submit @c on @q and wait: the queue must fault with @fault. */
 static void expect_fault(struct queue *q, const struct ascend_cmd *c, uint32_t fault)
 {
