@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ascend_kunit.ko: KUnit suites for the Ascend driver's logic (HBM manager,
- * device MMU, copy splitting) and for the emulated NPU's lazily backed HBM
- * and DMA engines.  They run when the module loads;
+ * device MMU, copy splitting) and for the emulated NPU's lazily backed HBM,
+ * DMA engines and command execution (ascend_cmd, from H2b).  They run when the module loads;
  * results are in dmesg and /sys/kernel/debug/kunit/<suite>/results.
  */
 #include <linux/module.h>
@@ -10,7 +10,8 @@
 #include "ascend_kunit.h"
 
 kunit_test_suites(&ascend_hbm_test_suite, &ascend_vm_test_suite,
-		  &ascend_copy_test_suite, &ascend_emu_test_suite);
+		  &ascend_copy_test_suite, &ascend_emu_test_suite,
+		  &ascend_cmd_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the Ascend NPU accel driver");
 MODULE_LICENSE("GPL");

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What the driver sources compiled into the test module need from parts of
- * the driver that are not: the queue side (ascend_queue.c, the emulated
- * command processor and kernel table).  The suites never reach them: the
+ * the driver that are not: the queue side (ascend_queue.c and the emulated
+ * command processor; the kernel table comes with ascend_cmd_test.c).  The suites never reach them: the
  * copy ioctl's drain and the emulator's ops table only reference them.
  */
 #include "ascend_drv.h"
@@ -35,10 +35,4 @@ void ascend_emu_queue_stop(struct ascend_device *adev, struct ascend_queue *q)
 void ascend_emu_queue_doorbell(struct ascend_device *adev,
 			       struct ascend_queue *q)
 {
-}
-
-u32 ascend_emu_query_kernels(struct ascend_device *adev,
-			     struct drm_ascend_kernel_info *out, u32 max)
-{
-	return 0;
 }
