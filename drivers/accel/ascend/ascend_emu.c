@@ -3,20 +3,26 @@
  * The emulated NPU: the hardware-interface ops and its device memory.
  *
  * HBM is backed lazily by host pages, one per 4 KiB of device memory,
- * allocated on the first write (GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN) and
- * kept in an xarray.  A page never written reads as zero, so a 32 GiB
- * device fits on a small machine as long as little of it is written.
- * When the host has no page to give, the write fails with -ENOMEM: a DMA
- * job then reports -ENOMEM and a queue command faults, like a device
- * memory error on real hardware; nothing is half written by a single
- * page-sized step.  Freed device memory is discarded (pages dropped), so
- * the next owner reads zeroes.
+ * allocated on the first write and kept in an xarray.  A page never
+ * written reads as zero, so a 32 GiB device fits on a small machine as
+ * long as little of it is written.  Freed device memory is discarded
+ * (pages dropped), so the next owner reads zeroes.
+ *
+ * The backing is capped (module parameter emu_backing_mb, default half of
+ * the host's RAM, shared by all emulated NPUs), and pages are allocated
+ * with __GFP_RETRY_MAYFAIL: the emulator's memory belongs to no process,
+ * so letting it reach the OOM killer would kill innocent processes without
+ * freeing anything.  Past the cap, or when the host has no page, the write
+ * fails with -ENOMEM: a DMA job reports -ENOMEM and a queue command
+ * faults, like a device memory error on real hardware.
  *
  * Nobody accesses a range while it is being discarded: the driver unmaps a
  * buffer under its address space's lock first, and every access by the
  * device side happens under that lock (see ascend_vm.c, ascend_copy.c).
  */
 #include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
 
@@ -28,6 +34,46 @@
 #include "ascend_hw.h"
 
 static_assert(PAGE_SIZE <= ASCEND_HBM_PAGE_NORMAL);
+
+static unsigned int emu_backing_mb;
+module_param(emu_backing_mb, uint, 0444);
+MODULE_PARM_DESC(emu_backing_mb,
+		 "Host memory all emulated NPUs may use to back written HBM, in MiB (0 = half of RAM)");
+
+/* Host pages backing HBM, across all emulated NPUs. */
+static atomic_long_t ascend_emu_backed = ATOMIC_LONG_INIT(0);
+
+static unsigned long ascend_emu_backing_limit(void)
+{
+	if (emu_backing_mb)
+		return (unsigned long)emu_backing_mb << (20 - PAGE_SHIFT);
+	return totalram_pages() / 2;
+}
+
+static struct page *ascend_emu_alloc_backing(void)
+{
+	struct page *page;
+
+	if (atomic_long_inc_return(&ascend_emu_backed) >
+	    ascend_emu_backing_limit())
+		goto err_uncharge;
+
+	page = alloc_page(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_ZERO |
+			  __GFP_NOWARN);
+	if (!page)
+		goto err_uncharge;
+	return page;
+
+err_uncharge:
+	atomic_long_dec(&ascend_emu_backed);
+	return NULL;
+}
+
+static void ascend_emu_free_backing(struct page *page)
+{
+	__free_page(page);
+	atomic_long_dec(&ascend_emu_backed);
+}
 
 static bool ascend_emu_in_hbm(struct ascend_emu *emu, u64 addr, u64 len)
 {
@@ -47,14 +93,15 @@ static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
 	if (page || !alloc)
 		return page;
 
-	page = alloc_page(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+	page = ascend_emu_alloc_backing();
 	if (!page)
 		return ERR_PTR(-ENOMEM);
 
-	old = xa_cmpxchg(&emu->hbm_pages, idx, NULL, page, GFP_KERNEL);
+	old = xa_cmpxchg(&emu->hbm_pages, idx, NULL, page,
+			 GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (old) {
 		/* Lost a race with another writer, or no memory for the node. */
-		__free_page(page);
+		ascend_emu_free_backing(page);
 		if (xa_is_err(old))
 			return ERR_PTR(xa_err(old));
 		return old;
@@ -147,7 +194,7 @@ void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len)
 	xa_for_each_range(&emu->hbm_pages, idx, page, addr >> PAGE_SHIFT,
 			  (addr + len - 1) >> PAGE_SHIFT) {
 		xa_erase(&emu->hbm_pages, idx);
-		__free_page(page);
+		ascend_emu_free_backing(page);
 		cond_resched();
 	}
 }
@@ -158,7 +205,7 @@ void ascend_emu_hbm_release(struct ascend_emu *emu)
 	unsigned long idx;
 
 	xa_for_each(&emu->hbm_pages, idx, page)
-		__free_page(page);
+		ascend_emu_free_backing(page);
 	xa_destroy(&emu->hbm_pages);
 }
 
