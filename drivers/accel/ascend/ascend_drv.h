@@ -47,7 +47,7 @@ struct ascend_device {
 	struct ascend_hbm hbm;
 	const struct ascend_hw_ops *hw;
 	void *hw_priv;
-	struct mutex queues_lock;
+	struct mutex queues_lock;	/* protects queues */
 	struct list_head queues;
 };
 
@@ -67,7 +67,7 @@ static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
 struct ascend_file {
 	struct ascend_device *adev;
 	struct ascend_vm vm;
-	struct mutex queues_lock;
+	struct mutex queues_lock;	/* protects queues */
 	struct xarray queues;
 	atomic64_t hbm_used;
 };
