@@ -6,7 +6,8 @@
 # Started by tools/vm/run in /work with the ascend driver already loaded:
 #   /work/user/*               user-space TAP test programs (tests/lib/tap.h)
 #   /work/samples/<name>/      one sample each, judged by its run.sh (exit 0 = pass)
-#   /lib/modules/$(uname -r)/extra/*.ko   KUnit test modules (+ kunit, ascend)
+#   /lib/modules/$(uname -r)/extra/*.ko   KUnit test modules (every staged module
+#                              that depends on kunit.ko) besides kunit, ascend
 #
 # Prints one line per test case for the host to count (tools/check-summary):
 #   RESULT: PASS|FAIL|SKIP <kunit/<suite>/<case> | user/<prog>/<n>-<name> | sample/<name>>
@@ -79,8 +80,11 @@ kunit_modules=""
 for ko in "$EXTRA"/*.ko; do
 	[ -f "$ko" ] || continue
 	m=$(basename "$ko" .ko)
-	case $m in kunit | drm_kunit_helpers | ascend) continue ;; esac
-	kunit_modules="$kunit_modules $m"
+	case $m in kunit | drm_kunit_helpers | "${ASCEND_DRIVER:-ascend}") continue ;; esac
+	# A KUnit test module is one that needs kunit.ko.
+	case ",$(modinfo -F depends "$ko")," in
+	*,kunit,*) kunit_modules="$kunit_modules $m" ;;
+	esac
 done
 if [ -n "$kunit_modules" ]; then
 	echo "==== KUnit:$kunit_modules"
