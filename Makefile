@@ -176,6 +176,7 @@ check-stage:
 clean:
 	@if [ -n "$(KDIR)" ] && [ -f "$(KDIR)/Makefile" ]; then \
 		$(MAKE) -C $(KDIR) M=$(MODDIR) clean; \
-		[ -f $(KUNITDIR)/Kbuild ] && $(MAKE) -C $(KDIR) M=$(KUNITDIR) clean; \
+		[ -f $(KUNITDIR)/Kbuild ] && $(MAKE) -C $(KDIR) M=$(KUNITDIR) \
+			KUNIT_OOT=$(ASCEND_CACHE)/kunit-oot clean; \
 	fi; true
 	rm -rf $(BUILD)
