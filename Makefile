@@ -13,7 +13,8 @@
 #
 # Variables: KDIR (kernel headers; default: newest installed Debian 6.12 headers),
 # ASCEND_CACHE (kunit.ko / kernel-source cache, outside the repo),
-# CHECK_TIMEOUT (seconds for the check VM, default 900).
+# CHECK_TIMEOUT (seconds for the check VM, default 900), CHECK_PARAMS (ascend
+# module parameters in the check VM, default num_devices=2).
 #
 # Plain `make` needs no root and installs nothing.
 
@@ -28,6 +29,8 @@ KVER := $(if $(KDIR),$(shell cat $(KDIR)/include/config/kernel.release 2>/dev/nu
 BUILD := $(CURDIR)/build
 ASCEND_CACHE ?= $(or $(XDG_CACHE_HOME),$(or $(HOME),/tmp)/.cache)/ascend-accel/$(KVER)
 CHECK_TIMEOUT ?= 900
+# Driver parameters for the check VM: two NPUs so multi-device tests run.
+CHECK_PARAMS ?= num_devices=2
 
 MODDIR := $(CURDIR)/drivers/accel/ascend
 KUNITDIR := $(CURDIR)/tests/kunit
@@ -154,7 +157,7 @@ check-body:
 		args+=(--no-driver); \
 	fi; \
 	echo "check: booting the test VM (console log: build/vm/console.log)"; \
-	tools/vm/run "$${args[@]}" --timeout $(CHECK_TIMEOUT) \
+	tools/vm/run "$${args[@]}" --params '$(CHECK_PARAMS)' --timeout $(CHECK_TIMEOUT) \
 		--copy $(CHECKDIR)/payload/user --copy $(CHECKDIR)/payload/samples \
 		--copy tests/run-in-vm.sh -- sh run-in-vm.sh | tee $(CHECKDIR)/vm.log; \
 	echo $$? >$(CHECKDIR)/vm.status

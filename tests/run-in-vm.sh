@@ -75,6 +75,13 @@ missing_as_failed() { # PREFIX: PLAN - SEEN cases never reported
 	done
 }
 
+# Tests compare what they see with the number of NPUs the driver was loaded with.
+if [ -z "${ASCEND_EXPECT_DEVICES:-}" ]; then
+	ASCEND_EXPECT_DEVICES=$(ls /dev/accel 2>/dev/null | grep -c '^accel[0-9]')
+	export ASCEND_EXPECT_DEVICES
+fi
+echo "==== devices: $ASCEND_EXPECT_DEVICES"
+
 # --- KUnit ------------------------------------------------------------------
 kunit_modules=""
 for ko in "$EXTRA"/*.ko; do
