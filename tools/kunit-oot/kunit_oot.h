@@ -83,13 +83,13 @@ static inline struct kunit *kunit_get_current_test(void)
 	module_exit(kunit_oot_exit)
 
 #undef kunit_test_suite
-#define kunit_test_suite(suite) kunit_test_suites(&suite)
+#define kunit_test_suite(suite) kunit_test_suites(&(suite))
 
 /* The suites live as long as the module: no init-section variant needed. */
 #undef kunit_test_init_section_suites
 #define kunit_test_init_section_suites(__suites...) kunit_test_suites(__suites)
 #undef kunit_test_init_section_suite
-#define kunit_test_init_section_suite(suite) kunit_test_suites(&suite)
+#define kunit_test_init_section_suite(suite) kunit_test_suites(&(suite))
 #endif /* !KUNIT_OOT_CORE */
 
 #endif /* _KUNIT_OOT_H */
