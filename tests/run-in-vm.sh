@@ -77,7 +77,10 @@ missing_as_failed() { # PREFIX: PLAN - SEEN cases never reported
 
 # Tests compare what they see with the number of NPUs the driver was loaded with.
 if [ -z "${ASCEND_EXPECT_DEVICES:-}" ]; then
-	ASCEND_EXPECT_DEVICES=$(ls /dev/accel 2>/dev/null | grep -c '^accel[0-9]')
+	ASCEND_EXPECT_DEVICES=0
+	for n in /dev/accel/accel[0-9]*; do
+		[ -e "$n" ] && ASCEND_EXPECT_DEVICES=$((ASCEND_EXPECT_DEVICES + 1))
+	done
 	export ASCEND_EXPECT_DEVICES
 fi
 echo "==== devices: $ASCEND_EXPECT_DEVICES"
@@ -98,7 +101,7 @@ if [ -n "$kunit_modules" ]; then
 	modprobe kunit || result FAIL kunit/load-kunit.ko
 fi
 for m in $kunit_modules; do
-	ls "$KUNIT_DEBUGFS" >$TMP/before 2>/dev/null
+	ls "$KUNIT_DEBUGFS" >$TMP/before 2>/dev/null	# suite names: no spaces
 	# The suites run inside module_init; the module loads fine when cases fail.
 	if ! modprobe "$m" >$TMP/modprobe.out 2>&1; then
 		sed 's/^/    /' $TMP/modprobe.out
@@ -106,7 +109,9 @@ for m in $kunit_modules; do
 		continue
 	fi
 	suites=""
-	for s in $(ls "$KUNIT_DEBUGFS" 2>/dev/null); do
+	for d in "$KUNIT_DEBUGFS"/*/; do
+		[ -d "$d" ] || continue
+		s=$(basename "$d")
 		grep -q -x -F "$s" $TMP/before || suites="$suites $s"
 	done
 	[ -n "$suites" ] || result FAIL "kunit/$m/no-suites"
