@@ -429,10 +429,11 @@ TEST(bad_command_fields_fault)
 	expect_fault(&q, &c, ASCEND_FAULT_BAD_COMMAND);
 	CHECK_EQ(queue_destroy(&q, 0), 0);
 
-	/* launch pad */
+	/* a non-zero payload byte past the launch structure */
 	REQUIRE_OK(queue_create(fd, 0, &q));
 	cmd_launch(&c, kw, 1, &wa, sizeof(wa));
-	c.launch.pad = 1;
+	c.launch.args[ASCEND_LAUNCH_ARGS_MAX - 1] = 0;
+	c.reserved = 1;
 	expect_fault(&q, &c, ASCEND_FAULT_BAD_COMMAND);
 	CHECK_EQ(queue_destroy(&q, 0), 0);
 	close(fd);

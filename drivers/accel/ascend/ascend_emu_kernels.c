@@ -265,7 +265,7 @@ int ascend_emu_kernel_launch(struct ascend_queue *q,
 	};
 	u32 b;
 
-	if (!kern || l->pad || !l->num_blocks ||
+	if (!kern || !l->num_blocks ||
 	    l->num_blocks > ASCEND_EMU_MAX_BLOCKS ||
 	    l->args_size > ASCEND_LAUNCH_ARGS_MAX ||
 	    l->args_size < kern->args_size)

@@ -9,6 +9,7 @@
 #ifndef __ASCEND_QUEUE_H__
 #define __ASCEND_QUEUE_H__
 
+#include <linux/list.h>
 #include <linux/types.h>
 
 struct ascend_file;
@@ -34,5 +35,33 @@ void ascend_queue_file_fini(struct ascend_file *af);
  * returns 0 or -ERESTARTSYS.
  */
 int ascend_queue_file_drain(struct ascend_file *af);
+
+/**
+ * struct ascend_retire - work to run once a file's queues passed a point
+ * @fn: called once, from process context, when every queue of the file has
+ *	completed (or faulted, been reset, or stopped) past the wptr it had
+ *	published when ascend_queue_file_defer() was called
+ * @link: queue-code private
+ * @marks: queue-code private: (queue, wptr) snapshot
+ * @nr_marks: queue-code private
+ *
+ * Used to keep memory that queued commands may still use alive until they
+ * completed: freeing a buffer object defers its unmap and HBM release.
+ */
+struct ascend_retire {
+	void (*fn)(struct ascend_retire *r);
+	struct list_head link;
+	void *marks;
+	unsigned int nr_marks;
+};
+
+/*
+ * Snapshot the published wptr of every queue of @af and run @r->fn once
+ * they have all completed past it (at once if nothing is outstanding).
+ * Never fails: if memory for the snapshot cannot be had it falls back to
+ * waiting for the whole file's queues to go idle.  ascend_queue_file_fini()
+ * runs every pending retire after it stopped the queues.
+ */
+void ascend_queue_file_defer(struct ascend_file *af, struct ascend_retire *r);
 
 #endif /* __ASCEND_QUEUE_H__ */

@@ -50,6 +50,12 @@ extern "C" {
 #define DRM_ASCEND_QUEUE_DESTROY	0x05
 #define DRM_ASCEND_QUEUE_DOORBELL	0x06
 #define DRM_ASCEND_QUEUE_WAIT		0x07
+#define DRM_ASCEND_FILL			0x08
+#define DRM_ASCEND_EVENT_CREATE		0x09
+#define DRM_ASCEND_EVENT_DESTROY	0x0a
+#define DRM_ASCEND_EVENT_WAIT		0x0b
+#define DRM_ASCEND_EVENT_SIGNAL		0x0c
+#define DRM_ASCEND_QUEUE_RESET		0x0d
 
 #define DRM_IOCTL_ASCEND_DEV_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_DEV_QUERY, struct drm_ascend_dev_query)
@@ -67,6 +73,18 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_QUEUE_DOORBELL, struct drm_ascend_queue_doorbell)
 #define DRM_IOCTL_ASCEND_QUEUE_WAIT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_QUEUE_WAIT, struct drm_ascend_queue_wait)
+#define DRM_IOCTL_ASCEND_FILL \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_FILL, struct drm_ascend_fill)
+#define DRM_IOCTL_ASCEND_EVENT_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_EVENT_CREATE, struct drm_ascend_event_create)
+#define DRM_IOCTL_ASCEND_EVENT_DESTROY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_EVENT_DESTROY, struct drm_ascend_event_destroy)
+#define DRM_IOCTL_ASCEND_EVENT_WAIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_EVENT_WAIT, struct drm_ascend_event_wait)
+#define DRM_IOCTL_ASCEND_EVENT_SIGNAL \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_EVENT_SIGNAL, struct drm_ascend_event_signal)
+#define DRM_IOCTL_ASCEND_QUEUE_RESET \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_QUEUE_RESET, struct drm_ascend_queue_reset)
 
 /* ------------------------------------------------------------------------ */
 /* DEV_QUERY */
@@ -104,6 +122,11 @@ struct drm_ascend_dev_query {
 #define DRM_ASCEND_CAP_QUEUES		(1ULL << 2)	/* QUEUE_* and ring commands */
 #define DRM_ASCEND_CAP_BUILTIN_KERNELS	(1ULL << 3)	/* QUERY_KERNELS, ASCEND_CMD_LAUNCH */
 #define DRM_ASCEND_CAP_DEVICE_PRINTF	(1ULL << 4)	/* queue printf buffer */
+#define DRM_ASCEND_CAP_FILL		(1ULL << 5)	/* FILL, ASCEND_CMD_FILL */
+#define DRM_ASCEND_CAP_EVENTS		(1ULL << 6)	/* EVENT_*, event commands */
+#define DRM_ASCEND_CAP_RING_COPY	(1ULL << 7)	/* ASCEND_CMD_COPY */
+#define DRM_ASCEND_CAP_VALUES		(1ULL << 8)	/* WRITE_VALUE, WAIT_VALUE */
+#define DRM_ASCEND_CAP_QUEUE_RESET	(1ULL << 9)	/* QUEUE_RESET */
 
 #define DRM_ASCEND_SOC_NAME_LEN		32
 
@@ -122,6 +145,12 @@ struct drm_ascend_dev_query {
  * @cmd_size: size of one &struct ascend_cmd ring slot in bytes
  * @max_ring_entries: largest ring a queue may have (a power of two)
  * @soc_name: NUL-terminated SoC name, e.g. "Ascend910B4"
+ * @hbm_largest_free: bytes in the largest free contiguous block of HBM
+ * @hbm_free_huge: free bytes in blocks of at least 2 MiB (usable by huge pages)
+ * @hbm_free_huge1g: free bytes in blocks of at least 1 GiB
+ * @max_events_per_file: events one DRM file may create
+ * @cmd_timeout_ms: default limit on how long one queue command may run
+ *	before the device aborts it (%ASCEND_FAULT_TIMEOUT); 0 = no limit
  */
 struct drm_ascend_device_info {
 	__u64 capabilities;
@@ -137,6 +166,11 @@ struct drm_ascend_device_info {
 	__u32 cmd_size;
 	__u32 max_ring_entries;
 	char soc_name[DRM_ASCEND_SOC_NAME_LEN];
+	__u64 hbm_largest_free;
+	__u64 hbm_free_huge;
+	__u64 hbm_free_huge1g;
+	__u32 max_events_per_file;
+	__u32 cmd_timeout_ms;
 };
 
 #define DRM_ASCEND_KERNEL_NAME_LEN	48
@@ -247,6 +281,100 @@ struct drm_ascend_copy {
 };
 
 /* ------------------------------------------------------------------------ */
+/* FILL: synchronous memset by a DMA engine */
+
+/**
+ * struct drm_ascend_fill - fill device memory with a repeated pattern
+ * @dst: destination device VA
+ * @size: bytes to fill, > 0, a multiple of @pattern_size
+ * @pattern: the low @pattern_size bytes (little endian) are repeated
+ * @pattern_size: 1, 2 or 4
+ * @flags: must be 0
+ *
+ * Ordered like %DRM_IOCTL_ASCEND_COPY: after the file's published queue
+ * work.  -EFAULT when the range is not fully inside one allocation.
+ */
+struct drm_ascend_fill {
+	__u64 dst;
+	__u64 size;
+	__u64 pattern;
+	__u32 pattern_size;
+	__u32 flags;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Events
+ *
+ * An event is a kernel object of the file that counts generations: user
+ * space numbers its records 1, 2, 3, ... and puts %ASCEND_CMD_EVENT_RECORD
+ * with that generation on a queue; when the command executes (after every
+ * earlier command of its queue completed) the event's completed generation
+ * becomes max(completed, gen) and the device timestamp is taken.
+ * %ASCEND_CMD_EVENT_WAIT stalls its queue on the device side until the
+ * event reached a generation; %DRM_IOCTL_ASCEND_EVENT_WAIT does the same
+ * for the host, and %DRM_IOCTL_ASCEND_EVENT_SIGNAL completes a generation
+ * from the host (used for blocking host callbacks).
+ */
+
+/* &drm_ascend_event_create.flags */
+#define DRM_ASCEND_EVENT_TIMESTAMP	(1U << 0)	/* take timestamps */
+#define DRM_ASCEND_EVENT_FLAGS		(DRM_ASCEND_EVENT_TIMESTAMP)
+
+/**
+ * struct drm_ascend_event_create - create an event
+ * @flags: in: DRM_ASCEND_EVENT_* flags
+ * @handle: out: event handle (non-zero); -ENOSPC past
+ *	&drm_ascend_device_info.max_events_per_file
+ */
+struct drm_ascend_event_create {
+	__u32 flags;
+	__u32 handle;
+};
+
+/**
+ * struct drm_ascend_event_destroy - destroy an event
+ * @handle: event handle; commands still referring to it fault with
+ *	%ASCEND_FAULT_BAD_COMMAND when they execute, waits end with -ENOENT
+ * @pad: must be 0
+ */
+struct drm_ascend_event_destroy {
+	__u32 handle;
+	__u32 pad;
+};
+
+/**
+ * struct drm_ascend_event_wait - query or wait for an event generation
+ * @handle: in: event handle
+ * @flags: in: must be 0
+ * @gen: in: generation to wait for; 0 only queries
+ * @timeout_ns: in: absolute CLOCK_MONOTONIC deadline; 0 polls;
+ *	%DRM_ASCEND_TIMEOUT_INFINITE waits forever.  -ETIME when it expires.
+ * @completed: out: the event's completed generation
+ * @timestamp_ns: out: device time (ns) when @completed was recorded, 0
+ *	without %DRM_ASCEND_EVENT_TIMESTAMP or before the first record
+ */
+struct drm_ascend_event_wait {
+	__u32 handle;
+	__u32 flags;
+	__u64 gen;
+	__s64 timeout_ns;
+	__u64 completed;
+	__u64 timestamp_ns;
+};
+
+/**
+ * struct drm_ascend_event_signal - complete a generation from the host
+ * @handle: event handle
+ * @pad: must be 0
+ * @gen: the event's completed generation becomes max(completed, @gen)
+ */
+struct drm_ascend_event_signal {
+	__u32 handle;
+	__u32 pad;
+	__u64 gen;
+};
+
+/* ------------------------------------------------------------------------ */
 /* Queues */
 
 /**
@@ -296,6 +424,20 @@ struct drm_ascend_queue_doorbell {
 	__u32 pad;
 };
 
+/**
+ * struct drm_ascend_queue_reset - make a faulted queue usable again
+ * @handle: queue handle
+ * @pad: must be 0
+ *
+ * Discards every command published but not executed (rptr and completed
+ * jump to the current wptr), clears the fault and restarts the queue.
+ * -EINVAL if the queue has not faulted.
+ */
+struct drm_ascend_queue_reset {
+	__u32 handle;
+	__u32 pad;
+};
+
 /* Absolute timeout meaning "wait forever". */
 #define DRM_ASCEND_TIMEOUT_INFINITE	0x7fffffffffffffffLL
 
@@ -337,6 +479,7 @@ struct drm_ascend_queue_wait {
 #define ASCEND_FAULT_DMA		4	/* DMA engine error */
 #define ASCEND_FAULT_RING		5	/* wptr/rptr corrupted by user space */
 #define ASCEND_FAULT_ABORTED		6	/* discarded by forced destroy */
+#define ASCEND_FAULT_TIMEOUT		7	/* command ran past its time limit */
 
 /**
  * struct ascend_queue_status - first page of the queue area
@@ -386,6 +529,12 @@ struct ascend_queue_status {
 /* Command opcodes (&ascend_cmd.opcode) */
 #define ASCEND_CMD_NOP		0	/* completes, does nothing */
 #define ASCEND_CMD_LAUNCH	1	/* run a built-in kernel */
+#define ASCEND_CMD_COPY		2	/* DMA copy between device VAs */
+#define ASCEND_CMD_FILL		3	/* DMA fill of device memory */
+#define ASCEND_CMD_EVENT_RECORD	4	/* complete an event generation */
+#define ASCEND_CMD_EVENT_WAIT	5	/* stall until an event generation */
+#define ASCEND_CMD_WRITE_VALUE	6	/* 64-bit store to a device VA */
+#define ASCEND_CMD_WAIT_VALUE	7	/* stall until a 64-bit value matches */
 
 #define ASCEND_CMD_SIZE		128
 #define ASCEND_LAUNCH_ARGS_MAX	96
@@ -393,18 +542,88 @@ struct ascend_queue_status {
 /**
  * struct ascend_cmd_launch - %ASCEND_CMD_LAUNCH payload
  * @kernel_id: &drm_ascend_kernel_info.id of the kernel
- * @num_blocks: number of blocks (block_idx runs 0..num_blocks-1), > 0
+ * @num_blocks: number of blocks (block_idx runs 0..num_blocks-1), > 0;
+ *	blocks run in parallel across the device's AI cores
  * @args_size: bytes used in @args, at least the kernel's args_size
- * @pad: zero
+ * @timeout_ms: limit on the kernel's run time; 0 = the device default
+ *	(&drm_ascend_device_info.cmd_timeout_ms)
  * @args: packed kernel arguments, each at its natural alignment
  */
 struct ascend_cmd_launch {
 	__u32 kernel_id;
 	__u32 num_blocks;
 	__u32 args_size;
-	__u32 pad;
+	__u32 timeout_ms;
 	__u8 args[ASCEND_LAUNCH_ARGS_MAX];
 };
+
+/**
+ * struct ascend_cmd_copy - %ASCEND_CMD_COPY payload
+ * @dst: destination device VA
+ * @src: source device VA
+ * @size: bytes, > 0; ranges must not overlap
+ */
+struct ascend_cmd_copy {
+	__u64 dst;
+	__u64 src;
+	__u64 size;
+};
+
+/**
+ * struct ascend_cmd_fill - %ASCEND_CMD_FILL payload
+ * @dst: destination device VA
+ * @size: bytes, > 0, a multiple of @pattern_size
+ * @pattern: the low @pattern_size bytes are repeated
+ * @pattern_size: 1, 2 or 4
+ * @pad: zero
+ */
+struct ascend_cmd_fill {
+	__u64 dst;
+	__u64 size;
+	__u64 pattern;
+	__u32 pattern_size;
+	__u32 pad;
+};
+
+/* &ascend_cmd_event.flags */
+#define ASCEND_CMD_EVENT_TIMEOUT	(1U << 0)	/* @timeout_ms is valid */
+
+/**
+ * struct ascend_cmd_event - %ASCEND_CMD_EVENT_RECORD / _WAIT payload
+ * @handle: event handle of the submitting file
+ * @flags: ASCEND_CMD_EVENT_* (WAIT only; 0 for RECORD)
+ * @gen: generation to complete (RECORD) or to wait for (WAIT), > 0
+ * @timeout_ms: WAIT with %ASCEND_CMD_EVENT_TIMEOUT: fault the queue with
+ *	%ASCEND_FAULT_TIMEOUT if the generation is not reached in time
+ * @pad: zero
+ */
+struct ascend_cmd_event {
+	__u32 handle;
+	__u32 flags;
+	__u64 gen;
+	__u32 timeout_ms;
+	__u32 pad;
+};
+
+/**
+ * struct ascend_cmd_value - %ASCEND_CMD_WRITE_VALUE / _WAIT_VALUE payload
+ * @addr: device VA of a naturally aligned 64-bit word
+ * @value: value to store (WRITE) or to compare with (WAIT)
+ * @cond: WAIT: one of ASCEND_WAIT_VALUE_*; WRITE: 0
+ * @timeout_ms: WAIT: 0 = the device default command timeout
+ */
+struct ascend_cmd_value {
+	__u64 addr;
+	__u64 value;
+	__u32 cond;
+	__u32 timeout_ms;
+};
+
+/* &ascend_cmd_value.cond: the values of CANN's ACL_STREAM_WAIT_VALUE_* */
+#define ASCEND_WAIT_VALUE_GEQ	0	/* (__s64)(*addr - value) >= 0 */
+#define ASCEND_WAIT_VALUE_EQ	1	/* *addr == value */
+#define ASCEND_WAIT_VALUE_AND	2	/* (*addr & value) != 0 */
+#define ASCEND_WAIT_VALUE_NOR	3	/* ~(*addr | value) != 0 */
 
 /**
  * struct ascend_cmd - one ring slot (%ASCEND_CMD_SIZE bytes)
@@ -412,7 +631,11 @@ struct ascend_cmd_launch {
  * @flags: must be 0
  * @reserved: zero
  * @launch: payload of %ASCEND_CMD_LAUNCH
- * @raw: payload bytes; zero for %ASCEND_CMD_NOP
+ * @copy: payload of %ASCEND_CMD_COPY
+ * @fill: payload of %ASCEND_CMD_FILL
+ * @event: payload of %ASCEND_CMD_EVENT_RECORD and %ASCEND_CMD_EVENT_WAIT
+ * @value: payload of %ASCEND_CMD_WRITE_VALUE and %ASCEND_CMD_WAIT_VALUE
+ * @raw: payload bytes; every byte past the opcode's payload must be zero
  */
 struct ascend_cmd {
 	__u32 opcode;
@@ -420,6 +643,10 @@ struct ascend_cmd {
 	__u64 reserved;
 	union {
 		struct ascend_cmd_launch launch;
+		struct ascend_cmd_copy copy;
+		struct ascend_cmd_fill fill;
+		struct ascend_cmd_event event;
+		struct ascend_cmd_value value;
 		__u8 raw[ASCEND_CMD_SIZE - 16];
 	};
 };
