@@ -39,6 +39,16 @@ module_param(force_destroy_grace_ms, uint, 0644);
 MODULE_PARM_DESC(force_destroy_grace_ms,
 		 "Grace period in ms a forced queue destroy gives published work (default 200, at most 10000)");
 
+static unsigned int cmd_timeout_ms = 10000;
+module_param(cmd_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(cmd_timeout_ms,
+		 "Default limit in ms on the run time of one queue command before it is aborted (0: no limit; default 10000)");
+
+u32 ascend_queue_cmd_timeout_ms(void)
+{
+	return READ_ONCE(cmd_timeout_ms);
+}
+
 /* Layout of the shared area: status page, printf buffer, ring. */
 #define ASCEND_QUEUE_PRINTF_OFFSET	ASCEND_QUEUE_STATUS_SIZE
 #define ASCEND_QUEUE_RING_OFFSET	(ASCEND_QUEUE_PRINTF_OFFSET + \

@@ -19,6 +19,14 @@ struct ascend_queue;
 #define ASCEND_QUEUE_MAX_PER_FILE		64	/* then -ENOSPC */
 #define ASCEND_QUEUE_DEFAULT_RING_ENTRIES	1024
 #define ASCEND_QUEUE_MAX_RING_ENTRIES		65536	/* a power of two */
+#define ASCEND_MAX_EVENTS_PER_FILE		65536	/* then -ENOSPC */
+
+/*
+ * Default limit in ms on how long one queue command may run before the
+ * device aborts it with ASCEND_FAULT_TIMEOUT (module parameter
+ * cmd_timeout_ms; 0 = no limit).
+ */
+u32 ascend_queue_cmd_timeout_ms(void);
 
 /* Layout of the shared queue area (struct ascend_queue_status first). */
 #define ASCEND_QUEUE_STATUS_SIZE		4096
