@@ -11,7 +11,9 @@
 #include <linux/types.h>
 
 struct drm_ascend_copy;
+struct drm_ascend_fill;
 struct ascend_dma_desc;
+struct ascend_vm;
 struct ascend_vm_seg;
 
 /*
@@ -34,5 +36,39 @@ int ascend_copy_build(const struct ascend_vm_seg *dst, unsigned int ndst,
 		      const struct ascend_vm_seg *src, unsigned int nsrc,
 		      u64 chunk, struct ascend_dma_desc *descs,
 		      unsigned int max);
+
+/* flags zero, pattern_size 1/2/4, size > 0 and a multiple of it, no wrap. */
+int ascend_fill_check(u64 dst, u64 size, u32 pattern_size, u32 flags);
+int ascend_fill_args_check(const struct drm_ascend_fill *args);
+
+/*
+ * Split the device-physical segments @segs into %ASCEND_DMA_FILL
+ * descriptors of at most @chunk bytes.  Each descriptor's pattern is
+ * rotated so the pattern stays in phase with the start of the whole fill
+ * (segments need not be multiples of @pattern_size).  Writes up to @max
+ * descriptors to @descs (NULL to count); returns the number needed,
+ * -EINVAL if @chunk is 0, -E2BIG if @max is too small.
+ */
+int ascend_fill_build(const struct ascend_vm_seg *segs, unsigned int nsegs,
+		      u64 pattern, u32 pattern_size, u64 chunk,
+		      struct ascend_dma_desc *descs, unsigned int max);
+
+/*
+ * The DMA path for callers other than the ioctls, e.g. the command
+ * processor running ASCEND_CMD_COPY / ASCEND_CMD_FILL.  Each one takes
+ * @vm->lock, translates the device VAs, builds the descriptors, submits
+ * them to the DMA engines and waits for them, then drops the lock.  It does
+ * NOT drain the file's queues (the ioctls do that before calling in).
+ * Sleeps; call from process context without @vm->lock held.
+ *
+ * Returns 0; -EINVAL for bad arguments (size 0, overflow, overlap for copy,
+ * pattern_size not 1/2/4 or size not a multiple of it for fill); -EFAULT
+ * when a range is not fully inside one mapping of @vm (fault address: the
+ * first byte of the offending range); -ENOMEM; -EIO (DMA engine error) or
+ * -ENOMEM from the engines (the emulator could not back HBM).
+ */
+int ascend_dma_copy_va(struct ascend_vm *vm, u64 dst, u64 src, u64 size);
+int ascend_dma_fill_va(struct ascend_vm *vm, u64 dst, u64 size, u64 pattern,
+		       u32 pattern_size);
 
 #endif /* __ASCEND_COPY_H__ */

@@ -87,6 +87,7 @@ static const struct drm_ioctl_desc ascend_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_DESTROY, ascend_ioctl_queue_destroy, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_DOORBELL, ascend_ioctl_queue_doorbell, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_WAIT, ascend_ioctl_queue_wait, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_FILL, ascend_ioctl_fill, 0),
 };
 
 DEFINE_DRM_ACCEL_FOPS(ascend_fops);

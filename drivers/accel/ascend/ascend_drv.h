@@ -89,6 +89,8 @@ int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 			   struct drm_file *file);		/* ascend_gem.c */
 int ascend_ioctl_copy(struct drm_device *drm, void *data,
 		      struct drm_file *file);			/* ascend_copy.c */
+int ascend_ioctl_fill(struct drm_device *drm, void *data,
+		      struct drm_file *file);			/* ascend_copy.c */
 int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 			      struct drm_file *file);		/* ascend_queue.c */
 int ascend_ioctl_queue_destroy(struct drm_device *drm, void *data,

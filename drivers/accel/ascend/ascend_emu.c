@@ -181,6 +181,53 @@ int ascend_emu_hbm_copy(struct ascend_emu *emu, u64 dst, u64 src, u64 len)
 	return 0;
 }
 
+/*
+ * Byte i of [dst, dst + len) becomes byte (i % @pattern_size) of @pattern
+ * (little endian).  A zero fill leaves never-written pages unbacked.
+ */
+int ascend_emu_hbm_fill(struct ascend_emu *emu, u64 dst, u64 len,
+			u64 pattern, u32 pattern_size)
+{
+	u8 rep[64];
+	u64 done = 0;
+	bool zero;
+	u32 i;
+
+	if (!ascend_emu_in_hbm(emu, dst, len) ||
+	    (pattern_size != 1 && pattern_size != 2 && pattern_size != 4))
+		return -EIO;
+	if (pattern_size < 8)
+		pattern &= (1ULL << (pattern_size * 8)) - 1;
+	zero = !pattern;
+
+	while (done < len) {
+		unsigned int off = offset_in_page(dst + done);
+		size_t n = min_t(u64, len - done, PAGE_SIZE - off);
+		u32 phase = done % pattern_size;
+		struct page *page;
+		size_t k;
+		u8 *d;
+
+		page = ascend_emu_page(emu, (dst + done) >> PAGE_SHIFT, !zero);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
+		if (page) {
+			/* 64 is a multiple of every pattern size. */
+			for (i = 0; i < sizeof(rep); i++)
+				rep[i] = pattern >>
+					 (((phase + i) % pattern_size) * 8);
+			d = kmap_local_page(page);
+			for (k = 0; k < n; k += sizeof(rep))
+				memcpy(d + off + k, rep,
+				       min_t(size_t, n - k, sizeof(rep)));
+			kunmap_local(d);
+		}
+		done += n;
+		cond_resched();
+	}
+	return 0;
+}
+
 void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len)
 {
 	struct page *page;

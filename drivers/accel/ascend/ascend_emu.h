@@ -48,6 +48,8 @@ static inline struct ascend_emu *to_ascend_emu(struct ascend_device *adev)
 int ascend_emu_hbm_rw(struct ascend_device *adev, u64 addr, void *buf,
 		      size_t len, bool write);
 int ascend_emu_hbm_copy(struct ascend_emu *emu, u64 dst, u64 src, u64 len);
+int ascend_emu_hbm_fill(struct ascend_emu *emu, u64 dst, u64 len,
+			u64 pattern, u32 pattern_size);
 void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len);
 void ascend_emu_hbm_release(struct ascend_emu *emu);
 

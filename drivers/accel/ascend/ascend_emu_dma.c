@@ -4,7 +4,8 @@
  *
  * Submitted jobs wait on a shared list; an idle engine takes the next
  * descriptor of the oldest job, so the descriptors of one large copy are
- * spread over every engine.  The engine that finishes a job's last
+ * spread over every engine.  A descriptor is a linear copy or a fill with a
+ * 1/2/4-byte pattern.  The engine that finishes a job's last
  * descriptor completes it (the "interrupt").  Engines move bytes with
  * device-physical addresses only and never look at an address space.
  */
@@ -92,7 +93,19 @@ static int ascend_emu_dma_engine(void *data)
 		}
 
 		d = &job->descs[idx];
-		err = ascend_emu_hbm_copy(dma->emu, d->dst, d->src, d->len);
+		switch (d->kind) {
+		case ASCEND_DMA_LINEAR:
+			err = ascend_emu_hbm_copy(dma->emu, d->dst, d->src,
+						  d->len);
+			break;
+		case ASCEND_DMA_FILL:
+			err = ascend_emu_hbm_fill(dma->emu, d->dst, d->len,
+						  d->pattern, d->pattern_size);
+			break;
+		default:
+			err = -EIO;
+			break;
+		}
 		ascend_emu_dma_finish(job, err);
 	}
 	return 0;

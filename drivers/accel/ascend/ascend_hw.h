@@ -24,16 +24,27 @@ struct ascend_device;
 struct ascend_queue;
 struct drm_ascend_kernel_info;
 
+/* &ascend_dma_desc.kind; zero is a linear copy so old users need no change */
+#define ASCEND_DMA_LINEAR	0	/* copy @len bytes from @src to @dst */
+#define ASCEND_DMA_FILL		1	/* repeat @pattern over @len bytes at @dst */
+
 /**
- * struct ascend_dma_desc - one linear DMA transfer
+ * struct ascend_dma_desc - one DMA transfer
  * @dst: device-physical (HBM) destination address
- * @src: device-physical (HBM) source address
- * @len: bytes to move
+ * @src: device-physical (HBM) source address (%ASCEND_DMA_LINEAR only)
+ * @len: bytes to write at @dst
+ * @kind: %ASCEND_DMA_LINEAR or %ASCEND_DMA_FILL
+ * @pattern_size: %ASCEND_DMA_FILL: 1, 2 or 4 (@len need not be a multiple)
+ * @pattern: %ASCEND_DMA_FILL: the low @pattern_size bytes (little endian)
+ *	are repeated, starting with byte 0 of the pattern at @dst
  */
 struct ascend_dma_desc {
 	u64 dst;
 	u64 src;
 	u64 len;
+	u32 kind;
+	u32 pattern_size;
+	u64 pattern;
 };
 
 /**
