@@ -1,110 +1,263 @@
 // SPDX-License-Identifier: MIT
 /*
- * addrmap.c - device VA -> allocation, for aclrtFree and pointer checks.
+ * addrmap.c - address -> allocation, for aclrtFree, pointer classification
+ * and the range checks of copies and fills.
  *
- * A sorted array searched by bisection.  Allocations from one window tend
- * to come in rising VA order, so inserts are mostly appends.
+ * Every live allocation this process knows (device memory from aclrtMalloc*
+ * now; acl-registered host memory later) is one node of an AVL tree keyed by
+ * its start address.  Allocations never overlap, so the one containing an
+ * address p is the node with the greatest start <= p ("floor"), if p falls
+ * before its end.  Insert, remove and lookup are O(log n): the tree height
+ * stays below 1.45 log2(n + 2), i.e. at most 25 levels for 100,000 entries,
+ * which also bounds the recursion below.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
-static pthread_mutex_t m_lock = PTHREAD_MUTEX_INITIALIZER;	/* all below */
-static struct acl_alloc *m_tab;
-static size_t m_len, m_cap;
+struct node {
+	struct node *left, *right;
+	int height;			/* of the subtree; a leaf is 1 */
+	struct acl_alloc a;
+};
 
-/* Index of the first entry with va > @p. */
-static size_t upper(uintptr_t p)
+/* m_lock protects m_root, every node reachable from it, and m_count. */
+static pthread_rwlock_t m_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct node *m_root;
+static size_t m_count;
+
+static int height(const struct node *n)
 {
-	size_t lo = 0, hi = m_len, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (m_tab[mid].va <= p)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return n ? n->height : 0;
 }
 
+static void update(struct node *n)
+{
+	int l = height(n->left), r = height(n->right);
+
+	n->height = (l > r ? l : r) + 1;
+}
+
+static struct node *rotate_right(struct node *n)
+{
+	struct node *l = n->left;
+
+	n->left = l->right;
+	l->right = n;
+	update(n);
+	update(l);
+	return l;
+}
+
+static struct node *rotate_left(struct node *n)
+{
+	struct node *r = n->right;
+
+	n->right = r->left;
+	r->left = n;
+	update(n);
+	update(r);
+	return r;
+}
+
+/* Restore the AVL invariant at @n, whose subtrees are valid AVL trees
+ * differing in height by at most 2. */
+static struct node *balance(struct node *n)
+{
+	int bf;
+
+	update(n);
+	bf = height(n->left) - height(n->right);
+	if (bf > 1) {
+		if (height(n->left->left) < height(n->left->right))
+			n->left = rotate_left(n->left);
+		return rotate_right(n);
+	}
+	if (bf < -1) {
+		if (height(n->right->right) < height(n->right->left))
+			n->right = rotate_right(n->right);
+		return rotate_left(n);
+	}
+	return n;
+}
+
+/* Insert @nn; *dup is set if its start address is already present. */
+static struct node *insert(struct node *n, struct node *nn, bool *dup)
+{
+	if (!n)
+		return nn;
+	if (nn->a.va < n->a.va)
+		n->left = insert(n->left, nn, dup);
+	else if (nn->a.va > n->a.va)
+		n->right = insert(n->right, nn, dup);
+	else
+		*dup = true;
+	return *dup ? n : balance(n);
+}
+
+/* Unlink the leftmost node of @n into *min; returns the new subtree. */
+static struct node *take_min(struct node *n, struct node **min)
+{
+	if (!n->left) {
+		*min = n;
+		return n->right;
+	}
+	n->left = take_min(n->left, min);
+	return balance(n);
+}
+
+/* Unlink the node starting at @va into *out (NULL if there is none). */
+static struct node *remove_va(struct node *n, uintptr_t va, struct node **out)
+{
+	struct node *min;
+
+	if (!n)
+		return NULL;
+	if (va < n->a.va) {
+		n->left = remove_va(n->left, va, out);
+	} else if (va > n->a.va) {
+		n->right = remove_va(n->right, va, out);
+	} else {
+		*out = n;
+		if (!n->left || !n->right)
+			return n->left ? n->left : n->right;
+		n->right = take_min(n->right, &min);
+		min->left = n->left;
+		min->right = n->right;
+		return balance(min);
+	}
+	return balance(n);
+}
+
+/* The node with the greatest start address <= @p, or NULL.  Read-locked. */
+static const struct node *floor_node(uintptr_t p)
+{
+	const struct node *n = m_root, *best = NULL;
+
+	while (n) {
+		if (n->a.va <= p) {
+			best = n;
+			n = n->right;
+		} else {
+			n = n->left;
+		}
+	}
+	return best;
+}
+
+/* Returns 0, or -1 when out of host memory or @a's start is already known. */
 int addrmap_insert(const struct acl_alloc *a)
 {
-	struct acl_alloc *t;
-	size_t i;
+	struct node *nn = calloc(1, sizeof(*nn));
+	bool dup = false;
 
-	pthread_mutex_lock(&m_lock);
-	if (m_len == m_cap) {
-		size_t cap = m_cap ? m_cap * 2 : 256;
-
-		t = realloc(m_tab, cap * sizeof(*t));
-		if (!t) {
-			pthread_mutex_unlock(&m_lock);
-			return -1;
-		}
-		m_tab = t;
-		m_cap = cap;
+	if (!nn)
+		return -1;
+	nn->a = *a;
+	nn->height = 1;
+	pthread_rwlock_wrlock(&m_lock);
+	m_root = insert(m_root, nn, &dup);
+	if (!dup)
+		m_count++;
+	pthread_rwlock_unlock(&m_lock);
+	if (dup) {
+		free(nn);
+		return -1;
 	}
-	i = upper(a->va);
-	memmove(&m_tab[i + 1], &m_tab[i], (m_len - i) * sizeof(*m_tab));
-	m_tab[i] = *a;
-	m_len++;
-	pthread_mutex_unlock(&m_lock);
 	return 0;
 }
 
 /* Remove the allocation starting exactly at @va. */
 bool addrmap_remove(uintptr_t va, struct acl_alloc *out)
 {
-	size_t i;
-	bool found;
+	struct node *n = NULL;
 
-	pthread_mutex_lock(&m_lock);
-	i = upper(va);
-	found = i > 0 && m_tab[i - 1].va == va;
-	if (found) {
-		*out = m_tab[i - 1];
-		memmove(&m_tab[i - 1], &m_tab[i], (m_len - i) * sizeof(*m_tab));
-		m_len--;
-	}
-	pthread_mutex_unlock(&m_lock);
-	return found;
+	pthread_rwlock_wrlock(&m_lock);
+	m_root = remove_va(m_root, va, &n);
+	if (n)
+		m_count--;
+	pthread_rwlock_unlock(&m_lock);
+	if (!n)
+		return false;
+	if (out)
+		*out = n->a;
+	free(n);
+	return true;
 }
 
 /* The allocation that contains @p. */
 bool addrmap_find(uintptr_t p, struct acl_alloc *out)
 {
-	size_t i;
+	const struct node *n;
 	bool found;
 
-	pthread_mutex_lock(&m_lock);
-	i = upper(p);
-	found = i > 0 && p - m_tab[i - 1].va < m_tab[i - 1].size;
-	if (found)
-		*out = m_tab[i - 1];
-	pthread_mutex_unlock(&m_lock);
+	pthread_rwlock_rdlock(&m_lock);
+	n = floor_node(p);
+	found = n && p - n->a.va < n->a.size;
+	if (found && out)
+		*out = n->a;
+	pthread_rwlock_unlock(&m_lock);
 	return found;
 }
 
-/* Remove every allocation of @dev_id; returns them in a malloc'd array. */
+enum addr_class addrmap_classify(const void *p, struct acl_alloc *out)
+{
+	struct acl_alloc a;
+
+	if (addrmap_find((uintptr_t)p, &a)) {
+		if (out)
+			*out = a;
+		return a.kind == ALLOC_HOST ? ADDR_HOST : ADDR_DEVICE;
+	}
+	return dev_of_va(p) ? ADDR_DEVICE_UNALLOCATED : ADDR_PAGEABLE;
+}
+
+size_t addrmap_count(void)
+{
+	size_t n;
+
+	pthread_rwlock_rdlock(&m_lock);
+	n = m_count;
+	pthread_rwlock_unlock(&m_lock);
+	return n;
+}
+
+/* In-order walk appending the device allocations of @dev_id to @list. */
+static void collect(const struct node *n, int dev_id, struct acl_alloc *list, size_t *k)
+{
+	while (n) {
+		collect(n->left, dev_id, list, k);
+		if (n->a.kind == ALLOC_DEVICE && n->a.dev_id == dev_id)
+			list[(*k)++] = n->a;
+		n = n->right;
+	}
+}
+
+/* Remove every device allocation of @dev_id; returns them in a malloc'd
+ * array (*out NULL and 0 returned when there are none or no memory). */
 size_t addrmap_take_device(int dev_id, struct acl_alloc **out)
 {
-	size_t i, j = 0, k = 0, n = 0;
 	struct acl_alloc *list;
+	struct node *n;
+	size_t k = 0, i;
 
-	pthread_mutex_lock(&m_lock);
-	for (i = 0; i < m_len; i++)
-		n += m_tab[i].dev_id == dev_id;
-	list = n ? malloc(n * sizeof(*list)) : NULL;
-	for (i = 0; i < m_len; i++) {
-		if (m_tab[i].dev_id != dev_id)
-			m_tab[j++] = m_tab[i];
-		else if (list)
-			list[k++] = m_tab[i];
+	*out = NULL;
+	pthread_rwlock_wrlock(&m_lock);
+	list = m_count ? malloc(m_count * sizeof(*list)) : NULL;
+	if (list)
+		collect(m_root, dev_id, list, &k);
+	for (i = 0; i < k; i++) {
+		n = NULL;
+		m_root = remove_va(m_root, list[i].va, &n);
+		free(n);
+		m_count--;
 	}
-	m_len = j;
-	pthread_mutex_unlock(&m_lock);
+	pthread_rwlock_unlock(&m_lock);
+	if (!k) {
+		free(list);
+		return 0;
+	}
 	*out = list;
-	return list ? n : 0;
+	return k;
 }

@@ -122,21 +122,37 @@ void stream_put(struct acl_stream *s);
 void stream_drain_printf(struct acl_stream *s);
 aclError stream_kill(struct acl_stream *s, bool force);	/* dev->lock held */
 
-/* addrmap.c: device VA -> allocation */
+/* addrmap.c: address -> allocation, O(log n) (an AVL tree) */
+enum alloc_kind { ALLOC_DEVICE = 0, ALLOC_HOST };	/* ALLOC_HOST: acl-pinned */
 struct acl_alloc {
 	uintptr_t va;
 	size_t size;		/* bytes reserved by the kernel */
 	size_t user_size;	/* bytes the caller asked for */
-	uint32_t handle;
+	uint32_t handle;	/* GEM handle (device memory) */
+	uint32_t page_size;	/* 4 KiB, 2 MiB or 1 GiB (device memory) */
 	int dev_id;
+	enum alloc_kind kind;
+};
+/* What an address is, as far as this process knows. */
+enum addr_class {
+	ADDR_PAGEABLE = 0,		/* host memory acl does not know */
+	ADDR_DEVICE,			/* inside a live device allocation */
+	ADDR_HOST,			/* inside acl-pinned/registered host memory */
+	ADDR_DEVICE_UNALLOCATED,	/* in a device VA window, no allocation */
 };
 int addrmap_insert(const struct acl_alloc *a);
 bool addrmap_remove(uintptr_t va, struct acl_alloc *out);
 bool addrmap_find(uintptr_t p, struct acl_alloc *out);	/* containing p */
+enum addr_class addrmap_classify(const void *p, struct acl_alloc *out);
+size_t addrmap_count(void);
 size_t addrmap_take_device(int dev_id, struct acl_alloc **out);
 
 /* memory.c */
 void memory_release_device(struct acl_device *dev);
+
+/* meminfo.c */
+int mem_query_info(struct acl_device *dev, struct drm_ascend_device_info *info,
+		   bool *tail);
 
 /* kernel.c */
 void kernel_release_device(int dev_id);

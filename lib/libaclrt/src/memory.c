@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * memory.c - device memory: aclrtMalloc* and aclrtFree.
+ * memory.c - device memory: aclrtMalloc*, aclrtFree*.
+ *
+ * An allocation is a GEM object the kernel placed in this process's VA
+ * window of its device; the address map (addrmap.c) remembers it so that any
+ * pointer can be traced back to it in O(log n).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xf86drm.h>
@@ -43,23 +48,31 @@ static void gem_close(int fd, uint32_t handle)
 static aclError oom(struct acl_device *dev, size_t size, size_t asked,
 		    const struct policy *pol)
 {
-	struct drm_ascend_device_info info = { 0 };
-	uint32_t sz = sizeof(info);
+	struct drm_ascend_device_info info;
+	char largest[48] = "unknown";
+	bool tail;
 
-	devnode_query(dev->fd, DRM_ASCEND_QUERY_DEVICE_INFO, &info, &sz);
+	if (mem_query_info(dev, &info, &tail))
+		return acl_err(ACL_ERROR_RT_MEMORY_ALLOCATION,
+			       "out of device memory on device %d: asked for %zu bytes (%zu after rounding, policy %s); free bytes unknown",
+			       dev->id, size, asked, pol->name);
+	if (tail && (info.hbm_largest_free || !info.hbm_free))
+		snprintf(largest, sizeof(largest), "%llu bytes",
+			 (unsigned long long)info.hbm_largest_free);
 	return acl_err(ACL_ERROR_RT_MEMORY_ALLOCATION,
-		       "out of device memory on device %d: asked for %zu bytes (%zu after rounding, policy %s), %llu of %llu bytes free",
+		       "out of device memory on device %d: asked for %zu bytes (%zu after rounding, policy %s), %llu of %llu bytes free, largest free block %s",
 		       dev->id, size, asked, pol->name, (unsigned long long)info.hbm_free,
-		       (unsigned long long)info.hbm_total);
+		       (unsigned long long)info.hbm_total, largest);
 }
 
+/* Allocate on @dev (rw read-held). */
 static aclError bo_alloc(struct acl_device *dev, size_t size, size_t asked,
 			 const struct policy *pol, void **out)
 {
 	struct drm_ascend_bo_create bo = {
 		.size = asked, .policy = pol->bo_policy, .flags = pol->flags,
 	};
-	struct acl_alloc a;
+	struct acl_alloc a = { 0 };
 
 	if (drmIoctl(dev->fd, DRM_IOCTL_ASCEND_BO_CREATE, &bo)) {
 		if (errno == ENOSPC || errno == ENOMEM)
@@ -72,7 +85,9 @@ static aclError bo_alloc(struct acl_device *dev, size_t size, size_t asked,
 	a.size = bo.alloc_size ? bo.alloc_size : asked;
 	a.user_size = size;
 	a.handle = bo.handle;
+	a.page_size = bo.page_size ? bo.page_size : 4096;
 	a.dev_id = dev->id;
+	a.kind = ALLOC_DEVICE;
 	if (addrmap_insert(&a)) {
 		gem_close(dev->fd, bo.handle);
 		return acl_err(ACL_ERROR_BAD_ALLOC, "out of host memory");
@@ -81,8 +96,9 @@ static aclError bo_alloc(struct acl_device *dev, size_t size, size_t asked,
 	return ACL_SUCCESS;
 }
 
+/* @dev_id < 0: the current device. */
 static aclError dev_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
-			   bool padding)
+			   bool padding, int dev_id)
 {
 	struct policy pol = map_policy(policy);
 	struct acl_device *dev;
@@ -98,7 +114,7 @@ static aclError dev_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy poli
 		return acl_err(ACL_ERROR_RT_MEMORY_ALLOCATION,
 			       "size %zu is larger than any device memory", size);
 	asked = (size + pad + ALIGN_UNIT - 1) / ALIGN_UNIT * ALIGN_UNIT;
-	ret = dev_acquire_current(&dev);
+	ret = dev_id < 0 ? dev_acquire_current(&dev) : dev_acquire(dev_id, &dev);
 	if (ret)
 		return ret;
 	ret = bo_alloc(dev, size, asked, &pol, devPtr);
@@ -109,29 +125,73 @@ static aclError dev_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy poli
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
 	API_ENTER();
-	return dev_malloc(devPtr, size, policy, true);
+	return dev_malloc(devPtr, size, policy, true, -1);
 }
 
 aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
 	API_ENTER();
-	return dev_malloc(devPtr, size, policy, false);
+	return dev_malloc(devPtr, size, policy, false, -1);
 }
 
 /* Device memory is not cached on the host side here: same as aclrtMalloc. */
 aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
 	API_ENTER();
-	return dev_malloc(devPtr, size, policy, true);
+	return dev_malloc(devPtr, size, policy, true, -1);
 }
 
-aclError aclrtFree(void *devPtr)
+/*
+ * aclrtMallocWithCfg: aclrtMalloc with attributes.  MODULE_ID is accepted
+ * and ignored (it tags memory for CANN's statistics), DEVICE_ID allocates on
+ * that device (which must have been set), VA_FLAG must be 0 or 1 (there is
+ * only one kind of VA here); RSV and unknown attributes are rejected.
+ */
+aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+			    aclrtMallocConfig *cfg)
+{
+	int dev_id = -1;
+	size_t i;
+
+	API_ENTER();
+	if (cfg && cfg->numAttrs && !cfg->attrs)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "cfg->numAttrs is %zu but cfg->attrs is NULL", cfg->numAttrs);
+	for (i = 0; cfg && i < cfg->numAttrs; i++) {
+		const aclrtMallocAttribute *at = &cfg->attrs[i];
+
+		switch (at->attr) {
+		case ACL_RT_MEM_ATTR_MODULE_ID:
+			break;
+		case ACL_RT_MEM_ATTR_DEVICE_ID:
+			if (at->value.deviceId > INT32_MAX || !dev_by_id((int)at->value.deviceId))
+				return acl_err(ACL_ERROR_RT_INVALID_DEVICEID,
+					       "cfg->attrs[%zu]: ACL_RT_MEM_ATTR_DEVICE_ID %u is not a valid device id (%d device(s))",
+					       i, at->value.deviceId, dev_count());
+			dev_id = (int)at->value.deviceId;
+			break;
+		case ACL_RT_MEM_ATTR_VA_FLAG:
+			if (at->value.vaFlag > 1)
+				return acl_err(ACL_ERROR_INVALID_PARAM,
+					       "cfg->attrs[%zu]: ACL_RT_MEM_ATTR_VA_FLAG %u is not 0 or 1",
+					       i, at->value.vaFlag);
+			break;
+		default:
+			return acl_err(ACL_ERROR_INVALID_PARAM,
+				       "cfg->attrs[%zu]: attribute %d is not a valid aclrtMallocAttrType (MODULE_ID 1, DEVICE_ID 2, VA_FLAG 3)",
+				       i, (int)at->attr);
+		}
+	}
+	return dev_malloc(devPtr, size, policy, true, dev_id);
+}
+
+/* Free the allocation starting at @devPtr; @sync: synchronize its device first. */
+static aclError dev_free(void *devPtr, bool sync)
 {
 	struct acl_device *dev, *owner;
 	struct acl_alloc a;
 	aclError ret;
 
-	API_ENTER();
 	if (!devPtr)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
 	owner = dev_of_va(devPtr);
@@ -142,15 +202,40 @@ aclError aclrtFree(void *devPtr)
 	ret = dev_acquire(owner->id, &dev);
 	if (ret)
 		return ret;
-	if (!addrmap_remove((uintptr_t)devPtr, &a)) {
+	if (!addrmap_find((uintptr_t)devPtr, &a) || a.va != (uintptr_t)devPtr) {
 		dev_release(dev);
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "%p is inside device %d's address range but is not the start of a live aclrtMalloc allocation (freed twice?)",
 			       devPtr, owner->id);
 	}
+	if (sync) {
+		ret = dev_sync_all_streams(dev, -1);
+		if (ret) {
+			dev_release(dev);
+			return ret;
+		}
+	}
+	/* Another thread may have freed it meanwhile: remove decides. */
+	if (!addrmap_remove((uintptr_t)devPtr, &a)) {
+		dev_release(dev);
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "%p was freed by another thread meanwhile", devPtr);
+	}
 	gem_close(dev->fd, a.handle);
 	dev_release(dev);
 	return ACL_SUCCESS;
+}
+
+aclError aclrtFree(void *devPtr)
+{
+	API_ENTER();
+	return dev_free(devPtr, false);
+}
+
+aclError aclrtFreeWithDevSync(void *devPtr)
+{
+	API_ENTER();
+	return dev_free(devPtr, true);
 }
 
 /* Device reset: forget its allocations (closing the node frees them). */
