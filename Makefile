@@ -9,6 +9,8 @@
 #   make check        (installs packages if root) build everything, boot the test
 #                     VM once, run KUnit + user tests + samples; last line of the
 #                     output is "N passed, N failed[, N skipped]"
+#   make bench        (installs packages if root) build, run the benchmarks in the
+#                     VM; prints a table, writes build/bench/results.json
 #   make clean
 #
 # Variables: KDIR (kernel headers; default: newest installed Debian 6.12 headers),
@@ -47,7 +49,7 @@ define submake
 endef
 
 .PHONY: all module lib tests samples pkgconfig kunit checkpatch run check \
-	check-body check-stage clean need-kdir
+	check-body check-stage clean need-kdir bench
 
 all: module lib tests samples pkgconfig
 
@@ -120,6 +122,18 @@ run:
 	$(MAKE) all
 	tools/vm/run --copy $(BUILD)/samples/$(SAMPLE_D2D)/main \
 		--copy tests/samples/$(SAMPLE_D2D)/run.sh -- sh run.sh
+
+# Benchmarks (Documentation/benchmarks.rst): one VM run of ascend-bench, every
+# figure a ratio to a baseline measured in that run; prints a table and writes
+# build/bench/results.json.  Fails only when the benchmarks could not run.
+BENCH_TIMEOUT ?= 300
+bench:
+	tools/setup-deps
+	$(MAKE) all
+	$(MAKE) -C tools/bench BUILD=$(BUILD)
+	@set -o pipefail; tools/vm/run --timeout $(BENCH_TIMEOUT) \
+		--copy $(BUILD)/bench/ascend-bench -- ./ascend-bench | tee $(BUILD)/bench/vm.log; \
+	tools/bench/report --vm-status $$? $(BUILD)/bench/vm.log $(BUILD)/bench/results.json
 
 # One VM boot runs everything; build failures and a crashed/hung VM are counted
 # as failures by tools/check-summary, whose last line is "N passed, N failed".

@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ascend-bench - micro-benchmarks of libaclrt on the ascend accel driver.
+ *
+ * Every figure is a ratio to a baseline measured in the same run (same VM,
+ * same boot): a no-op ioctl round trip (DRM_IOCTL_ASCEND_DEV_QUERY with
+ * size 0) for the per-call costs, plain memcpy()/memset() of the same size
+ * for the bandwidths.  Absolute times depend on the host and on QEMU TCG
+ * and are never judged; only the ratios are (see
+ * Documentation/benchmarks.rst).
+ *
+ * Output (stdout): one line per result, for tools/bench/report:
+ *   BENCH {"name": ..., "value": ..., "unit": ..., "baseline": ...,
+ *          "baseline_unit": ..., "goal": ..., "direction": ..., "note": ...}
+ * "value" is null when the API the benchmark needs is not implemented
+ * (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).  Progress and details go to stderr.
+ * Exit status: 0 when the benchmarks could run (goals met or not), 1 when
+ * the set-up failed (no device, aclInit failed, a call failed unexpectedly).
+ *
+ * System calls per operation are counted by interposing libdrm's drmIoctl()
+ * (libaclrt calls it through the PLT, so this executable's definition wins);
+ * the counts explain the ratios (e.g. a doorbell per enqueue).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "acl/acl.h"
+#include "ascend_accel.h"
+
+#define NS_PER_SEC	1000000000.0
+
+/* ---- ioctl counting ------------------------------------------------- */
+
+static unsigned long ioctl_count[256];	/* by _IOC_NR(request) */
+
+/* libdrm's drmIoctl, counted: what libaclrt calls for every ioctl. */
+int drmIoctl(int fd, unsigned long request, void *arg)
+{
+	int ret;
+
+	__atomic_fetch_add(&ioctl_count[_IOC_NR(request) & 0xff], 1, __ATOMIC_RELAXED);
+	do {
+		ret = ioctl(fd, request, arg);
+	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+	return ret;
+}
+
+struct counts {
+	unsigned long total;
+	unsigned long doorbell;
+	unsigned long wait;
+};
+
+static struct counts counts_now(void)
+{
+	struct counts c = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < 256; i++)
+		c.total += __atomic_load_n(&ioctl_count[i], __ATOMIC_RELAXED);
+	c.doorbell = __atomic_load_n(&ioctl_count[DRM_COMMAND_BASE + DRM_ASCEND_QUEUE_DOORBELL],
+				     __ATOMIC_RELAXED);
+	c.wait = __atomic_load_n(&ioctl_count[DRM_COMMAND_BASE + DRM_ASCEND_QUEUE_WAIT],
+				 __ATOMIC_RELAXED);
+	return c;
+}
+
+static struct counts counts_since(struct counts a)
+{
+	struct counts b = counts_now();
+
+	return (struct counts){ b.total - a.total, b.doorbell - a.doorbell, b.wait - a.wait };
+}
+
+static bool counting_works;
+
+/* ---- timing and statistics ------------------------------------------ */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ---- results --------------------------------------------------------- */
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static void json_num(double v, bool valid)
+{
+	if (valid)
+		printf("%.6g", v);
+	else
+		printf("null");
+}
+
+/*
+ * One result line.  @value < 0 means "not available".  @goal < 0 means no
+ * goal.  @fmt: a note (why not available, ioctls per operation, ...).
+ */
+static void emit(const char *name, double value, const char *unit, double baseline,
+		 const char *baseline_unit, double goal, const char *direction,
+		 const char *fmt, ...)
+{
+	char note[256] = "";
+	va_list ap;
+
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(note, sizeof(note), fmt, ap);
+		va_end(ap);
+	}
+	printf("BENCH {\"name\": ");
+	json_str(name);
+	printf(", \"value\": ");
+	json_num(value, value >= 0);
+	printf(", \"unit\": ");
+	json_str(unit);
+	printf(", \"baseline\": ");
+	json_num(baseline, baseline > 0);
+	printf(", \"baseline_unit\": ");
+	json_str(baseline_unit);
+	printf(", \"goal\": ");
+	json_num(goal, goal >= 0);
+	printf(", \"direction\": ");
+	json_str(direction);
+	printf(", \"note\": ");
+	json_str(note);
+	printf("}\n");
+	fflush(stdout);
+}
+
+static void progress(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "bench: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static bool not_supported(aclError r)
+{
+	return r == ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+}
+
+static int fail(const char *what, aclError r)
+{
+	const char *m = aclGetRecentErrMsg();
+
+	fprintf(stderr, "bench: %s failed: %d: %s\n", what, (int)r, m ? m : "(no message)");
+	return 1;
+}
+
+/* ---- baseline: no-op ioctl ------------------------------------------- */
+
+#define BASE_BATCH	400
+#define BASE_BATCHES	15
+
+/* Median ns of one DRM_IOCTL_ASCEND_DEV_QUERY(size 0); < 0 on error. */
+static double noop_ioctl_ns(int fd)
+{
+	double per[BASE_BATCHES];
+	struct drm_ascend_dev_query q;
+	uint64_t t0;
+	int b, i;
+
+	for (b = -1; b < BASE_BATCHES; b++) {	/* batch -1 is the warm-up */
+		t0 = now_ns();
+		for (i = 0; i < BASE_BATCH; i++) {
+			memset(&q, 0, sizeof(q));
+			q.type = DRM_ASCEND_QUERY_DEVICE_INFO;
+			if (ioctl(fd, DRM_IOCTL_ASCEND_DEV_QUERY, &q)) {
+				perror("bench: DRM_IOCTL_ASCEND_DEV_QUERY");
+				return -1;
+			}
+		}
+		if (b >= 0)
+			per[b] = (double)(now_ns() - t0) / BASE_BATCH;
+	}
+	return median(per, BASE_BATCHES);
+}
+
+/* ---- the kernels -------------------------------------------------------- */
+
+struct kern {
+	aclrtFuncHandle fn;
+	const char *name;
+	unsigned char args[16];
+	size_t args_size;
+};
+
+static aclrtFuncHandle spin_fn;		/* "Spin"(u64 usec), if the device has it */
+
+static aclError kernels_load(void *dev_word, struct kern *k)
+{
+	aclrtBinHandle bin = NULL;
+	uint64_t zero = 0;
+	aclError r;
+
+	r = aclrtBinaryLoadFromFile("ascend://builtin", NULL, &bin);
+	if (r)
+		return r;
+	if (aclrtBinaryGetFunction(bin, "Spin", &spin_fn) != ACL_SUCCESS)
+		spin_fn = NULL;
+	if (spin_fn) {
+		/* Spin(0): the most trivial kernel there is */
+		k->fn = spin_fn;
+		k->name = "Spin(0)";
+		memcpy(k->args, &zero, sizeof(zero));
+		k->args_size = sizeof(zero);
+		return ACL_SUCCESS;
+	}
+	/* older devices: DeviceWrite(int *p, int v) on one word */
+	r = aclrtBinaryGetFunction(bin, "DeviceWrite", &k->fn);
+	if (r)
+		return r;
+	k->name = "DeviceWrite";
+	memcpy(k->args, &dev_word, sizeof(dev_word));
+	memset(k->args + sizeof(dev_word), 0, sizeof(int));
+	k->args_size = sizeof(dev_word) + sizeof(int);
+	return ACL_SUCCESS;
+}
+
+static aclError launch(const struct kern *k, aclrtStream s)
+{
+	return aclrtLaunchKernel(k->fn, 1, (void *)k->args, k->args_size, s);
+}
+
+static aclError launch_spin(aclrtStream s, uint64_t usec)
+{
+	return aclrtLaunchKernel(spin_fn, 1, &usec, sizeof(usec), s);
+}
+
+/* ---- benchmarks ------------------------------------------------------ */
+
+static double base_ns;	/* the no-op ioctl */
+
+#define PAIR_SIZE	4096
+#define PAIR_BATCH	100
+#define PAIR_BATCHES	9
+
+static int bench_malloc_free(void)
+{
+	double per[PAIR_BATCHES];
+	struct counts c0, c;
+	uint64_t t0;
+	aclError r;
+	void *p;
+	int b, i;
+
+	c0 = counts_now();
+	for (b = -1; b < PAIR_BATCHES; b++) {
+		t0 = now_ns();
+		for (i = 0; i < PAIR_BATCH; i++) {
+			r = aclrtMalloc(&p, PAIR_SIZE, ACL_MEM_MALLOC_HUGE_FIRST);
+			if (r)
+				return fail("aclrtMalloc", r);
+			r = aclrtFree(p);
+			if (r)
+				return fail("aclrtFree", r);
+		}
+		if (b >= 0)
+			per[b] = (double)(now_ns() - t0) / PAIR_BATCH;
+	}
+	c = counts_since(c0);
+	emit("malloc_free_pair", median(per, PAIR_BATCHES), "ns", base_ns, "ns/no-op ioctl",
+	     3, "max", "aclrtMalloc(%d bytes, HUGE_FIRST)+aclrtFree; %.2f ioctls per pair",
+	     PAIR_SIZE, (double)c.total / ((PAIR_BATCHES + 1) * PAIR_BATCH));
+	return 0;
+}
+
+#define ENQ_BATCH	1000	/* fits a default ring (1024) behind the spin */
+#define ENQ_BATCHES	10
+#define ENQ_SPIN_US	300000	/* keeps the stream busy while we enqueue */
+
+static int bench_async_enqueue(const struct kern *k)
+{
+	double per[ENQ_BATCHES], worst_ms = 0;
+	unsigned long doorbells = 0, ioctls = 0;
+	aclrtStream s = NULL;
+	struct counts c0, c;
+	uint64_t t0, t;
+	aclError r;
+	int b, i;
+
+	r = aclrtCreateStream(&s);
+	if (r)
+		return fail("aclrtCreateStream", r);
+	for (b = -1; b < ENQ_BATCHES; b++) {
+		/* busy: a long kernel ahead of the batch (or, without Spin, the
+		 * batch's own first commands) */
+		if (spin_fn) {
+			r = launch_spin(s, ENQ_SPIN_US);
+			if (r)
+				return fail("aclrtLaunchKernel(Spin)", r);
+		}
+		c0 = counts_now();
+		t0 = now_ns();
+		for (i = 0; i < ENQ_BATCH; i++) {
+			r = launch(k, s);
+			if (r)
+				return fail("aclrtLaunchKernel", r);
+		}
+		t = now_ns() - t0;
+		c = counts_since(c0);
+		r = aclrtSynchronizeStream(s);
+		if (r)
+			return fail("aclrtSynchronizeStream", r);
+		if (b < 0)
+			continue;
+		per[b] = (double)t / ENQ_BATCH;
+		doorbells += c.doorbell;
+		ioctls += c.total;
+		if (t / 1e6 > worst_ms)
+			worst_ms = t / 1e6;
+	}
+	aclrtDestroyStream(s);
+	if (spin_fn && worst_ms * 1000 > ENQ_SPIN_US)
+		progress("warning: a batch took %.1f ms, longer than the %d ms spin: the stream went idle",
+			 worst_ms, ENQ_SPIN_US / 1000);
+	emit("async_enqueue_per_op", median(per, ENQ_BATCHES), "ns", base_ns, "ns/no-op ioctl",
+	     0.3, "max",
+	     "%d x %s per batch behind %s; %.4f ioctls/op (%.4f doorbells/op)%s",
+	     ENQ_BATCH, k->name, spin_fn ? "a 300 ms Spin" : "the batch itself",
+	     (double)ioctls / (ENQ_BATCHES * ENQ_BATCH),
+	     (double)doorbells / (ENQ_BATCHES * ENQ_BATCH),
+	     counting_works ? "" : " (ioctl counting unavailable)");
+	return 0;
+}
+
+#define RT_BATCH	40
+#define RT_BATCHES	9
+
+static int bench_launch_sync(const struct kern *k)
+{
+	double per[RT_BATCHES];
+	aclrtStream s = NULL;
+	struct counts c0, c;
+	uint64_t t0;
+	aclError r;
+	int b, i;
+
+	r = aclrtCreateStream(&s);
+	if (r)
+		return fail("aclrtCreateStream", r);
+	c0 = counts_now();
+	for (b = -1; b < RT_BATCHES; b++) {
+		t0 = now_ns();
+		for (i = 0; i < RT_BATCH; i++) {
+			r = launch(k, s);
+			if (r)
+				return fail("aclrtLaunchKernel", r);
+			r = aclrtSynchronizeStream(s);
+			if (r)
+				return fail("aclrtSynchronizeStream", r);
+		}
+		if (b >= 0)
+			per[b] = (double)(now_ns() - t0) / RT_BATCH;
+	}
+	c = counts_since(c0);
+	aclrtDestroyStream(s);
+	emit("launch_sync_roundtrip", median(per, RT_BATCHES), "ns", base_ns, "ns/no-op ioctl",
+	     3, "max", "%s + aclrtSynchronizeStream on an idle stream; %.2f ioctls/round trip (%.2f doorbells, %.2f waits)",
+	     k->name, (double)c.total / ((RT_BATCHES + 1) * RT_BATCH),
+	     (double)c.doorbell / ((RT_BATCHES + 1) * RT_BATCH),
+	     (double)c.wait / ((RT_BATCHES + 1) * RT_BATCH));
+	return 0;
+}
+
+static int bench_event(void)
+{
+	double per[RT_BATCHES];
+	aclrtStream s = NULL;
+	aclrtEvent ev = NULL;
+	struct counts c0, c;
+	uint64_t t0;
+	aclError r;
+	int b, i;
+
+	r = aclrtCreateEvent(&ev);
+	if (not_supported(r)) {
+		emit("event_record_sync", -1, "ns", base_ns, "ns/no-op ioctl", 2, "max",
+		     "not available: aclrtCreateEvent returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+		return 0;
+	}
+	if (r)
+		return fail("aclrtCreateEvent", r);
+	r = aclrtCreateStream(&s);
+	if (r)
+		return fail("aclrtCreateStream", r);
+	c0 = counts_now();
+	for (b = -1; b < RT_BATCHES; b++) {
+		t0 = now_ns();
+		for (i = 0; i < RT_BATCH; i++) {
+			r = aclrtRecordEvent(ev, s);
+			if (not_supported(r) && b < 0 && i == 0) {
+				emit("event_record_sync", -1, "ns", base_ns, "ns/no-op ioctl", 2,
+				     "max", "not available: aclrtRecordEvent returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+				goto out;
+			}
+			if (r)
+				return fail("aclrtRecordEvent", r);
+			r = aclrtSynchronizeEvent(ev);
+			if (not_supported(r) && b < 0 && i == 0) {
+				emit("event_record_sync", -1, "ns", base_ns, "ns/no-op ioctl", 2,
+				     "max", "not available: aclrtSynchronizeEvent returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+				goto out;
+			}
+			if (r)
+				return fail("aclrtSynchronizeEvent", r);
+		}
+		if (b >= 0)
+			per[b] = (double)(now_ns() - t0) / RT_BATCH;
+	}
+	c = counts_since(c0);
+	emit("event_record_sync", median(per, RT_BATCHES), "ns", base_ns, "ns/no-op ioctl",
+	     2, "max", "aclrtRecordEvent + aclrtSynchronizeEvent on an idle stream; %.2f ioctls/pair",
+	     (double)c.total / ((RT_BATCHES + 1) * RT_BATCH));
+out:
+	aclrtSynchronizeStream(s);
+	aclrtDestroyStream(s);
+	aclrtDestroyEvent(ev);
+	return 0;
+}
+
+#define BW_SIZE		(16u << 20)
+#define BW_REPS		5
+
+/* Bytes/s of host memcpy (or memset when @src is NULL) of BW_SIZE. */
+static double host_bw(void *dst, const void *src)
+{
+	double per[BW_REPS];
+	uint64_t t0;
+	int i;
+
+	for (i = -1; i < BW_REPS; i++) {
+		t0 = now_ns();
+		if (src)
+			memcpy(dst, src, BW_SIZE);
+		else
+			memset(dst, 0x5a + i, BW_SIZE);
+		/* keep the compiler from dropping the store */
+		__asm__ __volatile__("" : : "r"(dst) : "memory");
+		if (i >= 0)
+			per[i] = (double)(now_ns() - t0);
+	}
+	return BW_SIZE / (median(per, BW_REPS) / NS_PER_SEC);
+}
+
+static int bench_bandwidth(void)
+{
+	double per[BW_REPS], host;
+	char *hsrc, *hdst;
+	void *dsrc = NULL, *ddst = NULL;
+	uint64_t t0;
+	aclError r;
+	int i;
+
+	hsrc = malloc(BW_SIZE);
+	hdst = malloc(BW_SIZE);
+	if (!hsrc || !hdst) {
+		fprintf(stderr, "bench: out of host memory\n");
+		return 1;
+	}
+	memset(hsrc, 0x3c, BW_SIZE);
+	memset(hdst, 0, BW_SIZE);
+	r = aclrtMalloc(&dsrc, BW_SIZE, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (r)
+		return fail("aclrtMalloc(16 MiB)", r);
+	r = aclrtMalloc(&ddst, BW_SIZE, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (r)
+		return fail("aclrtMalloc(16 MiB)", r);
+
+	/* D2D copy; the warm-up also makes the emulator back both ranges */
+	r = aclrtMemcpy(dsrc, BW_SIZE, hsrc, BW_SIZE, ACL_MEMCPY_HOST_TO_DEVICE);
+	if (not_supported(r))
+		r = ACL_SUCCESS;	/* the source then reads as never written */
+	if (r)
+		return fail("aclrtMemcpy(H2D)", r);
+	host = host_bw(hdst, hsrc);
+	for (i = -1; i < BW_REPS; i++) {
+		t0 = now_ns();
+		r = aclrtMemcpy(ddst, BW_SIZE, dsrc, BW_SIZE, ACL_MEMCPY_DEVICE_TO_DEVICE);
+		if (not_supported(r))
+			break;
+		if (r)
+			return fail("aclrtMemcpy(D2D)", r);
+		if (i >= 0)
+			per[i] = (double)(now_ns() - t0);
+	}
+	if (not_supported(r))
+		emit("d2d_copy_bandwidth", -1, "MiB/s", host / (1 << 20), "MiB/s host memcpy",
+		     -1, "min", "not available: aclrtMemcpy D2D returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+	else
+		emit("d2d_copy_bandwidth", BW_SIZE / (median(per, BW_REPS) / NS_PER_SEC) / (1 << 20),
+		     "MiB/s", host / (1 << 20), "MiB/s host memcpy", -1, "min",
+		     "aclrtMemcpy D2D of 16 MiB / memcpy() of 16 MiB in the guest");
+
+	host = host_bw(hdst, NULL);
+	for (i = -1; i < BW_REPS; i++) {
+		t0 = now_ns();
+		r = aclrtMemset(ddst, BW_SIZE, 0x5a + i, BW_SIZE);
+		if (not_supported(r))
+			break;
+		if (r)
+			return fail("aclrtMemset", r);
+		if (i >= 0)
+			per[i] = (double)(now_ns() - t0);
+	}
+	if (not_supported(r))
+		emit("memset_bandwidth", -1, "MiB/s", host / (1 << 20), "MiB/s host memset",
+		     -1, "min", "not available: aclrtMemset returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+	else
+		emit("memset_bandwidth", BW_SIZE / (median(per, BW_REPS) / NS_PER_SEC) / (1 << 20),
+		     "MiB/s", host / (1 << 20), "MiB/s host memset", -1, "min",
+		     "aclrtMemset of 16 MiB / memset() of 16 MiB in the guest");
+
+	aclrtFree(dsrc);
+	aclrtFree(ddst);
+	free(hsrc);
+	free(hdst);
+	return 0;
+}
+
+/* ---- main -------------------------------------------------------------- */
+
+static int open_node(void)
+{
+	const char *path = getenv("ASCEND_BENCH_NODE");
+	int fd;
+
+	fd = open(path ? path : "/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		perror("bench: open /dev/accel/accel0");
+	return fd;
+}
+
+int main(void)
+{
+	struct counts c0;
+	void *word = NULL;
+	struct kern k;
+	double base2;
+	aclError r;
+	int fd, ret = 0;
+
+	fd = open_node();
+	if (fd < 0)
+		return 1;
+	/* baseline first, while nothing else runs on the device */
+	base_ns = noop_ioctl_ns(fd);
+	if (base_ns <= 0)
+		return 1;
+	progress("no-op ioctl: %.0f ns", base_ns);
+
+	c0 = counts_now();
+	r = aclInit(NULL);
+	if (r)
+		return fail("aclInit", r);
+	r = aclrtSetDevice(0);
+	if (r)
+		return fail("aclrtSetDevice(0)", r);
+	counting_works = counts_since(c0).total > 0;
+	if (!counting_works)
+		progress("warning: drmIoctl interposition saw no ioctl: counts are not available");
+	r = aclrtMalloc(&word, 4096, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (r)
+		return fail("aclrtMalloc", r);
+	r = kernels_load(word, &k);
+	if (r)
+		return fail("loading the built-in kernels", r);
+	progress("trivial kernel: %s%s", k.name, spin_fn ? "" : " (no Spin kernel: the stream is busy with the batch itself)");
+
+	ret |= bench_malloc_free();
+	ret |= bench_async_enqueue(&k);
+	ret |= bench_launch_sync(&k);
+	ret |= bench_event();
+	ret |= bench_bandwidth();
+
+	/* the baseline again: a drift between the two says the run was noisy */
+	base2 = noop_ioctl_ns(fd);
+	progress("no-op ioctl at the end: %.0f ns (start: %.0f ns)", base2, base_ns);
+	emit("noop_ioctl", base_ns, "ns", base2, "ns at the end of the run", -1, "max",
+	     "baseline: DRM_IOCTL_ASCEND_DEV_QUERY(DEVICE_INFO, size 0); ratio = start/end drift");
+
+	aclrtFree(word);
+	aclrtResetDevice(0);
+	aclFinalize();
+	close(fd);
+	return ret;
+}
