@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit: synchronous copy (ascend_copy.c) - argument checks and the split
- * of a copy into DMA descriptors at chunk and segment boundaries.
+ * of a copy into DMA descriptors at chunk and segment boundaries; the same
+ * for fills, whose pattern must stay in phase across descriptors.
  */
 #include <linux/sizes.h>
 
@@ -140,12 +141,87 @@ static void copy_split_mixed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d[1].len, (u64)SZ_512K);
 }
 
+static void fill_check_args(struct kunit *test)
+{
+	struct drm_ascend_fill f = {
+		.dst = 0x10001, .size = 6, .pattern = 0x1234, .pattern_size = 2,
+	};
+
+	KUNIT_EXPECT_EQ(test, ascend_fill_args_check(&f), 0);
+	f.flags = 1;
+	KUNIT_EXPECT_EQ(test, ascend_fill_args_check(&f), -EINVAL);
+	f.flags = 0;
+	f.size = 0;
+	KUNIT_EXPECT_EQ(test, ascend_fill_args_check(&f), -EINVAL);
+	f.size = 7;				/* not a multiple of 2 */
+	KUNIT_EXPECT_EQ(test, ascend_fill_args_check(&f), -EINVAL);
+	f.size = 8;
+	f.pattern_size = 3;
+	KUNIT_EXPECT_EQ(test, ascend_fill_args_check(&f), -EINVAL);
+	f.pattern_size = 0;
+	KUNIT_EXPECT_EQ(test, ascend_fill_args_check(&f), -EINVAL);
+	f.pattern_size = 8;
+	KUNIT_EXPECT_EQ(test, ascend_fill_args_check(&f), -EINVAL);
+	f.pattern_size = 4;
+	KUNIT_EXPECT_EQ(test, ascend_fill_args_check(&f), 0);
+	f.dst = U64_MAX - 3;			/* wraps */
+	KUNIT_EXPECT_EQ(test, ascend_fill_args_check(&f), -EINVAL);
+	f.dst = U64_MAX - 7;			/* ends exactly at 2^64 */
+	KUNIT_EXPECT_EQ(test, ascend_fill_args_check(&f), -EINVAL);
+	f.dst = U64_MAX - 8;
+	KUNIT_EXPECT_EQ(test, ascend_fill_args_check(&f), 0);
+	f.size = 1;
+	f.pattern_size = 1;
+	KUNIT_EXPECT_EQ(test, ascend_fill_args_check(&f), 0);
+}
+
+/* Descriptors keep the pattern in phase across chunks and segments. */
+static void fill_split_phase(struct kunit *test)
+{
+	const struct ascend_vm_seg segs[] = {
+		{ .addr = 0x1000, .len = 3 },
+		{ .addr = 0x9001, .len = 9 },
+	};
+	struct ascend_dma_desc d[8];
+
+	KUNIT_ASSERT_EQ(test, ascend_fill_build(segs, 2, 0xaabbccdd, 4, 5,
+						NULL, 0), 3);
+	KUNIT_ASSERT_EQ(test, ascend_fill_build(segs, 2, 0xaabbccdd, 4, 5,
+						d, 8), 3);
+	KUNIT_EXPECT_EQ(test, d[0].kind, (u32)ASCEND_DMA_FILL);
+	KUNIT_EXPECT_EQ(test, d[0].dst, 0x1000ULL);
+	KUNIT_EXPECT_EQ(test, d[0].len, 3ULL);
+	KUNIT_EXPECT_EQ(test, d[0].pattern, 0xaabbccddULL);
+	KUNIT_EXPECT_EQ(test, d[0].pattern_size, 4U);
+	/* byte 3 of the fill: pattern byte 3 (0xaa) first */
+	KUNIT_EXPECT_EQ(test, d[1].dst, 0x9001ULL);
+	KUNIT_EXPECT_EQ(test, d[1].len, 5ULL);
+	KUNIT_EXPECT_EQ(test, d[1].pattern, 0xbbccddaaULL);
+	/* byte 8: back in phase */
+	KUNIT_EXPECT_EQ(test, d[2].dst, 0x9006ULL);
+	KUNIT_EXPECT_EQ(test, d[2].len, 4ULL);
+	KUNIT_EXPECT_EQ(test, d[2].pattern, 0xaabbccddULL);
+
+	/* 2-byte pattern, odd phase; high bits dropped */
+	KUNIT_ASSERT_EQ(test, ascend_fill_build(segs, 2, 0xffff1234, 2, 64,
+						d, 8), 2);
+	KUNIT_EXPECT_EQ(test, d[0].pattern, 0x1234ULL);
+	KUNIT_EXPECT_EQ(test, d[1].pattern, 0x3412ULL);
+
+	KUNIT_EXPECT_EQ(test, ascend_fill_build(segs, 2, 0, 1, 0, NULL, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ascend_fill_build(segs, 2, 0, 1, 2, d, 2),
+			-E2BIG);
+}
+
 static struct kunit_case ascend_copy_test_cases[] = {
 	KUNIT_CASE(copy_check_args),
 	KUNIT_CASE(copy_check_overlap),
 	KUNIT_CASE(copy_split_chunks),
 	KUNIT_CASE(copy_split_segments),
 	KUNIT_CASE(copy_split_mixed),
+	KUNIT_CASE(fill_check_args),
+	KUNIT_CASE(fill_split_phase),
 	{}
 };
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit: the emulated NPU's device memory (lazy backing, discard) and its
- * DMA engines (jobs of many descriptors, zero sources, bad descriptors).
+ * DMA engines (jobs of many descriptors, zero sources, bad descriptors,
+ * fill descriptors with 1/2/4-byte patterns).
  */
 #include <linux/completion.h>
 #include <linux/sizes.h>
 #include <linux/vmalloc.h>
 
+#include "ascend_copy.h"
 #include "ascend_drv.h"
 #include "ascend_emu.h"
 #include "ascend_hw.h"
@@ -219,7 +221,7 @@ static void emu_dma_errors(struct kunit *test)
 static void emu_dma_concurrent_jobs(struct kunit *test)
 {
 	struct emu_ctx *ctx = test->priv;
-	struct ascend_dma_desc d[8][4];
+	struct ascend_dma_desc d[8][4] = {};
 	struct ascend_dma_job jobs[8] = {};
 	u64 v, r;
 	unsigned int i, j;
@@ -249,6 +251,121 @@ static void emu_dma_concurrent_jobs(struct kunit *test)
 	}
 }
 
+/*
+ * Fill descriptors built by ascend_fill_build() over two segments at odd
+ * device addresses with odd lengths: every byte of the fill follows the
+ * pattern from the fill's first byte, the bytes around it are untouched.
+ */
+static void emu_fill_check(struct kunit *test, u64 pattern, u32 psize)
+{
+	struct emu_ctx *ctx = test->priv;
+	const struct ascend_vm_seg segs[] = {
+		{ .addr = SZ_16M + 3, .len = 4097 },
+		{ .addr = SZ_32M + 1, .len = 5003 },
+	};
+	const u64 total = 4097 + 5003;		/* 9100: a multiple of 4 */
+	struct ascend_dma_desc *dd;
+	u8 *buf = emu_vzalloc(test, 6000);
+	u64 done = 0;
+	unsigned int i, k;
+	int n;
+
+	/* a chunk that is no multiple of the pattern: phases must carry */
+	n = ascend_fill_build(segs, ARRAY_SIZE(segs), pattern, psize, 1001,
+			      NULL, 0);
+	KUNIT_ASSERT_GT(test, n, 0);
+	dd = kunit_kcalloc(test, n, sizeof(*dd), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, dd);
+	KUNIT_ASSERT_EQ(test, ascend_fill_build(segs, ARRAY_SIZE(segs), pattern,
+						psize, 1001, dd, n), n);
+	KUNIT_EXPECT_EQ(test, ascend_fill_build(segs, ARRAY_SIZE(segs), pattern,
+						psize, 1001, dd, n - 1),
+			-E2BIG);
+
+	/* marker bytes just outside both segments */
+	buf[0] = 0x5a;
+	for (i = 0; i < ARRAY_SIZE(segs); i++) {
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev,
+							segs[i].addr - 1, buf,
+							1, true), 0);
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev,
+							segs[i].addr +
+							segs[i].len, buf, 1,
+							true), 0);
+	}
+	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, dd, n), 0);
+
+	for (i = 0; i < ARRAY_SIZE(segs); i++) {
+		u64 at = segs[i].addr - 1;
+
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, at, buf,
+							segs[i].len + 2, false),
+				0);
+		KUNIT_EXPECT_EQ(test, buf[0], 0x5a);
+		KUNIT_EXPECT_EQ(test, buf[segs[i].len + 1], 0x5a);
+		for (k = 0; k < segs[i].len; k++, done++) {
+			u8 want = pattern >> ((done % psize) * 8);
+
+			if (buf[k + 1] != want) {
+				KUNIT_FAIL(test, "byte %llu: %#x, want %#x",
+					   done, buf[k + 1], want);
+				return;
+			}
+		}
+	}
+	KUNIT_EXPECT_EQ(test, done, total);
+}
+
+static void emu_dma_fill_patterns(struct kunit *test)
+{
+	emu_fill_check(test, 0xab, 1);
+	emu_fill_check(test, 0xbeef, 2);
+	emu_fill_check(test, 0x11223344, 4);
+	/* bits above pattern_size are ignored */
+	emu_fill_check(test, 0xffffffff000000c3ULL, 1);
+}
+
+static void emu_dma_fill_lazy(struct kunit *test)
+{
+	struct emu_ctx *ctx = test->priv;
+	struct ascend_dma_desc d = {
+		.kind = ASCEND_DMA_FILL, .dst = SZ_8M, .len = SZ_64K,
+		.pattern = 0, .pattern_size = 4,
+	};
+	u32 v = 0x12345678, r;
+
+	/* a zero fill over never-written memory backs nothing */
+	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, &d, 1), 0);
+	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 0UL);
+
+	/* over written memory it writes zeroes */
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, SZ_8M + SZ_8K, &v, 4,
+						true), 0);
+	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, &d, 1), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, SZ_8M + SZ_8K, &r, 4,
+						false), 0);
+	KUNIT_EXPECT_EQ(test, r, 0U);
+
+	/* a non-zero fill backs what it writes */
+	d.pattern = 1;
+	d.pattern_size = 1;
+	d.len = SZ_8K;
+	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, &d, 1), 0);
+	/* (the page at SZ_8M + SZ_8K was backed already) */
+	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 1UL + SZ_8K / PAGE_SIZE);
+
+	/* bad descriptors: unknown kind, pattern size, off the end */
+	d.kind = 7;
+	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, &d, 1), -EIO);
+	d.kind = ASCEND_DMA_FILL;
+	d.pattern_size = 3;
+	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, &d, 1), -EIO);
+	d.pattern_size = 1;
+	d.dst = EMU_HBM_SIZE - 1;
+	d.len = 2;
+	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, &d, 1), -EIO);
+}
+
 static struct kunit_case ascend_emu_test_cases[] = {
 	KUNIT_CASE(emu_hbm_lazy),
 	KUNIT_CASE(emu_hbm_discard),
@@ -256,6 +373,8 @@ static struct kunit_case ascend_emu_test_cases[] = {
 	KUNIT_CASE(emu_dma_zero_source),
 	KUNIT_CASE(emu_dma_errors),
 	KUNIT_CASE(emu_dma_concurrent_jobs),
+	KUNIT_CASE(emu_dma_fill_patterns),
+	KUNIT_CASE(emu_dma_fill_lazy),
 	{}
 };
 

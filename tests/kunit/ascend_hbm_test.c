@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit: the HBM manager (ascend_hbm.c) - page-size policies, rounding,
- * fallback, exhaustion, free and coalescing, accounting.
+ * fallback, exhaustion, free and coalescing, accounting by class, free
+ * space by class, the 1 GiB class, concurrent use.
  */
+#include <linux/completion.h>
+#include <linux/kthread.h>
 #include <linux/sizes.h>
 
 #include "ascend_accel.h"
@@ -244,6 +247,251 @@ static void hbm_free_coalesces(struct kunit *test)
 	ascend_hbm_free(hbm, &big);
 }
 
+/* Free-by-class numbers and largest free block through fragmentation. */
+static void hbm_stats_fragmentation(struct kunit *test)
+{
+	const unsigned int n = SZ_8M / SZ_4K;
+	struct ascend_hbm *hbm = hbm_create(test, SZ_8M);
+	struct ascend_hbm_alloc *pages;
+	struct ascend_hbm_stats st;
+	unsigned int i;
+
+	ascend_hbm_get_stats(hbm, &st);
+	KUNIT_EXPECT_EQ(test, st.total, (u64)SZ_8M);
+	KUNIT_EXPECT_EQ(test, st.free, (u64)SZ_8M);
+	KUNIT_EXPECT_EQ(test, st.largest_free, (u64)SZ_8M);
+	KUNIT_EXPECT_EQ(test, st.free_class[ASCEND_HBM_CLASS_NORMAL],
+			(u64)SZ_8M);
+	KUNIT_EXPECT_EQ(test, st.free_class[ASCEND_HBM_CLASS_HUGE],
+			(u64)SZ_8M);
+	KUNIT_EXPECT_EQ(test, st.free_class[ASCEND_HBM_CLASS_HUGE1G], 0ULL);
+	KUNIT_EXPECT_EQ(test, st.nr_allocs, 0ULL);
+
+	pages = kunit_kcalloc(test, n, sizeof(*pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test, ascend_hbm_alloc(hbm, SZ_4K,
+						       DRM_ASCEND_BO_NORMAL_ONLY,
+						       &pages[i]), 0);
+	ascend_hbm_get_stats(hbm, &st);
+	KUNIT_EXPECT_EQ(test, st.free, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.largest_free, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.used_class[ASCEND_HBM_CLASS_NORMAL],
+			(u64)SZ_8M);
+	KUNIT_EXPECT_EQ(test, st.nr_allocs, (u64)n);
+
+	/* Alternate pages free: half the memory, no block above 4 KiB. */
+	for (i = 0; i < n; i += 2)
+		ascend_hbm_free(hbm, &pages[i]);
+	ascend_hbm_get_stats(hbm, &st);
+	KUNIT_EXPECT_EQ(test, st.free, (u64)SZ_4M);
+	KUNIT_EXPECT_EQ(test, st.largest_free, (u64)SZ_4K);
+	KUNIT_EXPECT_EQ(test, st.free_class[ASCEND_HBM_CLASS_NORMAL],
+			(u64)SZ_4M);
+	KUNIT_EXPECT_EQ(test, st.free_class[ASCEND_HBM_CLASS_HUGE], 0ULL);
+
+	/* Free the first 2 MiB's odd pages: one 2 MiB block appears. */
+	for (i = 1; i < SZ_2M / SZ_4K; i += 2)
+		ascend_hbm_free(hbm, &pages[i]);
+	ascend_hbm_get_stats(hbm, &st);
+	KUNIT_EXPECT_EQ(test, st.free, (u64)(SZ_4M + SZ_1M));
+	KUNIT_EXPECT_EQ(test, st.largest_free, (u64)SZ_2M);
+	KUNIT_EXPECT_EQ(test, st.free_class[ASCEND_HBM_CLASS_HUGE],
+			(u64)SZ_2M);
+
+	for (; i < n; i += 2)
+		ascend_hbm_free(hbm, &pages[i]);
+	ascend_hbm_get_stats(hbm, &st);
+	KUNIT_EXPECT_EQ(test, st.used, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.nr_allocs, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.used_class[ASCEND_HBM_CLASS_NORMAL], 0ULL);
+	/* Fully coalesced: one 8 MiB block again. */
+	KUNIT_EXPECT_EQ(test, st.largest_free, (u64)SZ_8M);
+	KUNIT_EXPECT_EQ(test, st.free_class[ASCEND_HBM_CLASS_HUGE],
+			(u64)SZ_8M);
+}
+
+/* The 1 GiB class on a 4 GiB device (never touched: bookkeeping only). */
+static void hbm_huge1g(struct kunit *test)
+{
+	struct ascend_hbm *hbm = hbm_create(test, SZ_4G);
+	struct ascend_hbm_alloc g, g2, small, a;
+	struct ascend_hbm_stats st;
+
+	/* 1.5 GiB rounds to 2 GiB of 1 GiB pages, naturally aligned. */
+	KUNIT_ASSERT_EQ(test, ascend_hbm_alloc(hbm, SZ_1G + SZ_512M,
+					       DRM_ASCEND_BO_HUGE1G_ONLY, &g), 0);
+	KUNIT_EXPECT_EQ(test, g.page_size, (u64)SZ_1G);
+	KUNIT_EXPECT_EQ(test, g.size, (u64)SZ_2G);
+	expect_ranges_sane(test, hbm, &g);
+
+	ascend_hbm_get_stats(hbm, &st);
+	KUNIT_EXPECT_EQ(test, st.used_class[ASCEND_HBM_CLASS_HUGE1G],
+			(u64)SZ_2G);
+	KUNIT_EXPECT_EQ(test, st.free_class[ASCEND_HBM_CLASS_HUGE1G],
+			(u64)SZ_2G);
+
+	/* One 4 KiB page breaks one of the two free gigabytes. */
+	KUNIT_ASSERT_EQ(test, ascend_hbm_alloc(hbm, 1,
+					       DRM_ASCEND_BO_NORMAL_ONLY,
+					       &small), 0);
+	ascend_hbm_get_stats(hbm, &st);
+	KUNIT_EXPECT_EQ(test, st.free_class[ASCEND_HBM_CLASS_HUGE1G],
+			(u64)SZ_1G);
+	KUNIT_EXPECT_EQ(test, st.free_class[ASCEND_HBM_CLASS_HUGE],
+			(u64)SZ_2G - SZ_2M);
+	KUNIT_EXPECT_EQ(test, st.largest_free, (u64)SZ_1G);
+
+	KUNIT_EXPECT_EQ(test, ascend_hbm_alloc(hbm, SZ_1G + 1,
+					       DRM_ASCEND_BO_HUGE1G_ONLY, &a),
+			-ENOSPC);
+	KUNIT_ASSERT_EQ(test, ascend_hbm_alloc(hbm, SZ_1G,
+					       DRM_ASCEND_BO_HUGE1G_ONLY, &g2),
+			0);
+	KUNIT_EXPECT_EQ(test, ascend_hbm_alloc(hbm, 1,
+					       DRM_ASCEND_BO_HUGE1G_ONLY, &a),
+			-ENOSPC);
+	/* HUGE_FIRST still finds 2 MiB pages in the broken gigabyte. */
+	KUNIT_ASSERT_EQ(test, ascend_hbm_alloc(hbm, SZ_4M,
+					       DRM_ASCEND_BO_HUGE_FIRST, &a), 0);
+	KUNIT_EXPECT_EQ(test, a.page_size, (u64)SZ_2M);
+
+	ascend_hbm_free(hbm, &a);
+	ascend_hbm_free(hbm, &g2);
+	ascend_hbm_free(hbm, &small);
+	ascend_hbm_free(hbm, &g);
+	ascend_hbm_get_stats(hbm, &st);
+	KUNIT_EXPECT_EQ(test, st.used, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.free_class[ASCEND_HBM_CLASS_HUGE1G],
+			(u64)SZ_4G);
+}
+
+/* Policies by size, the P2P flag recorded and accounted per class. */
+static void hbm_policy_classes(struct kunit *test)
+{
+	struct ascend_hbm *hbm = hbm_create(test, SZ_64M);
+	struct ascend_hbm_alloc n1, h1, h2, p, bad;
+	struct ascend_hbm_stats st;
+
+	/* HUGE_FIRST: up to 1 MiB normal pages, above that 2 MiB pages */
+	KUNIT_ASSERT_EQ(test, ascend_hbm_alloc(hbm, SZ_1M,
+					       DRM_ASCEND_BO_HUGE_FIRST, &n1), 0);
+	KUNIT_EXPECT_EQ(test, n1.page_size, (u64)SZ_4K);
+	KUNIT_EXPECT_EQ(test, n1.size, (u64)SZ_1M);
+	KUNIT_ASSERT_EQ(test, ascend_hbm_alloc(hbm, SZ_1M + 32,
+					       DRM_ASCEND_BO_HUGE_FIRST, &h1), 0);
+	KUNIT_EXPECT_EQ(test, h1.page_size, (u64)SZ_2M);
+	KUNIT_EXPECT_EQ(test, h1.size, (u64)SZ_2M);
+	KUNIT_EXPECT_EQ(test, h1.policy, (u32)DRM_ASCEND_BO_HUGE_FIRST);
+	/* HUGE_ONLY: 2 MiB pages even for one byte */
+	KUNIT_ASSERT_EQ(test, ascend_hbm_alloc_flags(hbm, 1,
+						     DRM_ASCEND_BO_HUGE_ONLY,
+						     DRM_ASCEND_BO_P2P, &h2), 0);
+	KUNIT_EXPECT_EQ(test, h2.size, (u64)SZ_2M);
+	KUNIT_EXPECT_EQ(test, h2.flags, (u32)DRM_ASCEND_BO_P2P);
+	KUNIT_ASSERT_EQ(test, ascend_hbm_alloc_flags(hbm, SZ_8K + 1,
+						     DRM_ASCEND_BO_NORMAL_ONLY,
+						     DRM_ASCEND_BO_P2P, &p), 0);
+	KUNIT_EXPECT_EQ(test, p.size, (u64)(SZ_8K + SZ_4K));
+
+	ascend_hbm_get_stats(hbm, &st);
+	KUNIT_EXPECT_EQ(test, st.used_class[ASCEND_HBM_CLASS_NORMAL],
+			(u64)(SZ_1M + SZ_8K + SZ_4K));
+	KUNIT_EXPECT_EQ(test, st.used_class[ASCEND_HBM_CLASS_HUGE],
+			(u64)SZ_4M);
+	KUNIT_EXPECT_EQ(test, st.used_p2p[ASCEND_HBM_CLASS_NORMAL],
+			(u64)(SZ_8K + SZ_4K));
+	KUNIT_EXPECT_EQ(test, st.used_p2p[ASCEND_HBM_CLASS_HUGE], (u64)SZ_2M);
+	KUNIT_EXPECT_EQ(test, st.used, st.total - st.free);
+	KUNIT_EXPECT_EQ(test, st.nr_allocs, 4ULL);
+
+	/* unknown flags */
+	KUNIT_EXPECT_EQ(test, ascend_hbm_alloc_flags(hbm, SZ_4K,
+						     DRM_ASCEND_BO_NORMAL_ONLY,
+						     2, &bad), -EINVAL);
+
+	ascend_hbm_free(hbm, &p);
+	ascend_hbm_free(hbm, &h2);
+	ascend_hbm_free(hbm, &h1);
+	ascend_hbm_get_stats(hbm, &st);
+	KUNIT_EXPECT_EQ(test, st.used_p2p[ASCEND_HBM_CLASS_NORMAL], 0ULL);
+	KUNIT_EXPECT_EQ(test, st.used_p2p[ASCEND_HBM_CLASS_HUGE], 0ULL);
+	KUNIT_EXPECT_EQ(test, st.used_class[ASCEND_HBM_CLASS_HUGE], 0ULL);
+	KUNIT_EXPECT_EQ(test, st.used, (u64)SZ_1M);
+	ascend_hbm_free(hbm, &n1);
+}
+
+#define HBM_THREADS	4
+#define HBM_THREAD_OPS	2000
+
+struct hbm_thread {
+	struct ascend_hbm *hbm;
+	struct completion done;
+	unsigned int seed;
+	int errors;
+};
+
+/* Random alloc/free over a small set of slots; everything freed at the end. */
+static int hbm_thread_fn(void *data)
+{
+	struct hbm_thread *t = data;
+	struct ascend_hbm_alloc slots[16] = {};
+	u32 x = t->seed;
+	unsigned int i;
+
+	for (i = 0; i < HBM_THREAD_OPS; i++) {
+		struct ascend_hbm_alloc *a;
+		int ret;
+
+		x = x * 1103515245 + 12345;
+		a = &slots[(x >> 8) % ARRAY_SIZE(slots)];
+		if (a->size) {
+			ascend_hbm_free(t->hbm, a);
+			continue;
+		}
+		ret = ascend_hbm_alloc(t->hbm, 1 + (x >> 12) % (SZ_4M - 1),
+				       (x >> 4) % 3, a);
+		/* -ENOSPC is fair when the others hold the memory. */
+		if (ret && ret != -ENOSPC)
+			t->errors++;
+	}
+	for (i = 0; i < ARRAY_SIZE(slots); i++)
+		ascend_hbm_free(t->hbm, &slots[i]);
+	complete(&t->done);
+	return 0;
+}
+
+static void hbm_concurrent(struct kunit *test)
+{
+	struct ascend_hbm *hbm = hbm_create(test, SZ_128M);
+	struct hbm_thread *t;
+	struct ascend_hbm_stats st;
+	unsigned int i;
+
+	t = kunit_kcalloc(test, HBM_THREADS, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	for (i = 0; i < HBM_THREADS; i++) {
+		struct task_struct *task;
+
+		t[i].hbm = hbm;
+		t[i].seed = 77 + i * 1000;
+		init_completion(&t[i].done);
+		task = kthread_run(hbm_thread_fn, &t[i], "hbm_test%u", i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	}
+	for (i = 0; i < HBM_THREADS; i++) {
+		wait_for_completion(&t[i].done);
+		KUNIT_EXPECT_EQ(test, t[i].errors, 0);
+	}
+
+	ascend_hbm_get_stats(hbm, &st);
+	KUNIT_EXPECT_EQ(test, st.used, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.nr_allocs, 0ULL);
+	for (i = 0; i < ASCEND_HBM_NR_CLASSES; i++)
+		KUNIT_EXPECT_EQ(test, st.used_class[i], 0ULL);
+	KUNIT_EXPECT_EQ(test, st.largest_free, (u64)SZ_128M);
+}
+
 static struct kunit_case ascend_hbm_test_cases[] = {
 	KUNIT_CASE(hbm_policy_pages),
 	KUNIT_CASE(hbm_rounding),
@@ -251,6 +499,10 @@ static struct kunit_case ascend_hbm_test_cases[] = {
 	KUNIT_CASE(hbm_huge_fallback),
 	KUNIT_CASE(hbm_exhaustion),
 	KUNIT_CASE(hbm_free_coalesces),
+	KUNIT_CASE(hbm_stats_fragmentation),
+	KUNIT_CASE(hbm_huge1g),
+	KUNIT_CASE(hbm_policy_classes),
+	KUNIT_CASE(hbm_concurrent),
 	{}
 };
 

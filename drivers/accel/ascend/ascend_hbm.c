@@ -6,9 +6,15 @@
  * of power-of-two blocks of at least its page size; a huge-page allocation
  * asks the buddy for blocks of at least 2 MiB (or 1 GiB), which also makes
  * every block naturally aligned to its page size.
+ *
+ * Accounting is per page class (normal, huge, 1 GiB) with the P2P part of
+ * each; the free space usable by each class is read from the buddy's free
+ * trees (ascend_hbm_get_stats()).
  */
 #include <linux/err.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/rbtree.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
@@ -29,6 +35,9 @@ int ascend_hbm_init(struct ascend_hbm *hbm, u64 size)
 	mutex_init(&hbm->lock);
 	hbm->size = size;
 	hbm->used = 0;
+	memset(hbm->used_class, 0, sizeof(hbm->used_class));
+	memset(hbm->used_p2p, 0, sizeof(hbm->used_p2p));
+	hbm->nr_allocs = 0;
 	return 0;
 }
 
@@ -101,6 +110,38 @@ static int ascend_hbm_build_ranges(struct ascend_hbm *hbm,
 	return 0;
 }
 
+enum ascend_hbm_class ascend_hbm_page_class(u64 page_size)
+{
+	if (page_size >= ASCEND_HBM_PAGE_HUGE1G)
+		return ASCEND_HBM_CLASS_HUGE1G;
+	if (page_size >= ASCEND_HBM_PAGE_HUGE)
+		return ASCEND_HBM_CLASS_HUGE;
+	return ASCEND_HBM_CLASS_NORMAL;
+}
+
+/* Count @alloc in (@sign > 0) or out of the counters; hbm->lock held. */
+static void ascend_hbm_account(struct ascend_hbm *hbm,
+			       const struct ascend_hbm_alloc *alloc, int sign)
+{
+	enum ascend_hbm_class c = ascend_hbm_page_class(alloc->page_size);
+	u64 size = alloc->size;
+
+	lockdep_assert_held(&hbm->lock);
+	if (sign > 0) {
+		hbm->used += size;
+		hbm->used_class[c] += size;
+		if (alloc->flags & DRM_ASCEND_BO_P2P)
+			hbm->used_p2p[c] += size;
+		hbm->nr_allocs++;
+	} else {
+		hbm->used -= size;
+		hbm->used_class[c] -= size;
+		if (alloc->flags & DRM_ASCEND_BO_P2P)
+			hbm->used_p2p[c] -= size;
+		hbm->nr_allocs--;
+	}
+}
+
 /* One attempt with one page size; the size is already rounded to it. */
 static int ascend_hbm_try(struct ascend_hbm *hbm, u64 size, u64 page_size,
 			  struct ascend_hbm_alloc *alloc)
@@ -112,21 +153,30 @@ static int ascend_hbm_try(struct ascend_hbm *hbm, u64 size, u64 page_size,
 		return -ENOSPC;
 
 	mutex_lock(&hbm->lock);
-	ret = gpu_buddy_alloc_blocks(&hbm->mm, 0, hbm->size, size, page_size,
-				     &alloc->blocks, 0);
-	if (!ret)
-		hbm->used += size;
+	/*
+	 * Past what is free in blocks of this page size the buddy would fail
+	 * only after taking (and giving back) blocks: say so at once.
+	 */
+	if (size > hbm->size - hbm->used) {
+		ret = -ENOSPC;
+	} else {
+		ret = gpu_buddy_alloc_blocks(&hbm->mm, 0, hbm->size, size,
+					     page_size, &alloc->blocks, 0);
+	}
+	if (!ret) {
+		alloc->size = size;
+		alloc->page_size = page_size;
+		ascend_hbm_account(hbm, alloc, 1);
+	}
 	mutex_unlock(&hbm->lock);
-	if (ret)
-		return ret;
-
-	alloc->size = size;
-	alloc->page_size = page_size;
-	return 0;
+	/* Anything else from the buddy (-EINVAL: no block that big) is ENOSPC. */
+	if (ret && ret != -ENOMEM)
+		ret = -ENOSPC;
+	return ret;
 }
 
-int ascend_hbm_alloc(struct ascend_hbm *hbm, u64 size, u32 policy,
-		     struct ascend_hbm_alloc *alloc)
+int ascend_hbm_alloc_flags(struct ascend_hbm *hbm, u64 size, u32 policy,
+			   u32 flags, struct ascend_hbm_alloc *alloc)
 {
 	u64 first, fallback, rounded;
 	int ret;
@@ -136,8 +186,10 @@ int ascend_hbm_alloc(struct ascend_hbm *hbm, u64 size, u32 policy,
 	alloc->nr_ranges = 0;
 	alloc->size = 0;
 	alloc->page_size = 0;
+	alloc->policy = policy;
+	alloc->flags = flags;
 
-	if (!size)
+	if (!size || flags & ~DRM_ASCEND_BO_FLAGS)
 		return -EINVAL;
 	ret = ascend_hbm_policy_pages(policy, size, &first, &fallback);
 	if (ret)
@@ -171,7 +223,7 @@ void ascend_hbm_free(struct ascend_hbm *hbm, struct ascend_hbm_alloc *alloc)
 
 	mutex_lock(&hbm->lock);
 	gpu_buddy_free_list(&hbm->mm, &alloc->blocks, 0);
-	hbm->used -= alloc->size;
+	ascend_hbm_account(hbm, alloc, -1);
 	mutex_unlock(&hbm->lock);
 
 	INIT_LIST_HEAD(&alloc->blocks);
@@ -190,4 +242,77 @@ u64 ascend_hbm_used(struct ascend_hbm *hbm)
 	used = hbm->used;
 	mutex_unlock(&hbm->lock);
 	return used;
+}
+
+static bool ascend_hbm_order_empty(struct ascend_hbm *hbm, unsigned int order)
+{
+	unsigned int tree;
+
+	for_each_free_tree(tree)
+		if (!RB_EMPTY_ROOT(&hbm->mm.free_trees[tree][order]))
+			return false;
+	return true;
+}
+
+/* Free bytes in the buddy's free trees of order @order; hbm->lock held. */
+static u64 ascend_hbm_free_in_order(struct ascend_hbm *hbm,
+				    unsigned int order, bool *any)
+{
+	u64 block_size = hbm->mm.chunk_size << order;
+	struct rb_node *node;
+	unsigned int tree;
+	u64 bytes = 0;
+
+	for_each_free_tree(tree) {
+		struct rb_root *root = &hbm->mm.free_trees[tree][order];
+
+		for (node = rb_first(root); node; node = rb_next(node))
+			bytes += block_size;
+	}
+	*any = bytes != 0;
+	return bytes;
+}
+
+void ascend_hbm_get_stats(struct ascend_hbm *hbm, struct ascend_hbm_stats *st)
+{
+	unsigned int huge_order = ilog2(ASCEND_HBM_PAGE_HUGE) -
+				  ilog2(ASCEND_HBM_PAGE_NORMAL);
+	unsigned int huge1g_order = ilog2(ASCEND_HBM_PAGE_HUGE1G) -
+				    ilog2(ASCEND_HBM_PAGE_NORMAL);
+	unsigned int order;
+	u64 bytes;
+	bool any;
+
+	memset(st, 0, sizeof(*st));
+
+	mutex_lock(&hbm->lock);
+	st->total = hbm->size;
+	st->used = hbm->used;
+	st->free = hbm->size - hbm->used;
+	memcpy(st->used_class, hbm->used_class, sizeof(st->used_class));
+	memcpy(st->used_p2p, hbm->used_p2p, sizeof(st->used_p2p));
+	st->nr_allocs = hbm->nr_allocs;
+	st->free_class[ASCEND_HBM_CLASS_NORMAL] = st->free;
+
+	/*
+	 * Small orders are never walked: the largest free block is found
+	 * from the top, and only blocks of at least 2 MiB count for huge
+	 * pages (an aligned free 2 MiB range is always merged into one).
+	 */
+	for (order = hbm->mm.max_order + 1; order-- > 0; ) {
+		if (order < huge_order) {
+			if (st->largest_free)
+				break;
+			if (!ascend_hbm_order_empty(hbm, order))
+				st->largest_free = hbm->mm.chunk_size << order;
+			continue;
+		}
+		bytes = ascend_hbm_free_in_order(hbm, order, &any);
+		if (any && !st->largest_free)
+			st->largest_free = hbm->mm.chunk_size << order;
+		st->free_class[ASCEND_HBM_CLASS_HUGE] += bytes;
+		if (order >= huge1g_order)
+			st->free_class[ASCEND_HBM_CLASS_HUGE1G] += bytes;
+	}
+	mutex_unlock(&hbm->lock);
 }

@@ -23,18 +23,62 @@
 /* HUGE_FIRST uses huge pages only for requests above this size. */
 #define ASCEND_HBM_HUGE_THRESHOLD	SZ_1M
 
+/* Accounting classes: one per page size. */
+enum ascend_hbm_class {
+	ASCEND_HBM_CLASS_NORMAL,
+	ASCEND_HBM_CLASS_HUGE,
+	ASCEND_HBM_CLASS_HUGE1G,
+	ASCEND_HBM_NR_CLASSES,
+};
+
+/* &ascend_hbm_alloc.flags: DRM_ASCEND_BO_* flags, recorded as given. */
+
 /**
  * struct ascend_hbm - device memory of one NPU
- * @lock: protects @mm and @used (gpu_buddy leaves locking to its user)
+ * @lock: protects @mm, @used, @used_class, @used_p2p and @nr_allocs
+ *	(gpu_buddy leaves locking to its user)
  * @mm: the buddy allocator over [0, @size)
  * @size: bytes of HBM
  * @used: bytes allocated
+ * @used_class: bytes allocated per &enum ascend_hbm_class
+ * @used_p2p: bytes allocated per class with %DRM_ASCEND_BO_P2P
+ * @nr_allocs: live allocations
  */
 struct ascend_hbm {
-	struct mutex lock;	/* protects mm and used */
+	struct mutex lock;	/* protects mm and the counters */
 	struct gpu_buddy mm;
 	u64 size;
 	u64 used;
+	u64 used_class[ASCEND_HBM_NR_CLASSES];
+	u64 used_p2p[ASCEND_HBM_NR_CLASSES];
+	u64 nr_allocs;
+};
+
+/**
+ * struct ascend_hbm_stats - a consistent snapshot of the HBM manager
+ * @total: bytes of HBM
+ * @used: bytes allocated
+ * @free: bytes not allocated
+ * @used_class: bytes allocated per &enum ascend_hbm_class
+ * @used_p2p: of those, bytes allocated with %DRM_ASCEND_BO_P2P
+ * @free_class: free bytes usable by each class: all free bytes for
+ *	normal pages, free bytes in buddy blocks of at least 2 MiB for huge
+ *	pages, of at least 1 GiB for 1 GiB pages.  An allocation of N bytes
+ *	of a class succeeds iff N rounded to the class's page size is at most
+ *	this (the buddy allocator need not return contiguous memory).
+ * @largest_free: bytes in the largest free buddy block (the largest
+ *	physically contiguous allocation possible right now)
+ * @nr_allocs: live allocations
+ */
+struct ascend_hbm_stats {
+	u64 total;
+	u64 used;
+	u64 free;
+	u64 used_class[ASCEND_HBM_NR_CLASSES];
+	u64 used_p2p[ASCEND_HBM_NR_CLASSES];
+	u64 free_class[ASCEND_HBM_NR_CLASSES];
+	u64 largest_free;
+	u64 nr_allocs;
 };
 
 /**
@@ -57,6 +101,8 @@ struct ascend_hbm_range {
  * @nr_ranges: entries in @ranges
  * @size: bytes reserved (the request rounded up to @page_size)
  * @page_size: page class of the backing (ASCEND_HBM_PAGE_*)
+ * @policy: the &enum drm_ascend_bo_policy it was allocated under
+ * @flags: DRM_ASCEND_BO_* flags it was allocated with
  */
 struct ascend_hbm_alloc {
 	struct list_head blocks;
@@ -64,6 +110,8 @@ struct ascend_hbm_alloc {
 	unsigned int nr_ranges;
 	u64 size;
 	u64 page_size;
+	u32 policy;
+	u32 flags;
 };
 
 int ascend_hbm_init(struct ascend_hbm *hbm, u64 size);
@@ -79,11 +127,39 @@ int ascend_hbm_policy_pages(u32 policy, u64 size, u64 *first, u64 *fallback);
  * Allocate @size bytes (> 0) under the page-size @policy (enum
  * drm_ascend_bo_policy) into @alloc.  -ENOSPC when the device memory cannot
  * satisfy it, -EINVAL for a bad policy or size, -ENOMEM without kernel memory.
+ *
+ * Rounding: the size is rounded up to the page size chosen (4 KiB, 2 MiB or
+ * 1 GiB); CANN's 32-byte rounding and padding are user space's business
+ * (libaclrt asks for the padded size).  Policies, as CANN documents them:
+ * HUGE_FIRST gives normal pages to requests up to 1 MiB, tries huge pages
+ * for larger ones and falls back to normal pages when no huge block is
+ * free; HUGE_ONLY and HUGE1G_ONLY fail rather than fall back.
+ *
+ * @flags are DRM_ASCEND_BO_* (P2P): accepted, recorded and accounted; every
+ * allocation is peer-accessible memory on this device, so P2P changes
+ * nothing else.
  */
-int ascend_hbm_alloc(struct ascend_hbm *hbm, u64 size, u32 policy,
-		     struct ascend_hbm_alloc *alloc);
+int ascend_hbm_alloc_flags(struct ascend_hbm *hbm, u64 size, u32 policy,
+			   u32 flags, struct ascend_hbm_alloc *alloc);
+static inline int ascend_hbm_alloc(struct ascend_hbm *hbm, u64 size,
+				   u32 policy, struct ascend_hbm_alloc *alloc)
+{
+	return ascend_hbm_alloc_flags(hbm, size, policy, 0, alloc);
+}
+
 void ascend_hbm_free(struct ascend_hbm *hbm, struct ascend_hbm_alloc *alloc);
 
 u64 ascend_hbm_used(struct ascend_hbm *hbm);
+
+/* Accounting class of a page size (ASCEND_HBM_PAGE_*). */
+enum ascend_hbm_class ascend_hbm_page_class(u64 page_size);
+
+/*
+ * Snapshot the counters and the free space by class.  Walks the buddy's
+ * free trees of orders >= 2 MiB under the lock: at most size / 2 MiB
+ * blocks, so bounded by the device and independent of how many small
+ * allocations are live.
+ */
+void ascend_hbm_get_stats(struct ascend_hbm *hbm, struct ascend_hbm_stats *st);
 
 #endif /* __ASCEND_HBM_H__ */

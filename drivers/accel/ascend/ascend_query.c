@@ -17,7 +17,7 @@
 
 #define ASCEND_CAPS	(DRM_ASCEND_CAP_VA_WINDOW | DRM_ASCEND_CAP_SYNC_COPY | \
 			 DRM_ASCEND_CAP_QUEUES | DRM_ASCEND_CAP_BUILTIN_KERNELS | \
-			 DRM_ASCEND_CAP_DEVICE_PRINTF)
+			 DRM_ASCEND_CAP_DEVICE_PRINTF | DRM_ASCEND_CAP_FILL)
 
 static int ascend_query_copy_out(struct drm_ascend_dev_query *args,
 				 const void *buf, u32 full)
@@ -35,11 +35,13 @@ static int ascend_query_device_info(struct ascend_device *adev,
 				    struct drm_ascend_dev_query *args)
 {
 	struct drm_ascend_device_info info = {};
-	u64 used = ascend_hbm_used(&adev->hbm);
+	struct ascend_hbm_stats st;
+
+	ascend_hbm_get_stats(&adev->hbm, &st);
 
 	info.capabilities = ASCEND_CAPS;
-	info.hbm_total = adev->hbm.size;
-	info.hbm_free = adev->hbm.size - used;
+	info.hbm_total = st.total;
+	info.hbm_free = st.free;
 	info.hbm_used_by_file = atomic64_read(&af->hbm_used);
 	info.va_window_align = ASCEND_VM_WINDOW_ALIGN;
 	info.va_window_min_size = ASCEND_VM_WINDOW_MIN_SIZE;
@@ -50,6 +52,11 @@ static int ascend_query_device_info(struct ascend_device *adev,
 	info.cmd_size = ASCEND_CMD_SIZE;
 	info.max_ring_entries = ASCEND_QUEUE_MAX_RING_ENTRIES;
 	strscpy(info.soc_name, adev->soc_name, sizeof(info.soc_name));
+	info.hbm_largest_free = st.largest_free;
+	info.hbm_free_huge = st.free_class[ASCEND_HBM_CLASS_HUGE];
+	info.hbm_free_huge1g = st.free_class[ASCEND_HBM_CLASS_HUGE1G];
+	info.max_events_per_file = ASCEND_MAX_EVENTS_PER_FILE;
+	info.cmd_timeout_ms = ascend_queue_cmd_timeout_ms();
 
 	return ascend_query_copy_out(args, &info, sizeof(info));
 }
