@@ -234,6 +234,135 @@ TEST(memory_survives_other_frees)
 	CHECK_ACL_OK(aclrtDestroyStream(s));
 }
 
+TEST(oom_message_says_sizes)
+{
+	const char *m;
+	void *p = NULL;
+
+	acl_setup();
+	CHECK_EQ(aclrtMalloc(&p, (size_t)1 << 46, ACL_MEM_MALLOC_HUGE_FIRST),
+		 ACL_ERROR_RT_MEMORY_ALLOCATION);
+	m = aclGetRecentErrMsg();
+	REQUIRE(m);
+	printf("# %s\n", m);
+	CHECK(strstr(m, "aclrtMalloc"));
+	CHECK(strstr(m, "70368744177664"));	/* what was asked */
+	CHECK(strstr(m, "free"));
+	CHECK(strstr(m, "largest free block"));
+}
+
+TEST(malloc_with_cfg)
+{
+	aclrtMallocAttribute at[3];
+	aclrtMallocConfig cfg = { at, 3 };
+	void *p = NULL;
+
+	acl_setup();
+	CHECK_ACL_OK(aclrtMallocWithCfg(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST, NULL));
+	CHECK_ACL_OK(aclrtFree(p));
+	memset(at, 0, sizeof(at));
+	at[0].attr = ACL_RT_MEM_ATTR_MODULE_ID;
+	at[0].value.moduleId = 7;
+	at[1].attr = ACL_RT_MEM_ATTR_DEVICE_ID;
+	at[1].value.deviceId = 0;
+	at[2].attr = ACL_RT_MEM_ATTR_VA_FLAG;
+	at[2].value.vaFlag = 0;
+	p = NULL;
+	CHECK_ACL_OK(aclrtMallocWithCfg(&p, 100, ACL_MEM_MALLOC_NORMAL_ONLY, &cfg));
+	CHECK(p != NULL);
+	CHECK_ACL_OK(aclrtFree(p));
+	cfg.numAttrs = 0;
+	CHECK_ACL_OK(aclrtMallocWithCfg(&p, 100, ACL_MEM_MALLOC_NORMAL_ONLY, &cfg));
+	CHECK_ACL_OK(aclrtFree(p));
+}
+
+TEST(malloc_with_cfg_errors)
+{
+	aclrtMallocAttribute at;
+	aclrtMallocConfig cfg = { &at, 1 };
+	aclrtMallocConfig nulls = { NULL, 2 };
+	const char *m;
+	void *p = NULL;
+
+	acl_setup();
+	CHECK_EQ(aclrtMallocWithCfg(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST, &nulls),
+		 ACL_ERROR_INVALID_PARAM);
+	m = aclGetRecentErrMsg();
+	CHECK(m && strstr(m, "aclrtMallocWithCfg"));
+	memset(&at, 0, sizeof(at));
+	at.attr = ACL_RT_MEM_ATTR_RSV;
+	CHECK_ACL_ERR(aclrtMallocWithCfg(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST, &cfg),
+		      ACL_ERROR_INVALID_PARAM);
+	at.attr = (aclrtMallocAttrType)42;
+	CHECK_ACL_ERR(aclrtMallocWithCfg(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST, &cfg),
+		      ACL_ERROR_INVALID_PARAM);
+	at.attr = ACL_RT_MEM_ATTR_VA_FLAG;
+	at.value.vaFlag = 2;
+	CHECK_ACL_ERR(aclrtMallocWithCfg(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST, &cfg),
+		      ACL_ERROR_INVALID_PARAM);
+	at.attr = ACL_RT_MEM_ATTR_DEVICE_ID;
+	at.value.deviceId = 1000;
+	CHECK_ACL_ERR(aclrtMallocWithCfg(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST, &cfg),
+		      ACL_ERROR_RT_INVALID_DEVICEID);
+	at.value.deviceId = 0;
+	CHECK_ACL_ERR(aclrtMallocWithCfg(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST, &cfg),
+		      ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclrtMallocWithCfg(NULL, 64, ACL_MEM_MALLOC_HUGE_FIRST, &cfg),
+		      ACL_ERROR_INVALID_PARAM);
+}
+
+TEST(malloc_with_cfg_device_id)
+{
+	aclrtMallocAttribute at;
+	aclrtMallocConfig cfg = { &at, 1 };
+	aclrtPtrAttributes pa;
+	uint32_t n = 0;
+	void *p = NULL;
+
+	acl_setup();
+	REQUIRE_ACL(aclrtGetDeviceCount(&n));
+	if (n < 2)
+		SKIP("needs num_devices=2");
+	memset(&at, 0, sizeof(at));
+	at.attr = ACL_RT_MEM_ATTR_DEVICE_ID;
+	at.value.deviceId = 1;
+	/* Device 1 not set yet: no context for it. */
+	CHECK_ACL_ERR(aclrtMallocWithCfg(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST, &cfg),
+		      ACL_ERROR_RT_CONTEXT_NULL);
+	REQUIRE_ACL(aclrtSetDevice(1));
+	REQUIRE_ACL(aclrtSetDevice(0));
+	CHECK_ACL_OK(aclrtMallocWithCfg(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST, &cfg));
+	REQUIRE_ACL(aclrtPointerGetAttributes(p, &pa));
+	CHECK_EQ(pa.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+	CHECK_EQ(pa.location.id, 1);
+	CHECK_ACL_OK(aclrtFree(p));
+}
+
+TEST(free_with_dev_sync)
+{
+	aclrtStream s = NULL;
+	int *a = NULL, v = 0;
+	struct capture c;
+	void *p = NULL;
+
+	acl_setup();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtMalloc((void **)&a, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	REQUIRE_ACL(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	/* Queued work on the device; the free waits for it. */
+	capture_begin(&c);
+	REQUIRE_ACL(launch_write(s, a, 31, 1));
+	CHECK_ACL_OK(aclrtFreeWithDevSync(p));
+	free(capture_end(&c));
+	CHECK_ACL_ERR(aclrtFreeWithDevSync(p), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclrtFreeWithDevSync(NULL), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclrtFreeWithDevSync(&v), ACL_ERROR_RT_PARAM_INVALID);
+	REQUIRE(read_dev_ints(s, a, &v, 1) == 1);
+	CHECK_EQ(v, 31);
+	CHECK_ACL_OK(aclrtFreeWithDevSync(a));
+	CHECK_ACL_OK(aclrtDestroyStream(s));
+}
+
 int main(void)
 {
 	return tap_main();

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+/*
+ * aclrtGetMemInfo: every aclrtMemAttr, argument checks, free memory moving
+ * by each allocation's size class and coming back after frees, and after a
+ * process holding allocations is killed.
+ *
+ * Device memory is counted per device across processes; the test programs
+ * run one after another, so nobody else allocates meanwhile.
+ */
+#define _GNU_SOURCE
+#include <time.h>
+
+#include "acl_util.h"
+
+#define SZ_2M	((size_t)2 << 20)
+
+static size_t mem_free(aclrtMemAttr attr)
+{
+	size_t f = 0, t = 0;
+
+	REQUIRE_ACL(aclrtGetMemInfo(attr, &f, &t));
+	return f;
+}
+
+static size_t alloc_size(void *p)
+{
+	size_t size = 0;
+
+	REQUIRE_ACL(aclrtMemGetAddressRange(p, NULL, &size));
+	return size;
+}
+
+TEST(every_attr)
+{
+	size_t f[ACL_MEM_P2P_HUGE1G + 1], t[ACL_MEM_P2P_HUGE1G + 1];
+	int a;
+
+	acl_setup();
+	for (a = 0; a <= ACL_MEM_P2P_HUGE1G; a++) {
+		f[a] = t[a] = 12345;
+		CHECK_ACL_OK(aclrtGetMemInfo((aclrtMemAttr)a, &f[a], &t[a]));
+		CHECK(f[a] <= t[a]);
+	}
+	/* The device has no DDR. */
+	CHECK_EQ(f[ACL_DDR_MEM], 0);
+	CHECK_EQ(t[ACL_DDR_MEM], 0);
+	CHECK_EQ(t[ACL_DDR_MEM_HUGE] + t[ACL_DDR_MEM_NORMAL] + t[ACL_DDR_MEM_P2P_HUGE] +
+		 t[ACL_DDR_MEM_P2P_NORMAL], 0);
+	/* HBM: one total, and the legacy, new and P2P names agree. */
+	CHECK(t[ACL_HBM_MEM] > 0);
+	CHECK(f[ACL_HBM_MEM] > 0);
+	for (a = ACL_HBM_MEM_HUGE; a <= ACL_MEM_P2P_HUGE1G; a++)
+		if (a != ACL_DDR_MEM_P2P_HUGE && a != ACL_DDR_MEM_P2P_NORMAL)
+			CHECK_EQ(t[a], t[ACL_HBM_MEM]);
+	CHECK_EQ(f[ACL_HBM_MEM_NORMAL], f[ACL_HBM_MEM]);
+	CHECK_EQ(f[ACL_MEM_NORMAL], f[ACL_HBM_MEM]);
+	CHECK_EQ(f[ACL_MEM_P2P_NORMAL], f[ACL_HBM_MEM]);
+	CHECK_EQ(f[ACL_HBM_MEM_P2P_NORMAL], f[ACL_HBM_MEM]);
+	CHECK_EQ(f[ACL_MEM_HUGE], f[ACL_HBM_MEM_HUGE]);
+	CHECK_EQ(f[ACL_MEM_P2P_HUGE], f[ACL_HBM_MEM_HUGE]);
+	CHECK_EQ(f[ACL_HBM_MEM_P2P_HUGE], f[ACL_HBM_MEM_HUGE]);
+	CHECK_EQ(f[ACL_MEM_HUGE1G], f[ACL_HBM_MEM_HUGE1G]);
+	CHECK_EQ(f[ACL_MEM_P2P_HUGE1G], f[ACL_HBM_MEM_HUGE1G]);
+	CHECK_EQ(f[ACL_HBM_MEM_P2P_HUGE1G], f[ACL_HBM_MEM_HUGE1G]);
+	/* Bigger pages can use at most what smaller ones can. */
+	CHECK(f[ACL_HBM_MEM_HUGE] <= f[ACL_HBM_MEM]);
+	CHECK(f[ACL_HBM_MEM_HUGE1G] <= f[ACL_HBM_MEM_HUGE]);
+	CHECK_EQ(f[ACL_HBM_MEM_HUGE] % SZ_2M, 0);
+	CHECK_EQ(f[ACL_HBM_MEM_HUGE1G] % ((size_t)1 << 30), 0);
+}
+
+TEST(null_outputs_100000)
+{
+	size_t f, t;
+
+	acl_setup();
+	CHECK_ACL_ERR(aclrtGetMemInfo(ACL_HBM_MEM, NULL, &t), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclrtGetMemInfo(ACL_HBM_MEM, &f, NULL), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST(bad_attr_100000)
+{
+	size_t f, t;
+
+	acl_setup();
+	CHECK_ACL_ERR(aclrtGetMemInfo((aclrtMemAttr)(ACL_MEM_P2P_HUGE1G + 1), &f, &t),
+		      ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclrtGetMemInfo((aclrtMemAttr)-1, &f, &t), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST(no_device_107002)
+{
+	size_t f, t;
+	const char *m;
+
+	CHECK_ACL_OK(aclInit(NULL));
+	CHECK_EQ(aclrtGetMemInfo(ACL_HBM_MEM, &f, &t), ACL_ERROR_RT_CONTEXT_NULL);
+	m = aclGetRecentErrMsg();
+	CHECK(m && strstr(m, "aclrtGetMemInfo"));
+	aclFinalize();
+}
+
+TEST(moves_by_size_class_and_returns)
+{
+	size_t start = 0, start_huge = 0, f;
+	void *small = NULL, *mid = NULL, *huge = NULL;
+
+	acl_setup();
+	start = mem_free(ACL_HBM_MEM);
+	start_huge = mem_free(ACL_HBM_MEM_HUGE);
+
+	/* 100 bytes: 160 with rounding and padding, one normal page. */
+	REQUIRE_ACL(aclrtMalloc(&small, 100, ACL_MEM_MALLOC_NORMAL_ONLY));
+	f = mem_free(ACL_HBM_MEM);
+	CHECK_EQ(start - f, 4096);
+	CHECK_EQ(start - f, alloc_size(small));
+
+	/* 3 MiB with HUGE_FIRST: two huge pages. */
+	REQUIRE_ACL(aclrtMalloc(&mid, 3 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+	CHECK_EQ(f - mem_free(ACL_HBM_MEM), 2 * SZ_2M);
+	CHECK_EQ(alloc_size(mid), 2 * SZ_2M);
+	f = mem_free(ACL_HBM_MEM);
+
+	/* One byte, HUGE_ONLY: one huge page. */
+	REQUIRE_ACL(aclrtMalloc(&huge, 1, ACL_MEM_MALLOC_HUGE_ONLY));
+	CHECK_EQ(f - mem_free(ACL_HBM_MEM), SZ_2M);
+	CHECK_EQ(alloc_size(huge), SZ_2M);
+	CHECK(mem_free(ACL_HBM_MEM_HUGE) <= start_huge - 3 * SZ_2M);
+
+	CHECK_ACL_OK(aclrtFree(mid));
+	CHECK_ACL_OK(aclrtFree(small));
+	CHECK_ACL_OK(aclrtFreeWithDevSync(huge));
+	CHECK_EQ(mem_free(ACL_HBM_MEM), start);
+	CHECK_EQ(mem_free(ACL_HBM_MEM_HUGE), start_huge);
+}
+
+TEST(returns_after_reset)
+{
+	size_t start;
+	void *p;
+	int i;
+
+	acl_setup();
+	start = mem_free(ACL_HBM_MEM);
+	for (i = 0; i < 8; i++)
+		REQUIRE_ACL(aclrtMalloc(&p, (size_t)(i + 1) << 19, ACL_MEM_MALLOC_HUGE_FIRST));
+	CHECK(mem_free(ACL_HBM_MEM) < start);
+	REQUIRE_ACL(aclrtResetDevice(0));
+	REQUIRE_ACL(aclrtSetDevice(0));
+	CHECK_EQ(mem_free(ACL_HBM_MEM), start);
+}
+
+static void read_full(int fd, void *buf, size_t n)
+{
+	REQUIRE(read(fd, buf, n) == (ssize_t)n);
+}
+
+static void write_full(int fd, const void *buf, size_t n)
+{
+	REQUIRE(write(fd, buf, n) == (ssize_t)n);
+}
+
+/* The kernel frees a killed process's memory when its file is released:
+ * poll for it (bounded) rather than assume when that happens. */
+static size_t wait_free(size_t want)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	size_t f = 0;
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		f = mem_free(ACL_HBM_MEM);
+		if (f == want)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	return f;
+}
+
+TEST(returns_after_child_killed)
+{
+	int go[2], ready[2], status;
+	size_t start, during;
+	pid_t pid;
+	char c = 0;
+
+	REQUIRE(pipe(go) == 0 && pipe(ready) == 0);
+	/* The child must not inherit an initialised libaclrt: fork first. */
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		void *p;
+		int i;
+
+		read_full(go[0], &c, 1);
+		acl_setup();
+		/* 4 MiB with the 32 bytes of padding: two huge pages each */
+		for (i = 0; i < 3; i++)
+			REQUIRE_ACL(aclrtMalloc(&p, (4 << 20) - 32, ACL_MEM_MALLOC_HUGE_ONLY));
+		for (i = 0; i < 10; i++)
+			REQUIRE_ACL(aclrtMalloc(&p, 1000, ACL_MEM_MALLOC_NORMAL_ONLY));
+		write_full(ready[1], &c, 1);
+		for (;;)
+			pause();
+	}
+	acl_setup();
+	start = mem_free(ACL_HBM_MEM);
+	write_full(go[1], &c, 1);
+	read_full(ready[0], &c, 1);
+	during = mem_free(ACL_HBM_MEM);
+	CHECK_EQ(start - during, 3 * (4 << 20) + 10 * 4096);
+	REQUIRE(kill(pid, SIGKILL) == 0);
+	REQUIRE(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	CHECK_EQ(wait_free(start), start);
+}
+
+int main(void)
+{
+	return tap_main();
+}
