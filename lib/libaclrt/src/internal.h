@@ -73,7 +73,7 @@ void devnode_close(struct acl_device *dev);
 int devnode_query(int fd, uint32_t type, void *buf, uint32_t *size);
 
 /* handle.c: registry of live opaque handles (streams, binaries, ...) */
-enum handle_type { H_STREAM = 1, H_BINARY, H_FUNC, H_ARGS };
+enum handle_type { H_STREAM = 1, H_BINARY, H_FUNC, H_ARGS, H_EVENT };
 void handle_add(void *p, enum handle_type type);
 void handle_del(void *p);
 bool handle_ok(const void *p, enum handle_type type);
@@ -100,6 +100,9 @@ aclError queue_submit(int fd, struct acl_queue *q, const struct ascend_cmd *cmd)
 aclError queue_wait(int fd, struct acl_queue *q, uint64_t seq, int64_t deadline_ns,
 		    bool *timed_out);
 aclError queue_fault_error(struct acl_queue *q, uint32_t fault);
+bool queue_faulted(struct acl_queue *q);
+aclError queue_reset(int fd, struct acl_queue *q);
+const char *queue_opcode_name(uint32_t opcode);
 void queue_drain_printf(struct acl_queue *q);
 int64_t deadline_from_ms(int32_t timeout_ms);
 
@@ -112,13 +115,24 @@ struct acl_stream {
 	pthread_mutex_t lock;		/* ring writes, printf tail, dead */
 	bool dead;
 	struct acl_queue q;
+	struct acl_cb *cb;		/* callback.c: host callbacks, lazily */
 };
 aclError stream_acquire(aclrtStream h, struct acl_stream **s,
 			struct acl_device **dev);
 void stream_release(struct acl_stream *s, struct acl_device *dev);
 aclError stream_submit(struct acl_stream *s, const struct ascend_cmd *cmd);
+aclError stream_submit_seq(struct acl_stream *s, const struct ascend_cmd *cmd, uint64_t *seq);
 aclError stream_sync(struct acl_stream *s, int64_t deadline_ns, int32_t timeout_ms);
 void stream_put(struct acl_stream *s);
+/* The fault of @s is being reported: reset its queue (report once). */
+void stream_recover(struct acl_stream *s);
+/*
+ * Append one ring command to @stream (NULL: the current device's default
+ * stream) in stream order; the stable entry point for other files' async
+ * operations (memset, ...).  On a faulted stream the command is accepted
+ * and discarded by the reset that reports the fault.
+ */
+aclError acl_stream_submit(aclrtStream stream, const struct ascend_cmd *cmd);
 void stream_drain_printf(struct acl_stream *s);
 aclError stream_kill(struct acl_stream *s, bool force);	/* dev->lock held */
 
@@ -156,6 +170,18 @@ int mem_query_info(struct acl_device *dev, struct drm_ascend_device_info *info,
 
 /* kernel.c */
 void kernel_release_device(int dev_id);
+
+/* event.c: device reset drops the device's events; dev rw write-held */
+void event_release_device(struct acl_device *dev);
+/* Kernel event objects for internal use (callbacks); dev rw held. */
+aclError event_kcreate(int fd, uint32_t flags, uint32_t *handle);
+void event_kdestroy(int fd, uint32_t handle);
+
+/* callback.c: @s is being destroyed (dev->lock held): unblock its queue
+ * from blocking callbacks nobody will run, then (queue destroyed) free
+ * its callback state */
+void callback_stream_unblock(struct acl_stream *s);
+void callback_stream_gone(struct acl_stream *s);
 
 /* init.c */
 void acl_register_atexit(void);

@@ -13,7 +13,13 @@
 #define BUILTIN_PATH	"ascend://builtin"
 #define MAX_PARAMS	ASCEND_LAUNCH_ARGS_MAX
 
-struct acl_param { uint32_t offset, size; };
+/* @host/@host_size: a place-holder's buffer (aclrtKernelArgsGetPlaceHolderBuffer) */
+struct acl_param {
+	uint32_t offset, size;
+	bool placeholder;
+	void *host;
+	size_t host_size;
+};
 
 struct acl_args {
 	struct acl_args *next;		/* binary's list */
@@ -23,6 +29,8 @@ struct acl_args {
 	uint32_t num_params;
 	struct acl_param params[MAX_PARAMS];
 	uint8_t buf[ASCEND_LAUNCH_ARGS_MAX];
+	void *dev_mem;			/* place-holder data on the device */
+	size_t dev_size;
 };
 
 struct acl_func {
@@ -42,19 +50,28 @@ struct acl_binary {
 static pthread_mutex_t k_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct acl_binary *k_bins;
 
+/* Place-holder data to put on the device ahead of a launch. */
+struct ph_copy {
+	const uint8_t *data;	/* a multiple of 8 bytes */
+	size_t size;
+	uintptr_t dst;
+};
+
+static aclError launch_ex(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *args,
+			  size_t argsSize, aclrtStream stream, bool pad_to_min,
+			  uint32_t timeout_ms, const struct ph_copy *ph, unsigned int nph);
+
 static aclError bad_handle(const char *what, const void *h)
 {
 	return acl_err_at("kernel", ACL_ERROR_RT_PARAM_INVALID,
 			  "%s %p is not a live handle (never created, or unloaded)", what, h);
 }
 
+static aclError load_builtin(aclrtBinHandle *binHandle);
+
 aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
 				 aclrtBinHandle *binHandle)
 {
-	struct acl_binary *bin;
-	struct acl_device *dev;
-	aclError ret;
-
 	API_ENTER();
 	(void)options;	/* lazy-load/magic options mean nothing for built-ins */
 	if (!binPath || !binHandle)
@@ -69,6 +86,39 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
 			       "\" can be loaded (AscendC binaries cannot run on this NPU)",
 			       binPath);
 	}
+	return load_builtin(binHandle);
+}
+
+/*
+ * aclrtBinaryLoadFromData: the data must be the bytes "ascend://builtin"
+ * (with or without the terminating NUL) - the built-in library; any real
+ * kernel image is refused.
+ */
+aclError aclrtBinaryLoadFromData(const void *data, size_t length,
+				 const aclrtBinaryLoadOptions *options, aclrtBinHandle *binHandle)
+{
+	size_t n = sizeof(BUILTIN_PATH) - 1;
+
+	API_ENTER();
+	(void)options;
+	if (!data || !binHandle)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "%s is NULL", data ? "binHandle" : "data");
+	if (!length)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "length is 0");
+	if ((length != n && !(length == n + 1 && ((const char *)data)[n] == '\0')) ||
+	    memcmp(data, BUILTIN_PATH, n) != 0)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "a %zu-byte kernel image cannot run on this NPU: only the built-in library, named by the data \"" BUILTIN_PATH "\", can be loaded",
+			       length);
+	return load_builtin(binHandle);
+}
+
+static aclError load_builtin(aclrtBinHandle *binHandle)
+{
+	struct acl_binary *bin;
+	struct acl_device *dev;
+	aclError ret;
+
 	ret = dev_acquire_current(&dev);
 	if (ret)
 		return ret;
@@ -93,7 +143,38 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
 	return ACL_SUCCESS;
 }
 
-static void free_binary(struct acl_binary *bin)	/* k_lock held */
+/* Device memory of place-holders waiting to be freed outside k_lock. */
+static void *k_dev_garbage[64];
+static unsigned int k_ngarbage;
+
+static void free_args(struct acl_args *a, bool free_dev)	/* k_lock held */
+{
+	uint32_t i;
+
+	for (i = 0; i < a->num_params; i++)
+		free(a->params[i].host);
+	if (a->dev_mem && free_dev && k_ngarbage < 64)
+		k_dev_garbage[k_ngarbage++] = a->dev_mem;
+	handle_del(a);
+	free(a);
+}
+
+/* Free collected place-holder memory; k_lock not held (aclrtFree locks). */
+static void free_garbage(void)
+{
+	void *list[64];
+	unsigned int n, i;
+
+	pthread_mutex_lock(&k_lock);
+	n = k_ngarbage;
+	memcpy(list, k_dev_garbage, n * sizeof(void *));
+	k_ngarbage = 0;
+	pthread_mutex_unlock(&k_lock);
+	for (i = 0; i < n; i++)
+		aclrtFree(list[i]);
+}
+
+static void free_binary(struct acl_binary *bin, bool free_dev)	/* k_lock held */
 {
 	struct acl_binary **pp;
 
@@ -101,8 +182,7 @@ static void free_binary(struct acl_binary *bin)	/* k_lock held */
 		struct acl_args *a = bin->args;
 
 		bin->args = a->next;
-		handle_del(a);
-		free(a);
+		free_args(a, free_dev);
 	}
 	while (bin->funcs) {
 		struct acl_func *f = bin->funcs;
@@ -130,23 +210,29 @@ aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
 		return binHandle ? bad_handle("binHandle", binHandle) :
 			acl_err(ACL_ERROR_INVALID_PARAM, "binHandle is NULL");
 	}
-	free_binary(binHandle);
+	free_binary(binHandle, true);
 	pthread_mutex_unlock(&k_lock);
+	free_garbage();
+	API_ENTER();
 	return ACL_SUCCESS;
 }
 
-/* Device reset: its binaries (and their functions) go away. */
+/* Device reset: its binaries (and their functions) go away, and its
+ * events (the device memory goes with memory_release_device()). */
 void kernel_release_device(int dev_id)
 {
 	struct acl_binary *b, *next;
+	struct acl_device *dev = dev_by_id(dev_id);
 
 	pthread_mutex_lock(&k_lock);
 	for (b = k_bins; b; b = next) {
 		next = b->next;
 		if (b->dev_id == dev_id)
-			free_binary(b);
+			free_binary(b, false);
 	}
 	pthread_mutex_unlock(&k_lock);
+	if (dev)
+		event_release_device(dev);
 }
 
 /* The device's kernel entry called @name; dev rw read-held. */
@@ -248,8 +334,64 @@ static aclError func_info(aclrtFuncHandle funcHandle, struct drm_ascend_kernel_i
 	return ret;
 }
 
+/*
+ * Launch configuration: ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT (seconds) and
+ * _TIMEOUT_US (microseconds, rounded up to whole milliseconds) become the
+ * launch's device time limit; 0 keeps the device default.  The other
+ * attributes (scheduling mode, UB size, engine type, block offset,
+ * prefetch, dump, profiling) have no meaning on this NPU and are accepted
+ * and ignored.
+ */
+static aclError cfg_timeout(const aclrtLaunchKernelCfg *cfg, uint32_t *timeout_ms)
+{
+	size_t i;
+
+	*timeout_ms = 0;
+	if (!cfg)
+		return ACL_SUCCESS;
+	if (cfg->numAttrs && !cfg->attrs)
+		return acl_err_at("kernel", ACL_ERROR_INVALID_PARAM,
+				  "cfg->attrs is NULL but cfg->numAttrs is %zu", cfg->numAttrs);
+	for (i = 0; i < cfg->numAttrs; i++) {
+		const aclrtLaunchKernelAttr *a = &cfg->attrs[i];
+		uint64_t us, ms;
+
+		switch (a->id) {
+		case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
+			*timeout_ms = (uint32_t)a->value.timeout * 1000u;
+			break;
+		case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
+			us = (uint64_t)a->value.timeoutUs.timeoutHigh << 32 |
+			     a->value.timeoutUs.timeoutLow;
+			ms = (us + 999) / 1000;
+			*timeout_ms = ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
+			break;
+		case ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
+		case ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
+		case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:
+		case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
+		case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
+		case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
+		case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
+			break;
+		default:
+			return acl_err_at("kernel", ACL_ERROR_INVALID_PARAM,
+					  "cfg->attrs[%zu].id %d is not a launch attribute", i,
+					  (int)a->id);
+		}
+	}
+	return ACL_SUCCESS;
+}
+
 static aclError launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *args,
 		       size_t argsSize, aclrtStream stream, bool pad_to_min)
+{
+	return launch_ex(funcHandle, numBlocks, args, argsSize, stream, pad_to_min, 0, NULL, 0);
+}
+
+static aclError launch_ex(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *args,
+			  size_t argsSize, aclrtStream stream, bool pad_to_min,
+			  uint32_t timeout_ms, const struct ph_copy *ph, unsigned int nph)
 {
 	struct drm_ascend_kernel_info k;
 	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_LAUNCH };
@@ -279,17 +421,31 @@ static aclError launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, const voi
 	cmd.launch.kernel_id = k.id;
 	cmd.launch.num_blocks = numBlocks;
 	cmd.launch.args_size = (uint32_t)argsSize;
+	cmd.launch.timeout_ms = timeout_ms;
 	if (args)
 		memcpy(cmd.launch.args, args, argsSize);
 	ret = stream_acquire(stream, &s, &dev);
 	if (ret)
 		return ret;
-	if (dev->id != dev_id)
+	if (dev->id != dev_id) {
 		ret = acl_err(ACL_ERROR_RT_STREAM_CONTEXT,
 				 "stream %p is on device %d but kernel %s was loaded on device %d",
 				 stream, dev->id, k.name, dev_id);
-	else
-		ret = stream_submit(s, &cmd);
+	} else {
+		/* Place-holder data first, 8 bytes per WRITE_VALUE, in stream
+		 * order ahead of the launch that reads it. */
+		for (unsigned int i = 0; i < nph && !ret; i++) {
+			for (size_t off = 0; off < ph[i].size && !ret; off += 8) {
+				struct ascend_cmd w = { .opcode = ASCEND_CMD_WRITE_VALUE };
+
+				w.value.addr = ph[i].dst + off;
+				memcpy(&w.value.value, ph[i].data + off, 8);
+				ret = stream_submit(s, &w);
+			}
+		}
+		if (!ret)
+			ret = stream_submit(s, &cmd);
+	}
 	stream_release(s, dev);
 	return ret;
 }
@@ -299,6 +455,21 @@ aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks,
 {
 	API_ENTER();
 	return launch(funcHandle, numBlocks, argsData, argsSize, stream, false);
+}
+
+aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+			     const void *argsData, size_t argsSize, aclrtLaunchKernelCfg *cfg,
+			     aclrtStream stream)
+{
+	uint32_t timeout_ms;
+	aclError ret;
+
+	API_ENTER();
+	ret = cfg_timeout(cfg, &timeout_ms);
+	if (ret)
+		return ret;
+	return launch_ex(funcHandle, numBlocks, argsData, argsSize, stream, false, timeout_ms,
+			 NULL, 0);
 }
 
 aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHandle)
@@ -353,7 +524,11 @@ static aclError append(struct acl_args *a, const void *param, size_t size,
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 				  "a %zu-byte parameter at offset %u does not fit the %d-byte argument block",
 				  size, off, ASCEND_LAUNCH_ARGS_MAX);
-	memcpy(a->buf + off, param, size);
+	if (param)
+		memcpy(a->buf + off, param, size);
+	else
+		memset(a->buf + off, 0, size);
+	memset(&a->params[a->num_params], 0, sizeof(a->params[0]));
 	a->params[a->num_params].offset = off;
 	a->params[a->num_params].size = (uint32_t)size;
 	if (ph)
@@ -398,33 +573,192 @@ aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle)
 	return ret;
 }
 
+aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle *paramHandle)
+{
+	struct acl_args *a = argsHandle;
+	aclError ret;
+
+	API_ENTER();
+	if (!argsHandle || !paramHandle)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+			       argsHandle ? "paramHandle" : "argsHandle");
+	pthread_mutex_lock(&k_lock);
+	if (!handle_ok(a, H_ARGS)) {
+		ret = bad_handle("argsHandle", argsHandle);
+	} else {
+		/* A pointer slot; its value is set at each launch. */
+		ret = append(a, NULL, sizeof(uint64_t), paramHandle);
+		if (!ret)
+			a->params[a->num_params - 1].placeholder = true;
+	}
+	pthread_mutex_unlock(&k_lock);
+	return ret;
+}
+
+/* @ph as a place-holder parameter of @a, or NULL.  k_lock held. */
+static struct acl_param *find_ph(struct acl_args *a, aclrtParamHandle ph)
+{
+	uint32_t i;
+
+	for (i = 0; i < a->num_params; i++)
+		if ((void *)&a->params[i] == ph)
+			return a->params[i].placeholder ? &a->params[i] : NULL;
+	return NULL;
+}
+
+/*
+ * The host buffer behind a place-holder: the caller fills it; every
+ * launch copies its content (dataSize rounded up to 8 bytes) to device
+ * memory owned by the args handle, ahead of the kernel in stream order,
+ * and passes that device address in the slot.  The buffer stays valid
+ * until the binary is unloaded.
+ */
+aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle,
+					     size_t dataSize, void **bufferAddr)
+{
+	struct acl_args *a = argsHandle;
+	struct acl_param *p = NULL;
+	aclError ret = ACL_SUCCESS;
+
+	API_ENTER();
+	if (!argsHandle || !paramHandle || !bufferAddr)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+			       !argsHandle ? "argsHandle" : !paramHandle ? "paramHandle" :
+			       "bufferAddr");
+	if (!dataSize)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "dataSize is 0");
+	if (dataSize > (1u << 20))
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "dataSize %zu is larger than the 1 MiB a place-holder may hold",
+			       dataSize);
+	pthread_mutex_lock(&k_lock);
+	if (!handle_ok(a, H_ARGS)) {
+		ret = bad_handle("argsHandle", argsHandle);
+	} else if (!(p = find_ph(a, paramHandle))) {
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "paramHandle %p is not a place-holder of argsHandle %p (aclrtKernelArgsAppendPlaceHolder)",
+			      paramHandle, argsHandle);
+	} else if (!p->host || p->host_size < dataSize) {
+		void *n = calloc(1, (dataSize + 7) & ~(size_t)7);
+
+		if (!n) {
+			ret = acl_err(ACL_ERROR_BAD_ALLOC, "out of host memory");
+		} else {
+			free(p->host);
+			p->host = n;
+			p->host_size = dataSize;
+		}
+	}
+	if (!ret)
+		*bufferAddr = p->host;
+	pthread_mutex_unlock(&k_lock);
+	return ret;
+}
+
+/* Bytes of place-holder data @a carries to the device.  k_lock held. */
+static size_t ph_total(const struct acl_args *a)
+{
+	size_t total = 0;
+	uint32_t i;
+
+	for (i = 0; i < a->num_params; i++)
+		if (a->params[i].placeholder && a->params[i].host)
+			total += (a->params[i].host_size + 7) & ~(size_t)7;
+	return total;
+}
+
 aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
 				     aclrtStream stream, aclrtLaunchKernelCfg *cfg,
 				     aclrtArgsHandle argsHandle, void *reserve)
 {
 	struct acl_args *a = argsHandle;
 	uint8_t buf[ASCEND_LAUNCH_ARGS_MAX];
-	uint32_t size = 0;
-	aclError ret = ACL_SUCCESS;
+	struct ph_copy ph = { 0 };
+	uint8_t *staging = NULL;
+	uint32_t size = 0, timeout_ms;
+	void *fresh = NULL;
+	size_t total = 0;
+	aclError ret;
 
 	API_ENTER();
-	(void)cfg;	/* attributes (timeouts, engine, ...) have no effect here */
 	(void)reserve;
 	if (!argsHandle)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "argsHandle is NULL");
-	pthread_mutex_lock(&k_lock);
-	if (!handle_ok(a, H_ARGS))
-		ret = bad_handle("argsHandle", argsHandle);
-	else if (a->fn != funcHandle)
-		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			      "argsHandle %p was initialised for function %p, not %p",
-			      argsHandle, (void *)a->fn, funcHandle);
+	ret = cfg_timeout(cfg, &timeout_ms);
+	if (ret)
+		return ret;
+	for (int attempt = 0;; attempt++) {
+		pthread_mutex_lock(&k_lock);
+		if (!handle_ok(a, H_ARGS))
+			ret = bad_handle("argsHandle", argsHandle);
+		else if (a->fn != funcHandle)
+			ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+				      "argsHandle %p was initialised for function %p, not %p",
+				      argsHandle, (void *)a->fn, funcHandle);
+		if (ret)
+			break;
+		total = ph_total(a);
+		if (total <= a->dev_size)
+			break;
+		if (attempt == 2) {
+			ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+				      "the place-holders of argsHandle %p keep growing during the launch",
+				      argsHandle);
+			break;
+		}
+		pthread_mutex_unlock(&k_lock);
+		/* Device memory for the place-holder data, outside k_lock. */
+		ret = aclrtMalloc(&fresh, total, ACL_MEM_MALLOC_NORMAL_ONLY);
+		API_ENTER();
+		if (ret)
+			return ret;
+		pthread_mutex_lock(&k_lock);
+		if (handle_ok(a, H_ARGS)) {
+			if (a->dev_mem && k_ngarbage < 64)
+				k_dev_garbage[k_ngarbage++] = a->dev_mem;
+			a->dev_mem = fresh;
+			a->dev_size = total;
+		} else if (k_ngarbage < 64) {
+			k_dev_garbage[k_ngarbage++] = fresh;
+		}
+		fresh = NULL;
+		pthread_mutex_unlock(&k_lock);
+	}
+	/* here: k_lock held */
+	if (!ret && total) {
+		staging = calloc(1, total);
+		if (!staging) {
+			ret = acl_err(ACL_ERROR_BAD_ALLOC, "out of host memory");
+		} else {
+			size_t off = 0;
+			uint32_t i;
+
+			for (i = 0; i < a->num_params; i++) {
+				struct acl_param *p = &a->params[i];
+				uint64_t va;
+
+				if (!p->placeholder || !p->host)
+					continue;
+				memcpy(staging + off, p->host, p->host_size);
+				va = (uintptr_t)a->dev_mem + off;
+				memcpy(a->buf + p->offset, &va, sizeof(va));
+				off += (p->host_size + 7) & ~(size_t)7;
+			}
+			ph.data = staging;
+			ph.size = total;
+			ph.dst = (uintptr_t)a->dev_mem;
+		}
+	}
 	if (!ret) {
 		size = a->size;
 		memcpy(buf, a->buf, sizeof(buf));
 	}
 	pthread_mutex_unlock(&k_lock);
-	if (ret)
-		return ret;
-	return launch(funcHandle, numBlocks, buf, size, stream, true);
+	free_garbage();
+	API_ENTER();
+	if (!ret)
+		ret = launch_ex(funcHandle, numBlocks, buf, size, stream, true, timeout_ms,
+				&ph, ph.size ? 1 : 0);
+	free(staging);
+	return ret;
 }

@@ -134,3 +134,94 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
 			       dir_name[have], dst, src);
 	}
 }
+
+/*
+ * aclrtMemcpyAsync: CANN's checks in CANN's order, then the runtime's kind
+ * auto-correction (facts §7: a device pair is always D2D; with pageable
+ * host memory only the listed kinds are accepted, else 107000).  Device to
+ * device on one device is a ring COPY in stream order; every copy that
+ * touches host memory needs host pinning (not there yet) -> 207000, and
+ * an asynchronous host-to-host copy is 207000 in CANN itself.
+ */
+aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+			  aclrtMemcpyKind kind, aclrtStream stream)
+{
+	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_COPY };
+	struct acl_device *cur, *dd, *sd, *dev;
+	struct acl_stream *s;
+	uintptr_t d = (uintptr_t)dst, sp = (uintptr_t)src;
+	int have;
+	aclError ret;
+
+	API_ENTER();
+	if (count == 0)
+		return ACL_SUCCESS;
+	if (!dst)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "dst is NULL");
+	if (!src)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "src is NULL");
+	if ((unsigned int)kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "kind %d is not valid for aclrtMemcpyAsync (0..5: H2H, H2D, D2H, D2D, DEFAULT, HOST_TO_BUF_TO_DEVICE)",
+			       (int)kind);
+	if (count > destMax)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "count %zu is larger than destMax %zu", count, destMax);
+	ret = dev_acquire_current(&cur);
+	if (ret)
+		return ret;
+	dev_release(cur);
+
+	dd = dev_of_va(dst);
+	sd = dev_of_va(src);
+	have = dd ? (sd ? D2D : H2D) : (sd ? D2H : H2H);
+	if (have == H2D && kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_DEVICE &&
+	    kind != ACL_MEMCPY_DEFAULT && kind != ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	else if (have == D2H && kind != ACL_MEMCPY_DEVICE_TO_HOST &&
+		 kind != ACL_MEMCPY_DEVICE_TO_DEVICE && kind != ACL_MEMCPY_DEFAULT)
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	if (ret)
+		return acl_err(ret,
+			       "kind %s is not accepted for dst %p (%s) and src %p (%s)",
+			       kind_name[kind], dst, where(dd), src, where(sd));
+	if (have == H2H)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "asynchronous host-to-host copies (dst %p, src %p) are not supported (use aclrtMemcpy)",
+			       dst, src);
+	if (have != D2D)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "%s copies (dst %p, src %p) need host-memory pinning, which this libaclrt does not support yet",
+			       dir_name[have], dst, src);
+	if (dd != sd)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "copies between device %d and device %d are not supported yet",
+			       sd->id, dd->id);
+	ret = check_range("dst", dst, count);
+	if (!ret)
+		ret = check_range("src", src, count);
+	if (ret)
+		return ret;
+	if (d < sp + count && sp < d + count)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "source [%p, +%zu) and destination [%p, +%zu) overlap",
+			       src, count, dst, count);
+	ret = stream_acquire(stream, &s, &dev);
+	if (ret)
+		return ret;
+	if (dev != dd)
+		ret = acl_err(ACL_ERROR_RT_STREAM_CONTEXT,
+			      "stream %p is on device %d but the memory is on device %d",
+			      stream, dev->id, dd->id);
+	else if (!(dev->info.capabilities & DRM_ASCEND_CAP_RING_COPY))
+		ret = acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			      "device %d's driver cannot copy in stream order", dev->id);
+	if (!ret) {
+		cmd.copy.dst = d;
+		cmd.copy.src = sp;
+		cmd.copy.size = count;
+		ret = stream_submit(s, &cmd);
+	}
+	stream_release(s, dev);
+	return ret;
+}

@@ -123,18 +123,37 @@ static const char *fault_name(uint32_t fault)
 		"none", "bad command", "device MMU fault (address not mapped)",
 		"AI-core exception in a kernel", "DMA engine error",
 		"ring pointers corrupted", "work discarded by forced destroy",
+		"command ran past its time limit",
 	};
 
 	return fault < sizeof(names) / sizeof(names[0]) ? names[fault] : "unknown fault";
 }
 
-static aclError fault_code(uint32_t fault)
+const char *queue_opcode_name(uint32_t opcode)
+{
+	static const char *const names[] = {
+		"NOP", "LAUNCH", "COPY", "FILL", "EVENT_RECORD", "EVENT_WAIT",
+		"WRITE_VALUE", "WAIT_VALUE",
+	};
+
+	return opcode < sizeof(names) / sizeof(names[0]) ? names[opcode] : "unknown opcode";
+}
+
+/*
+ * CANN's code for a fault: a timed-out kernel is an AI-core timeout, any
+ * other timed-out command (event or value wait, copy) a task timeout;
+ * garbage in the ring is an internal error.
+ */
+static aclError fault_code(uint32_t fault, uint32_t opcode)
 {
 	switch (fault) {
 	case ASCEND_FAULT_MMU:		return ACL_ERROR_RT_DEVICE_MEM_ERROR;
 	case ASCEND_FAULT_KERNEL:	return ACL_ERROR_RT_AICORE_EXCEPTION;
 	case ASCEND_FAULT_DMA:		return ACL_ERROR_RT_SYS_DMA;
 	case ASCEND_FAULT_ABORTED:	return ACL_ERROR_RT_STREAM_ABORT;
+	case ASCEND_FAULT_TIMEOUT:
+		return opcode == ASCEND_CMD_LAUNCH ? ACL_ERROR_RT_AICORE_TIMEOUT :
+		       ACL_ERROR_RT_TASK_TIMEOUT;
 	default:			return ACL_ERROR_RT_INTERNAL_ERROR;
 	}
 }
@@ -143,12 +162,54 @@ static aclError fault_code(uint32_t fault)
 aclError queue_fault_error(struct acl_queue *q, uint32_t fault)
 {
 	struct ascend_queue_status *st = q->status;
+	uint32_t opcode = LOAD(&st->fault_opcode);
 
-	return acl_err_at("stream", fault_code(fault),
-			  "queue %u faulted: %s; command #%llu (opcode %u), device address %#llx",
+	if (!fault)
+		fault = LOAD(&st->fault);
+	return acl_err_at("stream", fault_code(fault, opcode),
+			  "queue %u faulted: %s; command #%llu (%s, opcode %u), device address %#llx",
 			  q->handle, fault_name(fault),
-			  (unsigned long long)LOAD(&st->fault_seq), LOAD(&st->fault_opcode),
-			  (unsigned long long)LOAD(&st->fault_addr));
+			  (unsigned long long)LOAD(&st->fault_seq), queue_opcode_name(opcode),
+			  opcode, (unsigned long long)LOAD(&st->fault_addr));
+}
+
+/* Has the device stopped this queue on a fault? */
+bool queue_faulted(struct acl_queue *q)
+{
+	return q->status && (LOAD(&q->status->fault) ||
+			     (LOAD(&q->status->flags) & ASCEND_QUEUE_STATUS_FAULTED));
+}
+
+/* Discard what the fault left in the ring and restart the queue. */
+aclError queue_reset(int fd, struct acl_queue *q)
+{
+	struct drm_ascend_queue_reset r = { .handle = q->handle };
+
+	if (drmIoctl(fd, DRM_IOCTL_ASCEND_QUEUE_RESET, &r) && errno != EINVAL)
+		return acl_err_at("stream", ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+				  "resetting faulted queue %u failed: %s", q->handle,
+				  strerror(errno));
+	return ACL_SUCCESS;
+}
+
+/* Spin this long on the status page before sleeping in the kernel. */
+#define SPIN_NS		5000
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 /* Wait until @seq commands completed or @deadline_ns (absolute) passed. */
@@ -160,9 +221,18 @@ aclError queue_wait(int fd, struct acl_queue *q, uint64_t seq, int64_t deadline_
 	};
 
 	*timed_out = false;
-	/* Already done and healthy: no system call. */
+	/* Done and healthy: no system call.  Spin a few microseconds first. */
 	if (LOAD(&q->status->completed) >= seq && !LOAD(&q->status->fault))
 		return ACL_SUCCESS;
+	if (deadline_ns != 0 && !LOAD(&q->status->fault)) {
+		int64_t end = now_ns() + SPIN_NS;
+
+		do {
+			cpu_relax();
+			if (LOAD(&q->status->completed) >= seq && !LOAD(&q->status->fault))
+				return ACL_SUCCESS;
+		} while (now_ns() < end);
+	}
 	if (drmIoctl(fd, DRM_IOCTL_ASCEND_QUEUE_WAIT, &w)) {
 		if (errno == ETIME || errno == ETIMEDOUT) {
 			*timed_out = true;
@@ -188,14 +258,14 @@ static void ring_doorbell(int fd, struct acl_queue *q)
 aclError queue_submit(int fd, struct acl_queue *q, const struct ascend_cmd *cmd)
 {
 	struct ascend_queue_status *st = q->status;
-	uint32_t fault = LOAD(&st->fault);
 	uint64_t w = q->wptr;
 	bool to;
 	aclError ret;
 
-	if (fault || (LOAD(&st->flags) & ASCEND_QUEUE_STATUS_FAULTED))
-		return queue_fault_error(q, fault);
-	/* Full ring: wait for the oldest slot instead of overwriting it. */
+	/* A faulted queue still takes commands: the next synchronisation
+	 * reports the fault and the reset discards them, as CANN drops the
+	 * tasks after a failed one.  Full ring: wait for the oldest slot
+	 * instead of overwriting it (a fault ends that wait with its code). */
 	if (w - LOAD(&st->completed) >= q->ring_entries) {
 		ret = queue_wait(fd, q, w + 1 - q->ring_entries,
 				 DRM_ASCEND_TIMEOUT_INFINITE, &to);

@@ -107,16 +107,58 @@ void stream_release(struct acl_stream *s, struct acl_device *dev)
 	dev_release(dev);
 }
 
+/*
+ * Fault reporting: CANN reports a failed task once, at the synchronisation
+ * that sees it.  Whoever turns a queue fault into an error code (sync,
+ * query, a submission that found the ring full) resets the queue at once:
+ * the commands behind the faulting one are discarded and the stream is
+ * usable again; later synchronisations succeed.
+ */
+void stream_recover(struct acl_stream *s)
+{
+	pthread_mutex_lock(&s->lock);
+	if (!s->dead && queue_faulted(&s->q))
+		queue_reset(s->dev->fd, &s->q);
+	pthread_mutex_unlock(&s->lock);
+}
+
 aclError stream_submit(struct acl_stream *s, const struct ascend_cmd *cmd)
 {
+	return stream_submit_seq(s, cmd, NULL);
+}
+
+/* stream_submit() that also says the command's sequence number. */
+aclError stream_submit_seq(struct acl_stream *s, const struct ascend_cmd *cmd, uint64_t *seq)
+{
 	aclError ret;
+	bool faulted = false;
 
 	pthread_mutex_lock(&s->lock);
-	if (s->dead)
+	if (s->dead) {
 		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID, "stream %p was destroyed", (void *)s);
-	else
+	} else {
 		ret = queue_submit(s->dev->fd, &s->q, cmd);
+		faulted = ret && queue_faulted(&s->q);
+		if (!ret && seq)
+			*seq = s->q.wptr;
+	}
 	pthread_mutex_unlock(&s->lock);
+	if (faulted)
+		stream_recover(s);
+	return ret;
+}
+
+aclError acl_stream_submit(aclrtStream stream, const struct ascend_cmd *cmd)
+{
+	struct acl_device *dev;
+	struct acl_stream *s;
+	aclError ret;
+
+	ret = stream_acquire(stream, &s, &dev);
+	if (ret)
+		return ret;
+	ret = stream_submit(s, cmd);
+	stream_release(s, dev);
 	return ret;
 }
 
@@ -143,6 +185,8 @@ aclError stream_sync(struct acl_stream *s, int64_t deadline_ns, int32_t timeout_
 	pthread_mutex_unlock(&s->lock);
 	ret = queue_wait(s->dev->fd, &s->q, seq, deadline_ns, &to);
 	stream_drain_printf(s);
+	if (ret && !to && queue_faulted(&s->q))
+		stream_recover(s);
 	if (to)
 		return acl_err(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
 			       "stream %p did not finish within %d ms (%llu of %llu commands completed)",
@@ -162,6 +206,7 @@ aclError stream_kill(struct acl_stream *s, bool force)
 	bool to;
 
 	handle_del(s);
+	callback_stream_unblock(s);	/* blocking callbacks nobody will run */
 	pthread_mutex_lock(&s->lock);
 	/* A fault is reported by synchronisation, not by destroy. */
 	if (!force)
@@ -169,6 +214,7 @@ aclError stream_kill(struct acl_stream *s, bool force)
 	queue_drain_printf(&s->q);
 	ret = queue_destroy(dev->fd, &s->q, force);
 	queue_drain_printf(&s->q);	/* what the forced grace period produced */
+	callback_stream_gone(s);	/* no command refers to its events now */
 	__atomic_store_n(&s->dead, true, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&s->lock);
 	for (pp = &dev->streams; *pp; pp = &(*pp)->next) {
@@ -298,6 +344,8 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
 	pthread_mutex_unlock(&s->lock);
 	ret = queue_wait(dev->fd, &s->q, seq, 0, &to);	/* 0: poll */
 	stream_drain_printf(s);
+	if (ret && !to && queue_faulted(&s->q))
+		stream_recover(s);
 	if (to) {
 		*status = ACL_STREAM_STATUS_NOT_READY;
 		ret = ACL_SUCCESS;

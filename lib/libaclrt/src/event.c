@@ -1,0 +1,784 @@
+// SPDX-License-Identifier: MIT
+/*
+ * event.c - aclrt events on the kernel's event objects, and the
+ * device-side cross-stream wait (aclrtStreamWaitEvent).
+ *
+ * A kernel event counts generations (uAPI comment block "Events").  This
+ * file numbers the records of each event 1, 2, 3, ...: aclrtRecordEvent
+ * puts ASCEND_CMD_EVENT_RECORD with gen + 1 on the stream, and every query
+ * or wait refers to the generation of the latest record ("capture"
+ * semantics: an event that was never recorded, or was reset, is complete).
+ *
+ * Destroy never blocks (CANN): the kernel object is freed once no command
+ * in any ring still names it - until then the event is a "zombie" that
+ * later create/destroy calls reap.  For that each event keeps, per stream,
+ * the sequence number of its latest command naming the event.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <xf86drm.h>
+
+#include "internal.h"
+
+#define EVENT_FLAGS	(ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS |	\
+			 ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY |	\
+			 ACL_EVENT_EXTERNAL | ACL_EVENT_IPC)
+
+/* Host waits sleep in the kernel in slices this long, so that a fault of
+ * the recording stream (which never completes the event) is noticed. */
+#define SLICE_NS	20000000LL
+
+enum ev_kind { EV_PLAIN, EV_FLAG, EV_EX };
+
+struct ev_ref {
+	struct acl_stream *s;		/* holds a stream reference */
+	uint64_t seq;			/* latest command naming the event */
+};
+
+struct acl_event {
+	struct acl_event *next;		/* ev_list */
+	int dev_id;
+	enum ev_kind kind;
+	uint32_t flags;			/* ACL_EVENT_* of the create call */
+	uint32_t handle;		/* kernel event object */
+	bool zombie;			/* destroyed by the user, handle pending */
+	bool lost;			/* its device was reset */
+	bool recorded;			/* recorded since create / reset */
+	int busy;			/* host waits in progress: not reaped */
+	uint64_t gen;			/* generation of the latest record */
+	struct acl_stream *rec_s;	/* stream of the latest record (ref) */
+	uint64_t rec_seq;		/* its sequence number */
+	struct ev_ref *refs;
+	size_t nrefs, caprefs;
+};
+
+/* Protects ev_list and every field of every event.  Lock order:
+ * device rw -> ev_lock -> acl_stream.lock. */
+static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct acl_event *ev_list;
+
+static uint64_t completed_of(struct acl_stream *s)
+{
+	return __atomic_load_n(&s->q.status->completed, __ATOMIC_ACQUIRE);
+}
+
+/* Has the stream executed (or discarded) command @seq for good? */
+static bool ref_done(const struct ev_ref *r)
+{
+	return __atomic_load_n(&r->s->dead, __ATOMIC_ACQUIRE) || completed_of(r->s) >= r->seq;
+}
+
+/* Remember that command @seq of @s names @ev.  ev_lock held. */
+static void ev_add_ref(struct acl_event *ev, struct acl_stream *s, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nrefs; i++) {
+		if (ev->refs[i].s == s) {
+			ev->refs[i].seq = seq;
+			return;
+		}
+	}
+	/* Drop finished references before growing. */
+	for (i = 0; i < ev->nrefs;) {
+		if (ref_done(&ev->refs[i])) {
+			stream_put(ev->refs[i].s);
+			ev->refs[i] = ev->refs[--ev->nrefs];
+		} else {
+			i++;
+		}
+	}
+	if (ev->nrefs == ev->caprefs) {
+		size_t cap = ev->caprefs ? ev->caprefs * 2 : 4;
+		struct ev_ref *n = realloc(ev->refs, cap * sizeof(*n));
+
+		if (!n)
+			return;	/* worst case the kernel object is freed early */
+		ev->refs = n;
+		ev->caprefs = cap;
+	}
+	__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+	ev->refs[ev->nrefs].s = s;
+	ev->refs[ev->nrefs].seq = seq;
+	ev->nrefs++;
+}
+
+static bool ev_idle(const struct acl_event *ev)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nrefs; i++)
+		if (!ref_done(&ev->refs[i]))
+			return false;
+	return true;
+}
+
+static void ev_free(struct acl_event *ev)	/* unlinked; ev_lock held */
+{
+	size_t i;
+
+	for (i = 0; i < ev->nrefs; i++)
+		stream_put(ev->refs[i].s);
+	if (ev->rec_s)
+		stream_put(ev->rec_s);
+	free(ev->refs);
+	free(ev);
+}
+
+aclError event_kcreate(int fd, uint32_t flags, uint32_t *handle)
+{
+	struct drm_ascend_event_create c = { .flags = flags };
+
+	if (drmIoctl(fd, DRM_IOCTL_ASCEND_EVENT_CREATE, &c)) {
+		int e = errno;
+
+		if (e == ENOTTY || e == EOPNOTSUPP)
+			return acl_err_at("event", ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+					  "the driver has no event objects (DRM_IOCTL_ASCEND_EVENT_CREATE: %s)",
+					  strerror(e));
+		return acl_err_at("event", e == ENOSPC || e == ENOMEM ?
+				  ACL_ERROR_RT_NO_EVENT_RESOURCE : ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+				  "the driver could not create an event: %s", strerror(e));
+	}
+	*handle = c.handle;
+	return ACL_SUCCESS;
+}
+
+void event_kdestroy(int fd, uint32_t handle)
+{
+	struct drm_ascend_event_destroy d = { .handle = handle };
+
+	drmIoctl(fd, DRM_IOCTL_ASCEND_EVENT_DESTROY, &d);
+}
+
+/* The kernel's completed generation and its timestamp (ns). */
+static int kquery(int fd, uint32_t handle, uint64_t gen, int64_t deadline,
+		  uint64_t *completed, uint64_t *ts)
+{
+	struct drm_ascend_event_wait w = {
+		.handle = handle, .gen = gen, .timeout_ns = deadline,
+	};
+
+	if (drmIoctl(fd, DRM_IOCTL_ASCEND_EVENT_WAIT, &w))
+		return errno;
+	if (completed)
+		*completed = w.completed;
+	if (ts)
+		*ts = w.timestamp_ns;
+	return 0;
+}
+
+/* Free the kernel objects of @dev's zombies nothing refers to any more.
+ * dev rw read-held, ev_lock held. */
+static void reap(struct acl_device *dev)
+{
+	struct acl_event **pp = &ev_list, *ev;
+
+	while ((ev = *pp)) {
+		if (ev->zombie && !ev->busy && ev->dev_id == dev->id && ev_idle(ev)) {
+			*pp = ev->next;
+			event_kdestroy(dev->fd, ev->handle);
+			ev_free(ev);
+		} else {
+			pp = &ev->next;
+		}
+	}
+}
+
+/* Device reset: the file (and with it every kernel event) goes away.
+ * dev rw write-held. */
+void event_release_device(struct acl_device *dev)
+{
+	struct acl_event **pp = &ev_list, *ev;
+	size_t i;
+
+	pthread_mutex_lock(&ev_lock);
+	while ((ev = *pp)) {
+		if (ev->dev_id != dev->id) {
+			pp = &ev->next;
+			continue;
+		}
+		for (i = 0; i < ev->nrefs; i++)
+			stream_put(ev->refs[i].s);
+		ev->nrefs = 0;
+		if (ev->rec_s)
+			stream_put(ev->rec_s);
+		ev->rec_s = NULL;
+		if (ev->zombie && !ev->busy) {
+			*pp = ev->next;
+			ev_free(ev);
+			continue;
+		}
+		ev->lost = true;
+		pp = &ev->next;
+	}
+	pthread_mutex_unlock(&ev_lock);
+}
+
+static aclError create(aclrtEvent *event, enum ev_kind kind, uint32_t flag)
+{
+	struct acl_device *dev;
+	struct acl_event *ev;
+	uint32_t kflags = 0;
+	aclError ret;
+
+	if (!event)
+		return acl_err_at("event", ACL_ERROR_INVALID_PARAM, "event is NULL");
+	if (kind != EV_PLAIN) {
+		if (flag & ~EVENT_FLAGS)
+			return acl_err_at("event", ACL_ERROR_INVALID_PARAM,
+					  "flag %#x has unknown bits %#x (known: %#x)", flag,
+					  flag & ~EVENT_FLAGS, EVENT_FLAGS);
+		if ((flag & ACL_EVENT_EXTERNAL) && flag != ACL_EVENT_EXTERNAL)
+			return acl_err_at("event", ACL_ERROR_INVALID_PARAM,
+					  "flag %#x: ACL_EVENT_EXTERNAL cannot be combined with other flags",
+					  flag);
+		if (flag & ACL_EVENT_IPC)
+			return acl_err_at("event", ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+					  "ACL_EVENT_IPC: inter-process events are not supported yet");
+	}
+	/* Plain events measure elapsed time; flagged ones only with TIME_LINE. */
+	if (kind == EV_PLAIN || (flag & ACL_EVENT_TIME_LINE))
+		kflags |= DRM_ASCEND_EVENT_TIMESTAMP;
+	ret = dev_acquire_current(&dev);
+	if (ret)
+		return ret;
+	if (!(dev->info.capabilities & DRM_ASCEND_CAP_EVENTS)) {
+		dev_release(dev);
+		return acl_err_at("event", ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+				  "device %d's driver has no events", dev->id);
+	}
+	ev = calloc(1, sizeof(*ev));
+	if (!ev) {
+		dev_release(dev);
+		return acl_err_at("event", ACL_ERROR_BAD_ALLOC, "out of host memory");
+	}
+	pthread_mutex_lock(&ev_lock);
+	reap(dev);
+	ret = event_kcreate(dev->fd, kflags, &ev->handle);
+	if (!ret) {
+		ev->dev_id = dev->id;
+		ev->kind = kind;
+		ev->flags = flag;
+		ev->next = ev_list;
+		ev_list = ev;
+		handle_add(ev, H_EVENT);
+		*event = ev;
+	}
+	pthread_mutex_unlock(&ev_lock);
+	dev_release(dev);
+	if (ret)
+		free(ev);
+	return ret;
+}
+
+aclError aclrtCreateEvent(aclrtEvent *event)
+{
+	API_ENTER();
+	return create(event, EV_PLAIN, 0);
+}
+
+aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
+{
+	API_ENTER();
+	return create(event, EV_FLAG, flag);
+}
+
+aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
+{
+	API_ENTER();
+	return create(event, EV_EX, flag);
+}
+
+/*
+ * Look up @h and read-lock its device.  Returns with ev_lock held on
+ * success; the caller unlocks it and releases the device.
+ */
+static aclError ev_get(aclrtEvent h, const char *name, struct acl_event **out,
+		       struct acl_device **dev)
+{
+	struct acl_event *ev = h;
+	aclError ret;
+	int id;
+
+	if (!h)
+		return acl_err_at("event", ACL_ERROR_INVALID_PARAM, "%s is NULL", name);
+	pthread_mutex_lock(&ev_lock);
+	if (!handle_ok(h, H_EVENT)) {
+		pthread_mutex_unlock(&ev_lock);
+		return acl_err_at("event", ACL_ERROR_RT_PARAM_INVALID,
+				  "%s %p is not a live event (never created, or destroyed)", name, h);
+	}
+	id = ev->dev_id;
+	pthread_mutex_unlock(&ev_lock);
+	ret = dev_acquire(id, dev);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&ev_lock);
+	if (!handle_ok(h, H_EVENT) || ev->lost) {
+		pthread_mutex_unlock(&ev_lock);
+		dev_release(*dev);
+		return acl_err_at("event", ACL_ERROR_RT_PARAM_INVALID,
+				  "%s %p is not a live event (destroyed, or its device was reset)",
+				  name, h);
+	}
+	*out = ev;
+	return ACL_SUCCESS;
+}
+
+static void ev_put(struct acl_device *dev)
+{
+	pthread_mutex_unlock(&ev_lock);
+	dev_release(dev);
+}
+
+aclError aclrtDestroyEvent(aclrtEvent event)
+{
+	struct acl_device *dev;
+	struct acl_event *ev;
+	aclError ret;
+
+	API_ENTER();
+	ret = ev_get(event, "event", &ev, &dev);
+	if (ret)
+		return ret;
+	handle_del(ev);
+	ev->zombie = true;
+	reap(dev);		/* frees it now if no ring names it */
+	ev_put(dev);
+	return ACL_SUCCESS;
+}
+
+/* Resolve @stream for an operation on @ev (ev_lock NOT held). */
+static aclError ev_stream(aclrtStream stream, int dev_id, struct acl_stream **s,
+			  struct acl_device **sdev)
+{
+	aclError ret = stream_acquire(stream, s, sdev);
+
+	if (ret)
+		return ret;
+	if ((*sdev)->id != dev_id) {
+		stream_release(*s, *sdev);
+		return acl_err_at("event", ACL_ERROR_RT_STREAM_CONTEXT,
+				  "stream %p is on device %d but the event was created on device %d",
+				  stream, (*sdev)->id, dev_id);
+	}
+	return ACL_SUCCESS;
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
+{
+	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_EVENT_RECORD };
+	struct acl_device *dev, *sdev;
+	struct acl_stream *s;
+	struct acl_event *ev;
+	uint64_t seq = 0;
+	aclError ret;
+	int id;
+
+	API_ENTER();
+	ret = ev_get(event, "event", &ev, &dev);
+	if (ret)
+		return ret;
+	id = ev->dev_id;
+	ev_put(dev);
+	ret = ev_stream(stream, id, &s, &sdev);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&ev_lock);
+	if (!handle_ok(ev, H_EVENT) || ev->lost) {
+		pthread_mutex_unlock(&ev_lock);
+		stream_release(s, sdev);
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "event %p was destroyed", event);
+	}
+	/* Not under ev_lock: a full ring may wait for another stream that
+	 * waits for an event someone else is about to record. */
+	cmd.event.handle = ev->handle;
+	cmd.event.gen = ++ev->gen;
+	ev->busy++;			/* not reaped before its ref is noted */
+	pthread_mutex_unlock(&ev_lock);
+	ret = stream_submit_seq(s, &cmd, &seq);
+	pthread_mutex_lock(&ev_lock);
+	ev->busy--;
+	if (ret) {
+		if (ev->gen == cmd.event.gen)
+			ev->gen--;	/* nobody recorded after us */
+	} else if (ev->gen == cmd.event.gen) {
+		ev->recorded = true;
+		if (ev->rec_s)
+			stream_put(ev->rec_s);
+		__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+		ev->rec_s = s;
+		ev->rec_seq = seq;
+	}
+	if (!ret)
+		ev_add_ref(ev, s, seq);
+	pthread_mutex_unlock(&ev_lock);
+	stream_release(s, sdev);
+	return ret;
+}
+
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
+{
+	struct acl_device *dev, *sdev;
+	struct acl_stream *s;
+	struct acl_event *ev;
+	aclError ret;
+	int id;
+
+	API_ENTER();
+	ret = ev_get(event, "event", &ev, &dev);
+	if (ret)
+		return ret;
+	id = ev->dev_id;
+	if (ev->kind == EV_PLAIN)
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "event %p comes from aclrtCreateEvent, which CANN does not allow with aclrtResetEvent (create it with ACL_EVENT_SYNC)",
+			      event);
+	else if (!(ev->flags & ACL_EVENT_SYNC))
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "event %p was created without ACL_EVENT_SYNC (flag %#x), so it cannot be reset",
+			      event, ev->flags);
+	ev_put(dev);
+	if (ret)
+		return ret;
+	ret = ev_stream(stream, id, &s, &sdev);
+	if (ret)
+		return ret;
+	/* Waits already queued keep the generation they captured; later
+	 * queries and waits see an event that was not recorded. */
+	pthread_mutex_lock(&ev_lock);
+	if (handle_ok(ev, H_EVENT))
+		ev->recorded = false;
+	pthread_mutex_unlock(&ev_lock);
+	stream_release(s, sdev);
+	return ACL_SUCCESS;
+}
+
+static aclError stream_wait_event(aclrtStream stream, aclrtEvent event, int32_t timeout)
+{
+	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_EVENT_WAIT };
+	struct acl_device *dev, *sdev;
+	struct acl_stream *s;
+	struct acl_event *ev;
+	uint64_t seq = 0;
+	aclError ret;
+	int id;
+
+	if (timeout < -1)
+		return acl_err_at("aclrtStreamWaitEvent", ACL_ERROR_INVALID_PARAM,
+				  "timeout %d is invalid: -1 or 0 wait forever, >0 is milliseconds",
+				  timeout);
+	ret = ev_get(event, "event", &ev, &dev);
+	if (ret)
+		return ret;
+	id = ev->dev_id;
+	if (ev->kind != EV_PLAIN && !(ev->flags & ACL_EVENT_SYNC))
+		ret = acl_err_at("aclrtStreamWaitEvent", ACL_ERROR_RT_PARAM_INVALID,
+				 "event %p was created without ACL_EVENT_SYNC (flag %#x), so streams cannot wait for it",
+				 event, ev->flags);
+	ev_put(dev);
+	if (ret)
+		return ret;
+	ret = ev_stream(stream, id, &s, &sdev);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&ev_lock);
+	if (!handle_ok(ev, H_EVENT) || ev->lost) {
+		ret = acl_err_at("aclrtStreamWaitEvent", ACL_ERROR_RT_PARAM_INVALID,
+				 "event %p was destroyed", event);
+	} else if (ev->recorded && ev->gen) {
+		cmd.event.handle = ev->handle;
+		cmd.event.gen = ev->gen;
+		if (timeout > 0) {
+			cmd.event.flags = ASCEND_CMD_EVENT_TIMEOUT;
+			cmd.event.timeout_ms = (uint32_t)timeout;
+		}
+		ev->busy++;		/* submit outside ev_lock, see record */
+		pthread_mutex_unlock(&ev_lock);
+		ret = stream_submit_seq(s, &cmd, &seq);
+		pthread_mutex_lock(&ev_lock);
+		ev->busy--;
+		if (!ret)
+			ev_add_ref(ev, s, seq);
+	}
+	/* else: nothing recorded, nothing to wait for */
+	pthread_mutex_unlock(&ev_lock);
+	stream_release(s, sdev);
+	return ret;
+}
+
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
+{
+	API_ENTER();
+	return stream_wait_event(stream, event, -1);
+}
+
+aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout)
+{
+	API_ENTER();
+	return stream_wait_event(stream, event, timeout);
+}
+
+enum ev_state { EV_DONE, EV_PENDING, EV_DISCARDED };
+
+/*
+ * Where the latest record of @ev stands.  ev_lock and dev rw held.
+ * DISCARDED: its stream got past the record without completing it (a
+ * fault reset or a forced destroy threw it away).
+ */
+static enum ev_state ev_state(struct acl_device *dev, struct acl_event *ev, uint64_t gen,
+			      uint64_t *ts, int *err)
+{
+	uint64_t done = 0;
+
+	*err = 0;
+	if (ts)
+		*ts = 0;
+	if (!gen)
+		return EV_DONE;
+	*err = kquery(dev->fd, ev->handle, 0, 0, &done, ts);
+	if (*err)
+		return EV_PENDING;
+	if (done >= gen)
+		return EV_DONE;
+	if (ev->rec_s && ev->gen == gen &&
+	    (__atomic_load_n(&ev->rec_s->dead, __ATOMIC_ACQUIRE) ||
+	     (completed_of(ev->rec_s) >= ev->rec_seq && !queue_faulted(&ev->rec_s->q)))) {
+		/* re-read: the record may have completed meanwhile */
+		if (!kquery(dev->fd, ev->handle, 0, 0, &done, ts) && done >= gen)
+			return EV_DONE;
+		return EV_DISCARDED;
+	}
+	return EV_PENDING;
+}
+
+static aclError query(aclrtEvent event, bool *complete)
+{
+	struct acl_device *dev;
+	struct acl_event *ev;
+	enum ev_state st;
+	aclError ret;
+	int err;
+
+	ret = ev_get(event, "event", &ev, &dev);
+	if (ret)
+		return ret;
+	st = ev_state(dev, ev, ev->recorded ? ev->gen : 0, NULL, &err);
+	if (err)
+		ret = acl_err_at("event", ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+				 "querying event %p failed: %s", event, strerror(err));
+	*complete = st != EV_PENDING;	/* a discarded record never completes */
+	ev_put(dev);
+	return ret;
+}
+
+aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
+{
+	aclError ret;
+	bool done;
+
+	API_ENTER();
+	if (!status)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "status is NULL");
+	ret = query(event, &done);
+	if (!ret)
+		*status = done ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+	return ret;
+}
+
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
+{
+	aclError ret;
+	bool done;
+
+	API_ENTER();
+	if (!status)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "status is NULL");
+	ret = query(event, &done);
+	if (!ret)
+		*status = done ? ACL_EVENT_RECORDED_STATUS_COMPLETE :
+			ACL_EVENT_RECORDED_STATUS_NOT_READY;
+	return ret;
+}
+
+aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status)
+{
+	aclError ret;
+	bool done;
+
+	API_ENTER();
+	if (!status)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "status is NULL");
+	ret = query(event, &done);
+	if (!ret)
+		*status = done ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+	return ret;
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static aclError sync_event(aclrtEvent event, int32_t timeout)
+{
+	int64_t deadline = deadline_from_ms(timeout), slice;
+	struct acl_device *dev;
+	struct acl_stream *rs;
+	struct acl_event *ev;
+	enum ev_state st;
+	uint64_t gen;
+	aclError ret;
+	int err;
+
+	ret = ev_get(event, "event", &ev, &dev);
+	if (ret)
+		return ret;
+	gen = ev->recorded ? ev->gen : 0;
+	ev->busy++;
+	for (;;) {
+		st = ev_state(dev, ev, gen, NULL, &err);
+		if (err) {
+			ret = acl_err_at("aclrtSynchronizeEvent", ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+					 "waiting for event %p failed: %s", event, strerror(err));
+			break;
+		}
+		if (st == EV_DONE)
+			break;
+		rs = ev->gen == gen ? ev->rec_s : NULL;
+		if (rs && queue_faulted(&rs->q)) {
+			/* the recording stream faulted: report it (once) */
+			ret = queue_fault_error(&rs->q, 0);
+			__atomic_add_fetch(&rs->refs, 1, __ATOMIC_ACQ_REL);
+			pthread_mutex_unlock(&ev_lock);
+			stream_recover(rs);
+			stream_put(rs);
+			pthread_mutex_lock(&ev_lock);
+			break;
+		}
+		if (st == EV_DISCARDED) {
+			ret = acl_err_at("aclrtSynchronizeEvent", ACL_ERROR_RT_STREAM_ABORT,
+					 "event %p will not complete: its record (generation %llu) was discarded when its stream was reset after a fault or force-destroyed",
+					 event, (unsigned long long)gen);
+			break;
+		}
+		if (deadline == 0) {
+			ret = ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+		} else {
+			uint32_t h = ev->handle;
+
+			slice = mono_ns() + SLICE_NS;
+			if (deadline != DRM_ASCEND_TIMEOUT_INFINITE && deadline < slice)
+				slice = deadline;
+			pthread_mutex_unlock(&ev_lock);
+			err = kquery(dev->fd, h, gen, slice, NULL, NULL);
+			pthread_mutex_lock(&ev_lock);
+			if (err && err != ETIME && err != ETIMEDOUT) {
+				ret = acl_err_at("aclrtSynchronizeEvent",
+						 ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+						 "waiting for event %p failed: %s", event,
+						 strerror(err));
+				break;
+			}
+			if (!err || deadline == DRM_ASCEND_TIMEOUT_INFINITE || mono_ns() < deadline)
+				continue;
+			ret = ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+		}
+		ret = acl_err_at("aclrtSynchronizeEvent", ret,
+				 "event %p did not complete within %d ms", event, timeout);
+		break;
+	}
+	ev->busy--;
+	ev_put(dev);
+	return ret;
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event)
+{
+	API_ENTER();
+	return sync_event(event, -1);
+}
+
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
+{
+	API_ENTER();
+	if (timeout < -1)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "timeout %d is invalid: -1 waits forever, 0 polls, >0 is milliseconds",
+			       timeout);
+	return sync_event(event, timeout);
+}
+
+/* Device timestamp (ns) of @ev's latest record, which must be complete. */
+static aclError timestamp(aclrtEvent event, const char *name, uint64_t *ns)
+{
+	struct acl_device *dev;
+	struct acl_event *ev;
+	enum ev_state st;
+	aclError ret;
+	int err;
+
+	ret = ev_get(event, name, &ev, &dev);
+	if (ret)
+		return ret;
+	if (!ev->recorded || !ev->gen) {
+		ret = acl_err_at("event", ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+				 "%s %p has not been recorded", name, event);
+	} else {
+		st = ev_state(dev, ev, ev->gen, ns, &err);
+		if (err)
+			ret = acl_err_at("event", ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+					 "querying %s %p failed: %s", name, event, strerror(err));
+		else if (st != EV_DONE)
+			ret = acl_err_at("event", ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+					 "%s %p has not completed yet (synchronize it first)",
+					 name, event);
+		else if (!*ns)
+			ret = acl_err_at("event", ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+					 "%s %p takes no timestamps (create it with aclrtCreateEvent or ACL_EVENT_TIME_LINE)",
+					 name, event);
+	}
+	ev_put(dev);
+	return ret;
+}
+
+aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent)
+{
+	uint64_t t0, t1;
+	aclError ret;
+
+	API_ENTER();
+	if (!ms)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "ms is NULL");
+	ret = timestamp(startEvent, "startEvent", &t0);
+	if (!ret)
+		ret = timestamp(endEvent, "endEvent", &t1);
+	if (ret)
+		return ret;
+	if (t1 < t0)
+		return acl_err(ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL,
+			       "endEvent %p completed %llu ns before startEvent %p",
+			       endEvent, (unsigned long long)(t0 - t1), startEvent);
+	*ms = (float)((double)(t1 - t0) / 1e6);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp_us)
+{
+	uint64_t ns;
+	aclError ret;
+
+	API_ENTER();
+	if (!timestamp_us)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "timestamp is NULL");
+	ret = timestamp(event, "event", &ns);
+	if (!ret)
+		*timestamp_us = ns / 1000;	/* CANN reports microseconds */
+	return ret;
+}
