@@ -32,6 +32,7 @@ static int cmd_test_init(struct kunit *test)
 	c->q.status = &c->st;
 	c->q.printf_buf = c->pbuf;
 	c->q.printf_size = TEST_PRINTF_SIZE;
+	spin_lock_init(&c->q.printf_lock);
 	test->priv = c;
 	return 0;
 }

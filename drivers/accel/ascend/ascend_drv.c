@@ -21,6 +21,7 @@
 #include <drm/drm_managed.h>
 
 #include "ascend_drv.h"
+#include "ascend_event.h"
 #include "ascend_hw.h"
 #include "ascend_queue.h"
 
@@ -61,6 +62,7 @@ static int ascend_open(struct drm_device *drm, struct drm_file *file)
 	atomic64_set(&af->hbm_used, 0);
 	ascend_vm_init(&af->vm, af->adev);
 	ascend_queue_file_init(af);	/* queues_lock, queues */
+	ascend_event_file_init(af);
 
 	file->driver_priv = af;
 	return 0;
@@ -72,6 +74,7 @@ static void ascend_postclose(struct drm_device *drm, struct drm_file *file)
 
 	/* First stop the device touching this file's memory... */
 	ascend_queue_file_fini(af);
+	ascend_event_file_fini(af);
 	/* ...then its address space goes (the GEM handles are already gone). */
 	ascend_vm_fini(&af->vm);
 	WARN_ON(atomic64_read(&af->hbm_used));
@@ -88,6 +91,11 @@ static const struct drm_ioctl_desc ascend_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_DOORBELL, ascend_ioctl_queue_doorbell, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_WAIT, ascend_ioctl_queue_wait, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_FILL, ascend_ioctl_fill, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_EVENT_CREATE, ascend_ioctl_event_create, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_EVENT_DESTROY, ascend_ioctl_event_destroy, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_EVENT_WAIT, ascend_ioctl_event_wait, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_EVENT_SIGNAL, ascend_ioctl_event_signal, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_RESET, ascend_ioctl_queue_reset, 0),
 };
 
 DEFINE_DRM_ACCEL_FOPS(ascend_fops);

@@ -11,6 +11,8 @@
 #include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "ascend_accel.h"
@@ -63,6 +65,12 @@ static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
  * @queues_lock: protects @queues
  * @queues: queue handle -> &struct ascend_queue (allocated from 1)
  * @hbm_used: bytes of HBM held by this file's buffer objects
+ * @events: event handle -> &struct ascend_event (allocated from 1; the
+ *	xarray's own lock protects it, ascend_event.c)
+ * @retire_lock: protects @retires and @retire_fallbacks
+ * @retires: pending &struct ascend_retire (ascend_queue_file_defer())
+ * @retire_fallbacks: entries of @retires without a queue snapshot
+ * @retire_work: runs the retires whose queues have passed their marks
  */
 struct ascend_file {
 	struct ascend_device *adev;
@@ -70,6 +78,11 @@ struct ascend_file {
 	struct mutex queues_lock;	/* protects queues */
 	struct xarray queues;
 	atomic64_t hbm_used;
+	struct xarray events;
+	spinlock_t retire_lock;	/* protects retires, retire_fallbacks */
+	struct list_head retires;
+	unsigned int retire_fallbacks;
+	struct work_struct retire_work;
 };
 
 static inline struct ascend_file *to_ascend_file(struct drm_file *file)
@@ -99,5 +112,15 @@ int ascend_ioctl_queue_doorbell(struct drm_device *drm, void *data,
 				struct drm_file *file);		/* ascend_queue.c */
 int ascend_ioctl_queue_wait(struct drm_device *drm, void *data,
 			    struct drm_file *file);		/* ascend_queue.c */
+int ascend_ioctl_queue_reset(struct drm_device *drm, void *data,
+			     struct drm_file *file);		/* ascend_queue.c */
+int ascend_ioctl_event_create(struct drm_device *drm, void *data,
+			      struct drm_file *file);		/* ascend_event.c */
+int ascend_ioctl_event_destroy(struct drm_device *drm, void *data,
+			       struct drm_file *file);		/* ascend_event.c */
+int ascend_ioctl_event_wait(struct drm_device *drm, void *data,
+			    struct drm_file *file);		/* ascend_event.c */
+int ascend_ioctl_event_signal(struct drm_device *drm, void *data,
+			      struct drm_file *file);		/* ascend_event.c */
 
 #endif /* __ASCEND_DRV_H__ */

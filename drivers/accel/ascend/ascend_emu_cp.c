@@ -8,6 +8,19 @@
  * it at any time), advance rptr, validate, execute, then publish the
  * completion.  A bad command faults its queue only; the others carry on.
  *
+ * Short commands (NOP, EVENT_RECORD, WRITE_VALUE) run on the thread.  Long
+ * ones are handed off and the queue waits for them (ASCEND_CUR_RUNNING)
+ * while the thread serves the other queues: a launch's blocks go to the
+ * AI-core threads (num_ai_cores per device, each taking the next block of
+ * the oldest launch), COPY and FILL go to a worker that drives the DMA
+ * engines.  Waits (EVENT_WAIT, WAIT_VALUE) park the queue
+ * (ASCEND_CUR_STALLED); the thread re-checks parked queues every round,
+ * so after any progress of any queue, on event signals (a kick) and every
+ * tick while something is parked or running.  The same rounds enforce
+ * deadlines: a running command past its deadline is aborted (its blocks
+ * poll the abort flag) and faults ASCEND_FAULT_TIMEOUT when it returns, a
+ * parked one faults at once.
+ *
  * Doorbells follow the NEED_WAKEUP protocol.  With no work the thread polls
  * for poll_us microseconds, then sets NEED_WAKEUP on every queue, issues a
  * full barrier and re-reads every wptr before it sleeps.  User space
@@ -24,9 +37,13 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
+#include "ascend_copy.h"
 #include "ascend_emu.h"
+#include "ascend_event.h"
 #include "ascend_queue_priv.h"
+#include "ascend_vm.h"
 
 static unsigned int poll_us = 200;
 module_param(poll_us, uint, 0644);
@@ -36,29 +53,94 @@ MODULE_PARM_DESC(poll_us,
 /* Commands one queue may run per round before the next queue's turn. */
 #define ASCEND_CP_BATCH	16
 
+/* Re-check period of parked queues and deadlines while the thread sleeps. */
+#define ASCEND_CP_TICK	msecs_to_jiffies(2)
+
+/**
+ * struct ascend_emu_core - one AI core: a thread running blocks
+ * @cp: the command processor feeding it
+ * @thread: the thread
+ * @scratch: ASCEND_EMU_SCRATCH_SIZE bytes of working memory
+ */
+struct ascend_emu_core {
+	struct ascend_emu_cp *cp;
+	struct task_struct *thread;
+	void *scratch;
+};
+
 /**
  * struct ascend_emu_cp - command processor of one emulated device
  * @emu: the device
  * @thread: the scheduler thread
- * @lock: protects @queues and @running.  Nests outside &ascend_queue.lock.
+ * @lock: protects @queues and @running, and &ascend_queue.cur_job and the
+ *	RUNNING -> IDLE change of &ascend_queue.cur_state.  Nests outside
+ *	&ascend_queue.lock.
  * @queues: started queues (&ascend_queue.cp_link), in round-robin order
  * @running: the queue whose commands the thread executes right now (it runs
  *	them without @lock); queue_stop waits until it is not this queue
- * @kicks: doorbells and start events; the thread sleeps until it changes
+ * @kicks: doorbells, start events, finished jobs, event signals; the
+ *	thread sleeps until it changes
  * @wake_wq: the thread sleeps here
- * @idle_wq: queue_stop waits here for @running to change
- * @scratch: working memory for the kernels (thread only)
+ * @idle_wq: queue_stop waits here for @running and the queue's job to go
+ * @scratch: working memory for launches run on the thread itself (when a
+ *	job cannot be allocated)
+ * @core_lock: protects @launches and &ascend_cp_job.next_run
+ * @launches: launches with blocks not yet taken by a core, oldest first
+ * @core_wq: idle AI cores sleep here
+ * @nr_cores: number of AI cores
+ * @cores: the AI cores
  */
 struct ascend_emu_cp {
 	struct ascend_emu *emu;
 	struct task_struct *thread;
-	spinlock_t lock;	/* queues, running */
+	spinlock_t lock;	/* queues, running, queue cur_job */
 	struct list_head queues;
 	struct ascend_queue *running;
 	atomic_t kicks;
 	wait_queue_head_t wake_wq;
 	wait_queue_head_t idle_wq;
 	void *scratch;
+
+	spinlock_t core_lock;	/* launches, job next_run */
+	struct list_head launches;
+	wait_queue_head_t core_wq;
+	unsigned int nr_cores;
+	struct ascend_emu_core *cores;
+};
+
+/**
+ * struct ascend_cp_job - a command handed off by the command processor
+ * @cp: the command processor
+ * @q: the queue; it waits (ASCEND_CUR_RUNNING) until the job finished
+ * @cmd: the copied, validated command
+ * @seq: its sequence number
+ * @deadline: ktime_get_ns() deadline, 0 = none
+ * @kern: LAUNCH: the kernel
+ * @nr_runs: LAUNCH: kernel runs (blocks) in the launch
+ * @next_run: LAUNCH: next block to hand to a core (under core_lock)
+ * @runs_left: LAUNCH: blocks not finished; the core finishing the last one
+ *	finishes the job
+ * @abort: set on the first fault or at the deadline; blocks poll it
+ * @fault_lock: protects @f
+ * @f: the first fault (code 0: none)
+ * @link: in &ascend_emu_cp.launches
+ * @work: COPY, FILL: runs on system_unbound_wq
+ */
+struct ascend_cp_job {
+	struct ascend_emu_cp *cp;
+	struct ascend_queue *q;
+	struct ascend_cmd cmd;
+	u64 seq;
+	u64 deadline;
+	const struct ascend_emu_kernel *kern;
+	u32 nr_runs;
+	u32 next_run;
+	atomic_t runs_left;
+	bool abort;
+	spinlock_t fault_lock;	/* f */
+	struct ascend_emu_fault f;
+	struct list_head link;
+	struct work_struct work;
 };
 
 static void ascend_cp_kick(struct ascend_emu_cp *cp)
@@ -67,77 +149,441 @@ static void ascend_cp_kick(struct ascend_emu_cp *cp)
 	wake_up(&cp->wake_wq);
 }
 
-/* Does @q have something for the thread to do?  Called with cp->lock held. */
+/* Can the thread fetch from @q?  Called with cp->lock held. */
 static bool ascend_cp_has_work(struct ascend_queue *q)
 {
-	if (READ_ONCE(q->cp_stop) || ascend_queue_faulted(q))
+	if (READ_ONCE(q->cp_stop) || ascend_queue_faulted(q) ||
+	    READ_ONCE(q->cur_state) != ASCEND_CUR_IDLE)
 		return false;
 	/* a corrupted wptr is work too: fetching it faults the queue */
 	return smp_load_acquire(&q->status->wptr) != q->rptr;
 }
 
-static void ascend_cp_exec(struct ascend_emu_cp *cp, struct ascend_queue *q,
-			   const struct ascend_cmd *cmd, u64 seq)
+/* Is a command of @q parked or running?  Called with cp->lock held. */
+static bool ascend_cp_has_pending(struct ascend_queue *q)
 {
-	struct ascend_emu_fault f = {};
-
-	if (cmd->flags || cmd->reserved) {
-		f.code = ASCEND_FAULT_BAD_COMMAND;
-	} else {
-		switch (cmd->opcode) {
-		case ASCEND_CMD_NOP:
-			if (memchr_inv(cmd->raw, 0, sizeof(cmd->raw)))
-				f.code = ASCEND_FAULT_BAD_COMMAND;
-			break;
-		case ASCEND_CMD_LAUNCH:
-			ascend_emu_kernel_launch(q, &cmd->launch, cp->scratch, &f);
-			break;
-		default:
-			f.code = ASCEND_FAULT_BAD_COMMAND;
-			break;
-		}
-	}
-
-	if (f.code)
-		ascend_queue_set_fault(q, f.code, seq, f.addr, cmd->opcode);
-	else
-		ascend_queue_complete(q, seq);
+	return !READ_ONCE(q->cp_stop) &&
+	       READ_ONCE(q->cur_state) != ASCEND_CUR_IDLE;
 }
 
-/* Run up to ASCEND_CP_BATCH commands of @q, without cp->lock. */
-static void ascend_cp_run_queue(struct ascend_emu_cp *cp,
+/* ------------------------------------------------------------------------ */
+/* Jobs: launches on the AI cores, DMA commands on a worker */
+
+/* Record the first fault of @job and tell its other blocks to stop. */
+static void ascend_cp_job_fault(struct ascend_cp_job *job, u32 code, u64 addr)
+{
+	spin_lock(&job->fault_lock);
+	if (!job->f.code) {
+		job->f.code = code;
+		job->f.addr = addr;
+	}
+	spin_unlock(&job->fault_lock);
+	WRITE_ONCE(job->abort, true);
+}
+
+static void ascend_cp_job_finish(struct ascend_cp_job *job)
+{
+	struct ascend_emu_cp *cp = job->cp;
+	struct ascend_queue *q = job->q;
+
+	if (job->f.code)
+		ascend_queue_set_fault(q, job->f.code, job->seq, job->f.addr,
+				       job->cmd.opcode);
+	else
+		ascend_queue_complete(q, job->seq);
+
+	spin_lock(&cp->lock);
+	WRITE_ONCE(q->cur_state, ASCEND_CUR_IDLE);
+	spin_unlock(&cp->lock);
+	ascend_queue_poke_retire(q);
+	ascend_cp_kick(cp);
+
+	/* queue_stop waits for this: @q may be gone right after */
+	spin_lock(&cp->lock);
+	if (q->cur_job == job)
+		WRITE_ONCE(q->cur_job, NULL);
+	spin_unlock(&cp->lock);
+	wake_up_all(&cp->idle_wq);
+	kfree(job);
+}
+
+/* Hand @job to the queue's current-command slot.  Thread only. */
+static void ascend_cp_job_publish(struct ascend_emu_cp *cp,
+				  struct ascend_cp_job *job)
+{
+	struct ascend_queue *q = job->q;
+
+	spin_lock(&cp->lock);
+	q->cur_seq = job->seq;
+	WRITE_ONCE(q->cur_job, job);
+	WRITE_ONCE(q->cur_state, ASCEND_CUR_RUNNING);
+	spin_unlock(&cp->lock);
+}
+
+static struct ascend_cp_job *ascend_cp_job_alloc(struct ascend_emu_cp *cp,
+						 struct ascend_queue *q,
+						 const struct ascend_cmd *cmd,
+						 u64 seq, u32 timeout_ms)
+{
+	struct ascend_cp_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+
+	if (!job)
+		return NULL;
+	job->cp = cp;
+	job->q = q;
+	job->cmd = *cmd;
+	job->seq = seq;
+	job->deadline = ascend_cmd_deadline(ktime_get_ns(), timeout_ms,
+					    ascend_queue_cmd_timeout_ms());
+	spin_lock_init(&job->fault_lock);
+	INIT_LIST_HEAD(&job->link);
+	return job;
+}
+
+static int ascend_core_thread(void *data)
+{
+	struct ascend_emu_core *core = data;
+	struct ascend_emu_cp *cp = core->cp;
+	struct ascend_cp_job *job;
+	u32 run = 0, n = 0;
+
+	while (!kthread_should_stop()) {
+		job = NULL;
+		spin_lock(&cp->core_lock);
+		if (!list_empty(&cp->launches)) {
+			job = list_first_entry(&cp->launches,
+					       struct ascend_cp_job, link);
+			run = job->next_run;
+			/* an aborted launch: take every block left at once */
+			n = READ_ONCE(job->abort) ? job->nr_runs - run : 1;
+			job->next_run += n;
+			if (job->next_run == job->nr_runs)
+				list_del_init(&job->link);
+		}
+		spin_unlock(&cp->core_lock);
+
+		if (!job) {
+			wait_event_idle(cp->core_wq,
+					!list_empty_careful(&cp->launches) ||
+					kthread_should_stop());
+			continue;
+		}
+
+		if (n == 1 && !READ_ONCE(job->abort)) {
+			struct ascend_emu_fault f = {};
+
+			if (ascend_emu_kernel_run(job->q, job->kern,
+						  &job->cmd.launch, run,
+						  core->scratch, &job->abort, &f))
+				ascend_cp_job_fault(job, f.code, f.addr);
+		}
+		if (atomic_sub_and_test(n, &job->runs_left))
+			ascend_cp_job_finish(job);
+		cond_resched();
+	}
+	return 0;
+}
+
+/* LAUNCH: spread the blocks over the AI cores.  Thread only. */
+static void ascend_cp_launch(struct ascend_emu_cp *cp, struct ascend_queue *q,
+			     const struct ascend_cmd *cmd, u64 seq)
+{
+	const struct ascend_emu_kernel *kern;
+	struct ascend_emu_fault f = {};
+	struct ascend_cp_job *job;
+	u32 runs;
+
+	kern = ascend_emu_kernel_prepare(&cmd->launch, &runs);
+	if (!kern) {
+		ascend_queue_set_fault(q, ASCEND_FAULT_BAD_COMMAND, seq, 0,
+				       cmd->opcode);
+		return;
+	}
+
+	job = ascend_cp_job_alloc(cp, q, cmd, seq, cmd->launch.timeout_ms);
+	if (!job) {
+		/* no memory for the hand-off: run it here, block by block */
+		if (ascend_emu_kernel_launch(q, &cmd->launch, cp->scratch, &f))
+			ascend_queue_set_fault(q, f.code, seq, f.addr,
+					       cmd->opcode);
+		else
+			ascend_queue_complete(q, seq);
+		return;
+	}
+	job->kern = kern;
+	job->nr_runs = runs;
+	atomic_set(&job->runs_left, runs);
+	ascend_cp_job_publish(cp, job);
+
+	spin_lock(&cp->core_lock);
+	list_add_tail(&job->link, &cp->launches);
+	spin_unlock(&cp->core_lock);
+	wake_up_all(&cp->core_wq);
+}
+
+/* The first byte of the range of @cmd that is not mapped in @vm. */
+static u64 ascend_cp_dma_fault_addr(struct ascend_vm *vm,
+				    const struct ascend_cmd *cmd)
+{
+	struct ascend_vm_mapping *map;
+	u64 off, addr;
+
+	if (cmd->opcode == ASCEND_CMD_FILL)
+		return cmd->fill.dst;
+
+	mutex_lock(&vm->lock);
+	map = ascend_vm_lookup_locked(vm, cmd->copy.src, cmd->copy.size, &off);
+	addr = IS_ERR(map) ? cmd->copy.src : cmd->copy.dst;
+	mutex_unlock(&vm->lock);
+	return addr;
+}
+
+static void ascend_cp_dma_work(struct work_struct *work)
+{
+	struct ascend_cp_job *job = container_of(work, struct ascend_cp_job,
+						 work);
+	const struct ascend_cmd *cmd = &job->cmd;
+	struct ascend_vm *vm = job->q->vm;
+	int ret;
+
+	if (cmd->opcode == ASCEND_CMD_COPY)
+		ret = ascend_dma_copy_va(vm, cmd->copy.dst, cmd->copy.src,
+					 cmd->copy.size);
+	else
+		ret = ascend_dma_fill_va(vm, cmd->fill.dst, cmd->fill.size,
+					 cmd->fill.pattern,
+					 cmd->fill.pattern_size);
+
+	if (ret == -EFAULT)
+		ascend_cp_job_fault(job, ASCEND_FAULT_MMU,
+				    ascend_cp_dma_fault_addr(vm, cmd));
+	else if (ret == -EINVAL)
+		ascend_cp_job_fault(job, ASCEND_FAULT_BAD_COMMAND, 0);
+	else if (ret)
+		ascend_cp_job_fault(job, ASCEND_FAULT_DMA, 0);
+	ascend_cp_job_finish(job);
+}
+
+/* COPY, FILL: hand to a worker that drives the DMA engines.  Thread only. */
+static void ascend_cp_dma(struct ascend_emu_cp *cp, struct ascend_queue *q,
+			  const struct ascend_cmd *cmd, u64 seq)
+{
+	struct ascend_cp_job *job = ascend_cp_job_alloc(cp, q, cmd, seq, 0);
+
+	if (!job) {
+		ascend_queue_set_fault(q, ASCEND_FAULT_DMA, seq, 0, cmd->opcode);
+		return;
+	}
+	INIT_WORK(&job->work, ascend_cp_dma_work);
+	ascend_cp_job_publish(cp, job);
+	queue_work(system_unbound_wq, &job->work);
+}
+
+/* Past its deadline?  Abort it.  Called with cp->lock held. */
+static void ascend_cp_check_job(struct ascend_queue *q, u64 now)
+{
+	struct ascend_cp_job *job = q->cur_job;
+
+	if (job && !READ_ONCE(job->abort) &&
+	    ascend_cmd_expired(now, job->deadline))
+		ascend_cp_job_fault(job, ASCEND_FAULT_TIMEOUT, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Commands run by the thread */
+
+/* Fault code for an error of a device access through the MMU. */
+static u32 ascend_cp_mem_fault(int err)
+{
+	return err == -ENOMEM ? ASCEND_FAULT_DMA : ASCEND_FAULT_MMU;
+}
+
+/*
+ * Re-check the parked command of @q.  Returns true when it completed (the
+ * queue goes on), false when it still waits or faulted.  Thread only.
+ */
+static bool ascend_cp_recheck(struct ascend_queue *q)
+{
+	const struct ascend_cmd *cmd = &q->cur_cmd;
+	bool done = false;
+	u64 mem, addr = 0;
+	u32 code = 0;
+	int ret;
+
+	if (cmd->opcode == ASCEND_CMD_EVENT_WAIT) {
+		if (ascend_event_dead(q->cur_event))
+			code = ASCEND_FAULT_BAD_COMMAND;
+		else
+			done = ascend_event_reached(q->cur_event, cmd->event.gen);
+	} else {
+		ret = ascend_vm_rw(q->vm, cmd->value.addr, &mem, sizeof(mem),
+				   false);
+		if (ret) {
+			code = ascend_cp_mem_fault(ret);
+			addr = cmd->value.addr;
+		} else {
+			done = ascend_wait_value_satisfied(mem, cmd->value.value,
+							   cmd->value.cond);
+		}
+	}
+	if (!code && !done) {
+		if (!ascend_cmd_expired(ktime_get_ns(), q->cur_deadline))
+			return false;
+		code = ASCEND_FAULT_TIMEOUT;
+	}
+
+	if (q->cur_event) {
+		ascend_event_put(q->cur_event);
+		q->cur_event = NULL;
+	}
+	WRITE_ONCE(q->cur_state, ASCEND_CUR_IDLE);
+	if (code) {
+		ascend_queue_set_fault(q, code, q->cur_seq, addr, cmd->opcode);
+		return false;
+	}
+	ascend_queue_complete(q, q->cur_seq);
+	return true;
+}
+
+/* EVENT_WAIT, WAIT_VALUE: park the queue, then check once. */
+static bool ascend_cp_park(struct ascend_queue *q, const struct ascend_cmd *cmd,
+			   u64 seq)
+{
+	u32 timeout_ms;
+
+	q->cur_event = NULL;
+	if (cmd->opcode == ASCEND_CMD_EVENT_WAIT) {
+		q->cur_event = ascend_event_get(q->af, cmd->event.handle);
+		if (!q->cur_event) {
+			ascend_queue_set_fault(q, ASCEND_FAULT_BAD_COMMAND, seq,
+					       0, cmd->opcode);
+			return false;
+		}
+		/* no limit unless the command asks for one */
+		q->cur_deadline = 0;
+		if (cmd->event.flags & ASCEND_CMD_EVENT_TIMEOUT)
+			q->cur_deadline = ascend_cmd_deadline(ktime_get_ns(),
+							      cmd->event.timeout_ms,
+							      0) ?: 1;
+	} else {
+		timeout_ms = cmd->value.timeout_ms;
+		q->cur_deadline = ascend_cmd_deadline(ktime_get_ns(), timeout_ms,
+						      ascend_queue_cmd_timeout_ms());
+	}
+	q->cur_cmd = *cmd;
+	q->cur_seq = seq;
+	WRITE_ONCE(q->cur_state, ASCEND_CUR_STALLED);
+	return ascend_cp_recheck(q);
+}
+
+/*
+ * Execute one command of @q.  Returns true when the queue may go on with
+ * its next command now.
+ */
+static bool ascend_cp_exec(struct ascend_emu_cp *cp, struct ascend_queue *q,
+			   const struct ascend_cmd *cmd, u64 seq)
+{
+	struct ascend_event *e;
+	u32 code;
+	u64 addr = 0;
+	int ret;
+
+	code = ascend_cmd_check(cmd);
+	if (code)
+		goto fault;
+
+	switch (cmd->opcode) {
+	case ASCEND_CMD_NOP:
+		break;
+	case ASCEND_CMD_LAUNCH:
+		ascend_cp_launch(cp, q, cmd, seq);
+		return false;
+	case ASCEND_CMD_COPY:
+	case ASCEND_CMD_FILL:
+		ascend_cp_dma(cp, q, cmd, seq);
+		return false;
+	case ASCEND_CMD_EVENT_RECORD:
+		e = ascend_event_get(q->af, cmd->event.handle);
+		if (!e) {
+			code = ASCEND_FAULT_BAD_COMMAND;
+			goto fault;
+		}
+		ascend_event_complete(e, cmd->event.gen);
+		ascend_event_put(e);
+		break;
+	case ASCEND_CMD_EVENT_WAIT:
+	case ASCEND_CMD_WAIT_VALUE:
+		return ascend_cp_park(q, cmd, seq);
+	case ASCEND_CMD_WRITE_VALUE:
+		ret = ascend_vm_rw(q->vm, cmd->value.addr,
+				   (void *)&cmd->value.value,
+				   sizeof(cmd->value.value), true);
+		if (ret) {
+			code = ascend_cp_mem_fault(ret);
+			addr = cmd->value.addr;
+			goto fault;
+		}
+		break;
+	default:
+		code = ASCEND_FAULT_BAD_COMMAND;
+		goto fault;
+	}
+	ascend_queue_complete(q, seq);
+	return true;
+
+fault:
+	ascend_queue_set_fault(q, code, seq, addr, cmd->opcode);
+	return false;
+}
+
+/*
+ * Serve @q without cp->lock: re-check its parked command, then run up to
+ * ASCEND_CP_BATCH commands.  Returns true if it made progress.
+ */
+static bool ascend_cp_run_queue(struct ascend_emu_cp *cp,
 				struct ascend_queue *q)
 {
 	struct ascend_cmd cmd;
+	bool did = false;
 	unsigned int i;
 	u64 wptr, seq;
 
+	if (READ_ONCE(q->cur_state) == ASCEND_CUR_STALLED) {
+		if (!ascend_cp_recheck(q))
+			return false;
+		did = true;
+	}
+
 	for (i = 0; i < ASCEND_CP_BATCH; i++) {
 		if (READ_ONCE(q->cp_stop) || ascend_queue_faulted(q))
-			return;
+			break;
 		if (ascend_queue_read_wptr(q, &wptr)) {
 			ascend_queue_set_fault(q, ASCEND_FAULT_RING, q->rptr + 1,
 					       0, 0);
-			return;
+			break;
 		}
 		if (wptr == q->rptr)
-			return;
+			break;
 
 		/* never execute from shared memory */
-		memcpy(&cmd, &q->ring[q->rptr & (q->ring_entries - 1)],
+		memcpy(&cmd, &q->ring[ascend_ring_slot(q->rptr, q->ring_entries)],
 		       sizeof(cmd));
 		seq = q->rptr + 1;
 		/* release: the slot is copied before user space may reuse it */
 		smp_store_release(&q->rptr, seq);
 		WRITE_ONCE(q->status->rptr, seq);
+		did = true;
 
-		ascend_cp_exec(cp, q, &cmd, seq);
+		if (!ascend_cp_exec(cp, q, &cmd, seq))
+			break;
 	}
+	return did;
 }
 
-/* One round over every queue.  Returns true if any command ran. */
+/* One round over every queue.  Returns true if any queue made progress. */
 static bool ascend_cp_round(struct ascend_emu_cp *cp)
 {
+	u64 now = ktime_get_ns();
 	struct ascend_queue *q;
 	unsigned int n, i;
 	bool did = false;
@@ -147,14 +593,21 @@ static bool ascend_cp_round(struct ascend_emu_cp *cp)
 	for (i = 0; i < n && !list_empty(&cp->queues); i++) {
 		q = list_first_entry(&cp->queues, struct ascend_queue, cp_link);
 		list_move_tail(&q->cp_link, &cp->queues);
-		if (!ascend_cp_has_work(q))
+		if (READ_ONCE(q->cp_stop))
+			continue;
+		if (q->cur_state == ASCEND_CUR_RUNNING) {
+			ascend_cp_check_job(q, now);
+			continue;
+		}
+		if (ascend_queue_faulted(q))
+			continue;
+		if (q->cur_state == ASCEND_CUR_IDLE && !ascend_cp_has_work(q))
 			continue;
 
 		WRITE_ONCE(cp->running, q);
 		spin_unlock(&cp->lock);
 
-		ascend_cp_run_queue(cp, q);
-		did = true;
+		did |= ascend_cp_run_queue(cp, q);
 
 		spin_lock(&cp->lock);
 		WRITE_ONCE(cp->running, NULL);
@@ -164,13 +617,17 @@ static bool ascend_cp_round(struct ascend_emu_cp *cp)
 	return did;
 }
 
-static bool ascend_cp_any_work(struct ascend_emu_cp *cp)
+/* Fetchable work anywhere?  *@pending: a command is parked or running. */
+static bool ascend_cp_any_work(struct ascend_emu_cp *cp, bool *pending)
 {
 	struct ascend_queue *q;
 	bool work = false;
 
+	*pending = false;
 	spin_lock(&cp->lock);
 	list_for_each_entry(q, &cp->queues, cp_link) {
+		if (ascend_cp_has_pending(q))
+			*pending = true;
 		if (ascend_cp_has_work(q)) {
 			work = true;
 			break;
@@ -190,17 +647,30 @@ static void ascend_cp_set_need_wakeup(struct ascend_emu_cp *cp, bool on)
 	spin_unlock(&cp->lock);
 }
 
-/* Ask for doorbells and sleep until one rings (or a queue starts). */
+/*
+ * Ask for doorbells and sleep until one rings (or a queue starts, a job
+ * finishes, an event is signalled); with parked or running commands, at
+ * most a tick.
+ */
 static void ascend_cp_sleep(struct ascend_emu_cp *cp)
 {
 	int seen = atomic_read(&cp->kicks);
+	bool pending;
 
 	ascend_cp_set_need_wakeup(cp, true);
 	/* pairs with user space's barrier between its wptr store and flags load */
 	smp_mb();
-	if (!ascend_cp_any_work(cp))
-		wait_event_idle(cp->wake_wq, atomic_read(&cp->kicks) != seen ||
-				kthread_should_stop());
+	if (!ascend_cp_any_work(cp, &pending)) {
+		if (pending)
+			wait_event_idle_timeout(cp->wake_wq,
+						atomic_read(&cp->kicks) != seen ||
+						kthread_should_stop(),
+						ASCEND_CP_TICK);
+		else
+			wait_event_idle(cp->wake_wq,
+					atomic_read(&cp->kicks) != seen ||
+					kthread_should_stop());
+	}
 	ascend_cp_set_need_wakeup(cp, false);
 }
 
@@ -232,36 +702,76 @@ static int ascend_cp_thread(void *data)
 	return 0;
 }
 
+static void ascend_cp_free_cores(struct ascend_emu_cp *cp)
+{
+	unsigned int i;
+
+	for (i = 0; i < cp->nr_cores; i++) {
+		if (!IS_ERR_OR_NULL(cp->cores[i].thread))
+			kthread_stop(cp->cores[i].thread);
+		kfree(cp->cores[i].scratch);
+	}
+	kfree(cp->cores);
+}
+
+static void ascend_cp_free(struct ascend_emu_cp *cp)
+{
+	if (cp->cores)
+		ascend_cp_free_cores(cp);
+	kfree(cp->scratch);
+	kfree(cp);
+}
+
 int ascend_emu_cp_init(struct ascend_emu *emu)
 {
+	unsigned int index = emu->adev->index, i;
 	struct ascend_emu_cp *cp;
+	int ret = -ENOMEM;
 
 	cp = kzalloc(sizeof(*cp), GFP_KERNEL);
 	if (!cp)
 		return -ENOMEM;
-	cp->scratch = kmalloc(ASCEND_EMU_SCRATCH_SIZE, GFP_KERNEL);
-	if (!cp->scratch) {
-		kfree(cp);
-		return -ENOMEM;
-	}
 	cp->emu = emu;
 	spin_lock_init(&cp->lock);
 	INIT_LIST_HEAD(&cp->queues);
 	atomic_set(&cp->kicks, 0);
 	init_waitqueue_head(&cp->wake_wq);
 	init_waitqueue_head(&cp->idle_wq);
+	spin_lock_init(&cp->core_lock);
+	INIT_LIST_HEAD(&cp->launches);
+	init_waitqueue_head(&cp->core_wq);
 
-	cp->thread = kthread_run(ascend_cp_thread, cp, "ascend%u-cp",
-				 emu->adev->index);
+	cp->scratch = kmalloc(ASCEND_EMU_SCRATCH_SIZE, GFP_KERNEL);
+	cp->nr_cores = max(emu->adev->num_ai_cores, 1U);
+	cp->cores = kcalloc(cp->nr_cores, sizeof(*cp->cores), GFP_KERNEL);
+	if (!cp->scratch || !cp->cores)
+		goto err;
+	for (i = 0; i < cp->nr_cores; i++) {
+		struct ascend_emu_core *core = &cp->cores[i];
+
+		core->cp = cp;
+		core->scratch = kmalloc(ASCEND_EMU_SCRATCH_SIZE, GFP_KERNEL);
+		if (!core->scratch)
+			goto err;
+		core->thread = kthread_run(ascend_core_thread, core,
+					   "ascend%u-aic%u", index, i);
+		if (IS_ERR(core->thread)) {
+			ret = PTR_ERR(core->thread);
+			goto err;
+		}
+	}
+
+	cp->thread = kthread_run(ascend_cp_thread, cp, "ascend%u-cp", index);
 	if (IS_ERR(cp->thread)) {
-		int ret = PTR_ERR(cp->thread);
-
-		kfree(cp->scratch);
-		kfree(cp);
-		return ret;
+		ret = PTR_ERR(cp->thread);
+		goto err;
 	}
 	emu->cp = cp;
 	return 0;
+
+err:
+	ascend_cp_free(cp);
+	return ret;
 }
 
 void ascend_emu_cp_fini(struct ascend_emu *emu)
@@ -272,8 +782,8 @@ void ascend_emu_cp_fini(struct ascend_emu *emu)
 		return;
 	kthread_stop(cp->thread);
 	WARN_ON(!list_empty(&cp->queues));
-	kfree(cp->scratch);
-	kfree(cp);
+	WARN_ON(!list_empty(&cp->launches));
+	ascend_cp_free(cp);
 	emu->cp = NULL;
 }
 
@@ -297,9 +807,23 @@ void ascend_emu_queue_stop(struct ascend_device *adev, struct ascend_queue *q)
 	WRITE_ONCE(q->cp_stop, true);
 	spin_lock(&cp->lock);
 	list_del_init(&q->cp_link);
+	if (q->cur_job)
+		ascend_cp_job_fault(q->cur_job, ASCEND_FAULT_ABORTED, 0);
 	spin_unlock(&cp->lock);
-	/* the thread may be executing @q's commands without the lock */
-	wait_event(cp->idle_wq, READ_ONCE(cp->running) != q);
+	/*
+	 * The thread may be executing @q's commands without the lock, and
+	 * a handed-off command finishes on its own.
+	 */
+	wait_event(cp->idle_wq, READ_ONCE(cp->running) != q &&
+		   !READ_ONCE(q->cur_job));
+
+	/* a parked command is dropped; the queue is no longer served */
+	if (q->cur_state == ASCEND_CUR_STALLED) {
+		if (q->cur_event)
+			ascend_event_put(q->cur_event);
+		q->cur_event = NULL;
+		WRITE_ONCE(q->cur_state, ASCEND_CUR_IDLE);
+	}
 }
 
 void ascend_emu_queue_doorbell(struct ascend_device *adev,

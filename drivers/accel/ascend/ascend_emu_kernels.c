@@ -3,8 +3,9 @@
  * Emulated NPU: the built-in kernel library run on "AI cores", and device
  * printf.
  *
- * A launch runs the kernel once per block, block_idx 0..num_blocks-1 (the
- * emulation runs them one after another).  Arguments come from the
+ * A launch runs the kernel once per block, block_idx 0..num_blocks-1; the
+ * command processor spreads the blocks over the AI-core threads
+ * (ascend_emu_cp.c), so blocks run in parallel.  Arguments come from the
  * command the command processor copied out of the ring; every memory
  * access goes through the submitting file's device MMU, so an unmapped
  * address is an ASCEND_FAULT_MMU of that queue, never a host access.
@@ -12,11 +13,11 @@
 
 #include <linux/delay.h>
 #include <linux/kernel.h>
-#include <linux/kthread.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
+#include <linux/spinlock.h>
 #include <linux/sprintf.h>
 #include <linux/string.h>
 
@@ -37,6 +38,8 @@
  * @block_idx: this block
  * @num_blocks: blocks in the launch
  * @scratch: ASCEND_EMU_SCRATCH_SIZE bytes of working memory
+ * @abort: set when the launch is aborted (timeout, a fault of another
+ *	block); NULL when nobody aborts
  * @f: where a fault is reported
  */
 struct ascend_kctx {
@@ -45,6 +48,7 @@ struct ascend_kctx {
 	u32 block_idx;
 	u32 num_blocks;
 	void *scratch;
+	const bool *abort;
 	struct ascend_emu_fault *f;
 };
 
@@ -113,7 +117,7 @@ static int kmem(struct ascend_kctx *k, u64 va, void *buf, size_t len,
 /* Has the queue been stopped under this launch? */
 static int kcheck_stop(struct ascend_kctx *k)
 {
-	if (READ_ONCE(k->q->cp_stop) || kthread_should_stop())
+	if (READ_ONCE(k->q->cp_stop) || (k->abort && READ_ONCE(*k->abort)))
 		return kfault(k, ASCEND_FAULT_ABORTED, 0);
 	return 0;
 }
@@ -210,6 +214,128 @@ static int k_add32(struct ascend_kctx *k)
 	return 0;
 }
 
+/* Copy(void *dst, const void *src, u64 bytes): memcpy, by shares */
+static int k_copy(struct ascend_kctx *k)
+{
+	u64 dst = karg_u64(k, 0), src = karg_u64(k, 8), bytes = karg_u64(k, 16);
+	u64 i, start, end, vd, vs;
+	unsigned int n;
+
+	kshare(k, bytes, &start, &end);
+	for (i = start; i < end; i += n) {
+		n = min_t(u64, end - i, ASCEND_EMU_SCRATCH_SIZE);
+		if (kaddr(k, src, i, 1, &vs) || kaddr(k, dst, i, 1, &vd) ||
+		    kmem(k, vs, k->scratch, n, false) ||
+		    kmem(k, vd, k->scratch, n, true) || kcheck_stop(k))
+			return -EIO;
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * IEEE-754 binary32 addition, round to nearest even, in integer
+ * arithmetic: kernel code may not use the FPU without kernel_fpu_begin(),
+ * and this keeps the emulated AI core portable and its results exact.
+ */
+u32 ascend_f32_add(u32 a, u32 b)
+{
+	u32 sa = a >> 31, sb = b >> 31, ma = a & 0x7fffff, mb = b & 0x7fffff;
+	s32 ea = (a >> 23) & 0xff, eb = (b >> 23) & 0xff, e;
+	u64 xa, xb, m;
+	u32 d, round;
+
+	if (ea == 0xff || eb == 0xff) {
+		if (ea == 0xff && ma)
+			return a | 0x400000;		/* quiet the NaN */
+		if (eb == 0xff && mb)
+			return b | 0x400000;
+		if (ea == 0xff && eb == 0xff && sa != sb)
+			return 0x7fc00000;		/* inf - inf */
+		return ea == 0xff ? a : b;
+	}
+	if (!(a << 1))
+		return (b << 1) ? b : (a & b);		/* -0 + -0 = -0 */
+	if (!(b << 1))
+		return a;
+
+	/* implicit bit; subnormals scale like exponent 1 */
+	if (ea)
+		ma |= 0x800000;
+	else
+		ea = 1;
+	if (eb)
+		mb |= 0x800000;
+	else
+		eb = 1;
+	/* a is the larger magnitude */
+	if (ea < eb || (ea == eb && ma < mb)) {
+		swap(sa, sb);
+		swap(ea, eb);
+		swap(ma, mb);
+	}
+	/* 8 guard bits, then align b with a sticky bit */
+	xa = (u64)ma << 8;
+	xb = (u64)mb << 8;
+	d = ea - eb;
+	if (d >= 40)
+		xb = xb != 0;
+	else if (d)
+		xb = (xb >> d) | ((xb & ((1ULL << d) - 1)) != 0);
+	m = sa == sb ? xa + xb : xa - xb;
+	if (!m)
+		return 0;				/* x - x = +0 */
+	e = ea;
+	while (m >= (1ULL << 32)) {
+		m = (m >> 1) | (m & 1);
+		e++;
+	}
+	while (m < (1ULL << 31) && e > 1) {
+		m <<= 1;
+		e--;
+	}
+	round = m & 0xff;
+	m >>= 8;
+	if (round > 0x80 || (round == 0x80 && (m & 1)))
+		m++;
+	if (m >= (1ULL << 24)) {
+		m >>= 1;
+		e++;
+	}
+	if (e >= 0xff)
+		return (sa << 31) | 0x7f800000;		/* overflow: inf */
+	/* exponent field 0 when the result stayed subnormal */
+	return (sa << 31) | ((m & 0x800000) ? (u32)e << 23 : 0) |
+	       (u32)(m & 0x7fffff);
+}
+
+/* AddF32(const float *a, const float *b, float *c, u64 n): c = a + b */
+static int k_addf32(struct ascend_kctx *k)
+{
+	const unsigned int step = ASCEND_EMU_SCRATCH_SIZE / 3 / sizeof(u32);
+	u64 a = karg_u64(k, 0), b = karg_u64(k, 8), c = karg_u64(k, 16);
+	u32 *ba = k->scratch, *bb = ba + step;
+	u64 i, start, end, va, vb, vc;
+	unsigned int n, j;
+
+	kshare(k, karg_u64(k, 24), &start, &end);
+	for (i = start; i < end; i += n) {
+		n = min_t(u64, end - i, step);
+		if (kaddr(k, a, i, sizeof(u32), &va) ||
+		    kaddr(k, b, i, sizeof(u32), &vb) ||
+		    kaddr(k, c, i, sizeof(u32), &vc) ||
+		    kmem(k, va, ba, n * sizeof(u32), false) ||
+		    kmem(k, vb, bb, n * sizeof(u32), false))
+			return -EIO;
+		for (j = 0; j < n; j++)
+			ba[j] = ascend_f32_add(ba[j], bb[j]);
+		if (kmem(k, vc, ba, n * sizeof(u32), true) || kcheck_stop(k))
+			return -EIO;
+		cond_resched();
+	}
+	return 0;
+}
+
 /* Spin(u64 usec): the blocks run in parallel, so the launch takes usec */
 static int k_spin(struct ascend_kctx *k)
 {
@@ -239,6 +365,8 @@ static const struct ascend_emu_kernel ascend_emu_kernels[] = {
 	{ "Add32",       4, 32, false, k_add32 },
 	{ "Spin",        5,  8, true,  k_spin },
 	{ "Trap",        6,  0, false, k_trap },
+	{ "Copy",        7, 24, false, k_copy },
+	{ "AddF32",      8, 32, false, k_addf32 },
 };
 
 static const struct ascend_emu_kernel *ascend_emu_kernel_find(u32 id)
@@ -251,32 +379,56 @@ static const struct ascend_emu_kernel *ascend_emu_kernel_find(u32 id)
 	return NULL;
 }
 
-int ascend_emu_kernel_launch(struct ascend_queue *q,
-			     const struct ascend_cmd_launch *l, void *scratch,
-			     struct ascend_emu_fault *f)
+const struct ascend_emu_kernel *
+ascend_emu_kernel_prepare(const struct ascend_cmd_launch *l, u32 *nr_runs)
 {
 	const struct ascend_emu_kernel *kern = ascend_emu_kernel_find(l->kernel_id);
-	struct ascend_kctx k = {
-		.q = q,
-		.args = l->args,
-		.num_blocks = l->num_blocks,
-		.scratch = scratch,
-		.f = f,
-	};
-	u32 b;
 
 	if (!kern || !l->num_blocks ||
 	    l->num_blocks > ASCEND_EMU_MAX_BLOCKS ||
 	    l->args_size > ASCEND_LAUNCH_ARGS_MAX ||
 	    l->args_size < kern->args_size)
-		return kfault(&k, ASCEND_FAULT_BAD_COMMAND, 0);
+		return NULL;
+	*nr_runs = kern->whole_launch ? 1 : l->num_blocks;
+	return kern;
+}
 
-	if (kern->whole_launch)
-		return kern->run(&k);
+int ascend_emu_kernel_run(struct ascend_queue *q,
+			  const struct ascend_emu_kernel *kern,
+			  const struct ascend_cmd_launch *l, u32 block,
+			  void *scratch, const bool *abort,
+			  struct ascend_emu_fault *f)
+{
+	struct ascend_kctx k = {
+		.q = q,
+		.args = l->args,
+		.block_idx = block,
+		.num_blocks = l->num_blocks,
+		.scratch = scratch,
+		.abort = abort,
+		.f = f,
+	};
 
-	for (b = 0; b < l->num_blocks; b++) {
-		k.block_idx = b;
-		if (kern->run(&k) || kcheck_stop(&k))
+	if (kcheck_stop(&k) || kern->run(&k) || kcheck_stop(&k))
+		return -EIO;
+	return 0;
+}
+
+int ascend_emu_kernel_launch(struct ascend_queue *q,
+			     const struct ascend_cmd_launch *l, void *scratch,
+			     struct ascend_emu_fault *f)
+{
+	const struct ascend_emu_kernel *kern;
+	u32 b, runs;
+
+	kern = ascend_emu_kernel_prepare(l, &runs);
+	if (!kern) {
+		f->code = ASCEND_FAULT_BAD_COMMAND;
+		f->addr = 0;
+		return -EIO;
+	}
+	for (b = 0; b < runs; b++) {
+		if (ascend_emu_kernel_run(q, kern, l, b, scratch, NULL, f))
 			return -EIO;
 		cond_resched();
 	}
@@ -304,9 +456,9 @@ u32 ascend_emu_query_kernels(struct ascend_device *adev,
 void ascend_emu_printf(struct ascend_queue *q, const char *fmt, ...)
 {
 	struct ascend_queue_status *st = q->status;
-	u64 head = q->printf_head, tail, off;
 	u32 size = q->printf_size;
 	char buf[ASCEND_EMU_PRINTF_MAX];
+	u64 head, tail, off;
 	size_t len, first;
 	va_list ap;
 
@@ -315,6 +467,10 @@ void ascend_emu_printf(struct ascend_queue *q, const char *fmt, ...)
 	va_end(ap);
 	if (!len)
 		return;
+
+	/* blocks of one launch print from several AI cores at once */
+	spin_lock(&q->printf_lock);
+	head = q->printf_head;
 
 	/* user space owns the tail: clamp it into [head - size, head] */
 	tail = smp_load_acquire(&st->printf_tail);
@@ -327,6 +483,7 @@ void ascend_emu_printf(struct ascend_queue *q, const char *fmt, ...)
 	if (len > size - (head - tail)) {
 		q->printf_dropped += len;
 		WRITE_ONCE(st->printf_dropped, q->printf_dropped);
+		spin_unlock(&q->printf_lock);
 		return;
 	}
 
@@ -338,4 +495,5 @@ void ascend_emu_printf(struct ascend_queue *q, const char *fmt, ...)
 	q->printf_head = head + len;
 	/* the text before the head that covers it */
 	smp_store_release(&st->printf_head, q->printf_head);
+	spin_unlock(&q->printf_lock);
 }

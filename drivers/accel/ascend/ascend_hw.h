@@ -83,7 +83,8 @@ struct ascend_dma_job {
  *	in @job->status and completes @job->done
  * @queue_start: make the command processor serve @q
  * @queue_stop: stop serving @q; on return the device no longer touches it
- * @queue_doorbell: wake the command processor for @q
+ * @queue_doorbell: wake the command processor for @q; @q may be NULL: it
+ *	then re-checks every queue stalled on an event or a value
  * @query_kernels: copy up to @max entries of the built-in kernel table to
  *	@out (which may be NULL when @max is 0); returns the table's length
  */

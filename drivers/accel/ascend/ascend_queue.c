@@ -23,6 +23,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
 #include "ascend_drv.h"
 #include "ascend_hw.h"
@@ -156,6 +157,7 @@ void ascend_queue_set_fault(struct ascend_queue *q, u32 fault, u64 seq,
 	}
 	spin_unlock(&q->lock);
 	wake_up_all(&q->wq);
+	ascend_queue_poke_retire(q);
 }
 
 void ascend_queue_complete(struct ascend_queue *q, u64 seq)
@@ -169,6 +171,7 @@ void ascend_queue_complete(struct ascend_queue *q, u64 seq)
 	smp_store_release(&q->status->completed, seq);
 	if (wq_has_sleeper(&q->wq))
 		wake_up_all(&q->wq);
+	ascend_queue_poke_retire(q);
 }
 
 void ascend_queue_set_need_wakeup(struct ascend_queue *q, bool on)
@@ -198,7 +201,7 @@ int ascend_queue_read_wptr(struct ascend_queue *q, u64 *wptr)
 	w = smp_load_acquire(&q->status->wptr);
 	rp_after = READ_ONCE(q->rptr);
 
-	if (w < rp_before || (w > rp_after && w - rp_after > q->ring_entries))
+	if (ascend_ring_check_wptr(rp_before, rp_after, w, q->ring_entries))
 		return -EPROTO;
 	*wptr = w;
 	return 0;
@@ -314,14 +317,184 @@ static void ascend_queue_unclaim(struct ascend_queue *q)
 	spin_unlock(&q->lock);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Deferred retire */
+
+/**
+ * struct ascend_retire_mark - one queue's point a retire waits for
+ * @q: the queue (a reference is held)
+ * @target: commands that must have completed
+ * @reset_count: the queue's reset count when the mark was taken
+ */
+struct ascend_retire_mark {
+	struct ascend_queue *q;
+	u64 target;
+	u32 reset_count;
+};
+
+void ascend_queue_poke_retire(struct ascend_queue *q)
+{
+	struct ascend_file *af = q->af;
+
+	if (af && !list_empty_careful(&af->retires))
+		schedule_work(&af->retire_work);
+}
+
+/*
+ * Has @q passed @m?  A faulted, reset or stopped queue executes nothing
+ * published before, once the command it had handed off has returned.
+ */
+static bool ascend_retire_mark_passed(const struct ascend_retire_mark *m)
+{
+	struct ascend_queue *q = m->q;
+
+	/* acquire: pairs with ascend_queue_complete() */
+	if (smp_load_acquire(&q->completed) >= m->target)
+		return true;
+	if (READ_ONCE(q->cur_state) == ASCEND_CUR_RUNNING)
+		return false;
+	return ascend_queue_faulted(q) || READ_ONCE(q->cp_stop) ||
+	       READ_ONCE(q->state) == ASCEND_QUEUE_DEAD ||
+	       READ_ONCE(q->reset_count) != m->reset_count;
+}
+
+static bool ascend_retire_passed(const struct ascend_retire *r)
+{
+	const struct ascend_retire_mark *marks = r->marks;
+	unsigned int i;
+
+	for (i = 0; i < r->nr_marks; i++)
+		if (!ascend_retire_mark_passed(&marks[i]))
+			return false;
+	return true;
+}
+
+/* Fallback without marks: has every queue of @af run what it published? */
+static bool ascend_queue_file_idle(struct ascend_file *af)
+{
+	struct ascend_retire_mark m = {};
+	struct ascend_queue *q;
+	unsigned long idx;
+	bool idle = true;
+
+	mutex_lock(&af->queues_lock);
+	xa_for_each(&af->queues, idx, q) {
+		m.q = q;
+		m.reset_count = READ_ONCE(q->reset_count);
+		if (ascend_queue_read_wptr(q, &m.target))
+			m.target = READ_ONCE(q->rptr);
+		if (!ascend_retire_mark_passed(&m)) {
+			idle = false;
+			break;
+		}
+	}
+	mutex_unlock(&af->queues_lock);
+	return idle;
+}
+
+static void ascend_retire_run(struct ascend_retire *r)
+{
+	struct ascend_retire_mark *marks = r->marks;
+	unsigned int i;
+
+	for (i = 0; i < r->nr_marks; i++)
+		ascend_queue_put(marks[i].q);
+	kfree(marks);
+	r->marks = NULL;
+	r->nr_marks = 0;
+	r->fn(r);
+}
+
+static void ascend_retire_work(struct work_struct *work)
+{
+	struct ascend_file *af = container_of(work, struct ascend_file,
+					      retire_work);
+	struct ascend_retire *r, *tmp;
+	bool idle = false;
+	LIST_HEAD(done);
+
+	spin_lock(&af->retire_lock);
+	if (af->retire_fallbacks) {
+		spin_unlock(&af->retire_lock);
+		idle = ascend_queue_file_idle(af);
+		spin_lock(&af->retire_lock);
+	}
+	list_for_each_entry_safe(r, tmp, &af->retires, link) {
+		if (r->marks ? !ascend_retire_passed(r) : !idle)
+			continue;
+		if (!r->marks)
+			af->retire_fallbacks--;
+		list_move_tail(&r->link, &done);
+	}
+	spin_unlock(&af->retire_lock);
+
+	list_for_each_entry_safe(r, tmp, &done, link) {
+		list_del_init(&r->link);
+		ascend_retire_run(r);
+	}
+}
+
+void ascend_queue_file_defer(struct ascend_file *af, struct ascend_retire *r)
+{
+	struct ascend_retire_mark *marks;
+	unsigned int n = 0, max = 0;
+	struct ascend_queue *q;
+	unsigned long idx;
+
+	mutex_lock(&af->queues_lock);
+	xa_for_each(&af->queues, idx, q)
+		max++;
+	marks = kmalloc_array(max ?: 1, sizeof(*marks), GFP_KERNEL);
+	if (marks) {
+		xa_for_each(&af->queues, idx, q) {
+			struct ascend_retire_mark *m = &marks[n];
+
+			if (WARN_ON_ONCE(n == max))
+				break;
+			m->q = q;
+			/* a corrupted wptr faults at the next fetch */
+			if (ascend_queue_read_wptr(q, &m->target))
+				m->target = READ_ONCE(q->rptr);
+			m->reset_count = READ_ONCE(q->reset_count);
+			if (ascend_retire_mark_passed(m))
+				continue;
+			kref_get(&q->ref);
+			n++;
+		}
+	}
+	mutex_unlock(&af->queues_lock);
+
+	r->marks = marks;
+	r->nr_marks = n;
+	INIT_LIST_HEAD(&r->link);
+	if (marks && !n) {
+		/* nothing outstanding */
+		ascend_retire_run(r);
+		return;
+	}
+
+	spin_lock(&af->retire_lock);
+	list_add_tail(&r->link, &af->retires);
+	if (!marks)
+		af->retire_fallbacks++;
+	spin_unlock(&af->retire_lock);
+	/* the queues may have passed before the retire was listed */
+	schedule_work(&af->retire_work);
+}
+
 void ascend_queue_file_init(struct ascend_file *af)
 {
 	mutex_init(&af->queues_lock);
 	xa_init_flags(&af->queues, XA_FLAGS_ALLOC1);
+	spin_lock_init(&af->retire_lock);
+	INIT_LIST_HEAD(&af->retires);
+	af->retire_fallbacks = 0;
+	INIT_WORK(&af->retire_work, ascend_retire_work);
 }
 
 void ascend_queue_file_fini(struct ascend_file *af)
 {
+	struct ascend_retire *r, *tmp;
 	struct ascend_queue *q;
 	unsigned long idx;
 
@@ -332,6 +505,14 @@ void ascend_queue_file_fini(struct ascend_file *af)
 			ascend_queue_shutdown(q);
 		ascend_queue_put(q);
 	}
+
+	/* nothing runs any more: every pending retire may go */
+	cancel_work_sync(&af->retire_work);
+	list_for_each_entry_safe(r, tmp, &af->retires, link) {
+		list_del_init(&r->link);
+		ascend_retire_run(r);
+	}
+
 	xa_destroy(&af->queues);
 	mutex_destroy(&af->queues_lock);
 }
@@ -427,6 +608,7 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 					ASCEND_QUEUE_RING_OFFSET);
 	q->ring_entries = entries;
 	spin_lock_init(&q->lock);
+	spin_lock_init(&q->printf_lock);
 	q->state = ASCEND_QUEUE_RUNNING;
 	init_waitqueue_head(&q->wq);
 	INIT_LIST_HEAD(&q->dev_link);
@@ -583,4 +765,70 @@ int ascend_ioctl_queue_wait(struct drm_device *drm, void *data,
 out:
 	ascend_queue_put(q);
 	return ret;
+}
+
+int ascend_ioctl_queue_reset(struct drm_device *drm, void *data,
+			     struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct drm_ascend_queue_reset *args = data;
+	struct ascend_queue_status *st;
+	struct ascend_queue *q;
+	u64 pos;
+
+	if (args->pad)
+		return -EINVAL;
+
+	q = ascend_queue_get(af, args->handle);
+	if (!q)
+		return -ENOENT;
+	/* own the queue against a concurrent destroy or reset */
+	if (!ascend_queue_claim(q)) {
+		ascend_queue_put(q);
+		return -ENOENT;
+	}
+	if (!ascend_queue_faulted(q)) {
+		ascend_queue_unclaim(q);
+		ascend_queue_put(q);
+		return -EINVAL;
+	}
+
+	/* the device lets go of the queue, its handed-off work returns */
+	q->adev->hw->queue_stop(q->adev, q);
+
+	/*
+	 * Everything published is discarded: rptr and completed jump to the
+	 * wptr, never backwards (waiters count on completed growing).
+	 */
+	st = q->status;
+	pos = max(READ_ONCE(st->wptr), q->rptr);
+	/* release: pairs with ascend_queue_read_wptr()'s acquire */
+	smp_store_release(&q->rptr, pos);
+	WRITE_ONCE(st->rptr, pos);
+	/* release: pairs with the waiters' acquire, as in _complete() */
+	smp_store_release(&q->completed, pos);
+	/* the page mirror, for user space's acquire load */
+	smp_store_release(&st->completed, pos);
+	WRITE_ONCE(q->reset_count, q->reset_count + 1);
+
+	spin_lock(&q->lock);
+	q->fault_seq = 0;
+	q->fault_addr = 0;
+	q->fault_opcode = 0;
+	WRITE_ONCE(q->fault, ASCEND_FAULT_NONE);
+	q->status_flags &= ~ASCEND_QUEUE_STATUS_FAULTED;
+	WRITE_ONCE(st->fault, ASCEND_FAULT_NONE);
+	WRITE_ONCE(st->fault_seq, 0);
+	WRITE_ONCE(st->fault_addr, 0);
+	WRITE_ONCE(st->fault_opcode, 0);
+	/* the cleared record is visible before the flag that announced it */
+	smp_store_release(&st->flags, q->status_flags);
+	spin_unlock(&q->lock);
+
+	q->adev->hw->queue_start(q->adev, q);
+	ascend_queue_unclaim(q);
+	wake_up_all(&q->wq);
+	ascend_queue_poke_retire(q);
+	ascend_queue_put(q);
+	return 0;
 }

@@ -28,6 +28,7 @@
 #include "ascend_queue.h"
 
 struct ascend_device;
+struct ascend_event;
 struct ascend_file;
 struct ascend_vm;
 
@@ -86,6 +87,19 @@ struct ascend_queue_area {
  * @dev_link: link in &ascend_device.queues (under its queues_lock)
  * @cp_link: link in the command processor's run list (under its lock)
  * @cp_stop: set by queue_stop; long-running work polls it to bail out
+ * @printf_lock: serialises device printf of the blocks of a launch, which
+ *	run in parallel on several AI cores
+ * @reset_count: bumped by every QUEUE_RESET (under the teardown claim)
+ * @cur_state: &enum ascend_cp_cur: what the command processor is doing
+ *	with the command at @cur_seq.  Set by the command processor;
+ *	RUNNING -> IDLE by whoever finishes the command, under the command
+ *	processor's lock, after the completion or fault is published.
+ * @cur_seq: sequence number of the stalled or running command
+ * @cur_deadline: ktime_get_ns() deadline of that command, 0 = none
+ * @cur_cmd: copy of the stalled command (command processor only)
+ * @cur_event: event a stalled EVENT_WAIT holds a reference to
+ * @cur_job: backend job of a running command (under the command
+ *	processor's lock)
  */
 struct ascend_queue {
 	struct kref ref;
@@ -119,6 +133,31 @@ struct ascend_queue {
 	struct list_head dev_link;
 	struct list_head cp_link;
 	bool cp_stop;
+
+	spinlock_t printf_lock;	/* printf_head, printf_dropped, printf_buf */
+	u32 reset_count;
+
+	u32 cur_state;
+	u64 cur_seq;
+	u64 cur_deadline;
+	struct ascend_cmd cur_cmd;
+	struct ascend_event *cur_event;
+	void *cur_job;
+};
+
+/**
+ * enum ascend_cp_cur - state of a queue's current command
+ * @ASCEND_CUR_IDLE: none: the command processor fetches the next one
+ * @ASCEND_CUR_STALLED: an EVENT_WAIT or WAIT_VALUE whose condition does
+ *	not hold yet; re-checked when any queue makes progress, on event
+ *	signals and periodically
+ * @ASCEND_CUR_RUNNING: handed to AI cores or DMA engines; the queue's
+ *	next command waits for it
+ */
+enum ascend_cp_cur {
+	ASCEND_CUR_IDLE,
+	ASCEND_CUR_STALLED,
+	ASCEND_CUR_RUNNING,
 };
 
 /*
@@ -141,6 +180,46 @@ void ascend_queue_set_need_wakeup(struct ascend_queue *q, bool on);
  */
 int ascend_queue_read_wptr(struct ascend_queue *q, u64 *wptr);
 
+/*
+ * Something that may let a deferred retire (ascend_queue_file_defer()) go
+ * ahead happened on @q: a completion, a fault, a finished job, a reset.
+ */
+void ascend_queue_poke_retire(struct ascend_queue *q);
+
+/* ascend_cmd.c: device-independent command rules */
+
+/*
+ * Is @wptr plausible given rptr read before (@rp_before) and after
+ * (@rp_after) it?  0, or -EPROTO when it is behind or more than a ring
+ * ahead.  Correct across wrap-around of the u64 counters.
+ */
+int ascend_ring_check_wptr(u64 rp_before, u64 rp_after, u64 wptr,
+			   u32 ring_entries);
+
+/* Ring slot of command number @n (counted from 0). */
+static inline u32 ascend_ring_slot(u64 n, u32 ring_entries)
+{
+	return n & (ring_entries - 1);
+}
+
+/*
+ * Check a copied command's fields: flags, reserved and every payload byte
+ * the opcode does not use must be zero, lengths must not wrap, addresses
+ * of values must be 8-byte aligned.  Returns 0 or ASCEND_FAULT_BAD_COMMAND.
+ * Kernel-specific launch checks are the backend's.
+ */
+u32 ascend_cmd_check(const struct ascend_cmd *cmd);
+
+/* Does a 64-bit word holding @mem satisfy ASCEND_WAIT_VALUE_@cond @value? */
+bool ascend_wait_value_satisfied(u64 mem, u64 value, u32 cond);
+
+/*
+ * Deadline (ns) of a command started at @now_ns with @timeout_ms, or with
+ * @default_ms when that is 0; 0 when both are 0 (no limit).
+ */
+u64 ascend_cmd_deadline(u64 now_ns, u32 timeout_ms, u32 default_ms);
+bool ascend_cmd_expired(u64 now_ns, u64 deadline_ns);
+
 static inline bool ascend_queue_faulted(struct ascend_queue *q)
 {
 	return READ_ONCE(q->fault) != ASCEND_FAULT_NONE;
@@ -158,16 +237,42 @@ struct ascend_emu_fault {
 	u64 addr;
 };
 
-/*
- * Execute @l on @q's "AI cores" with @scratch (ASCEND_EMU_SCRATCH_SIZE bytes)
- * as working memory.  Returns 0 or fills @f and returns -EIO.
- */
+struct ascend_emu_kernel;
+
 #define ASCEND_EMU_SCRATCH_SIZE	4096
+
+/*
+ * Check @l against the kernel table: the kernel, or NULL for a bad
+ * command.  *@nr_runs is how many times the kernel body runs (num_blocks,
+ * or 1 for kernels that handle the whole launch at once).
+ */
+const struct ascend_emu_kernel *
+ascend_emu_kernel_prepare(const struct ascend_cmd_launch *l, u32 *nr_runs);
+
+/*
+ * Run block @block of @l on one AI core with @scratch
+ * (ASCEND_EMU_SCRATCH_SIZE bytes).  The block bails out with
+ * ASCEND_FAULT_ABORTED when @q->cp_stop or *@abort becomes true.
+ * Returns 0 or fills @f and returns -EIO.
+ */
+int ascend_emu_kernel_run(struct ascend_queue *q,
+			  const struct ascend_emu_kernel *kern,
+			  const struct ascend_cmd_launch *l, u32 block,
+			  void *scratch, const bool *abort,
+			  struct ascend_emu_fault *f);
+
+/*
+ * Execute all of @l on the calling thread, block after block (for tests).
+ * Returns 0 or fills @f and returns -EIO.
+ */
 int ascend_emu_kernel_launch(struct ascend_queue *q,
 			     const struct ascend_cmd_launch *l, void *scratch,
 			     struct ascend_emu_fault *f);
 
-/* Device printf into @q's printf buffer (command processor only). */
+/* IEEE-754 binary32 a + b, round to nearest even (the AddF32 kernel). */
+u32 ascend_f32_add(u32 a, u32 b);
+
+/* Device printf into @q's printf buffer (takes @q->printf_lock). */
 __printf(2, 3)
 void ascend_emu_printf(struct ascend_queue *q, const char *fmt, ...);
 

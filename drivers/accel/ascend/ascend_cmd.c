@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Ring commands: the device-independent rules the command processor
+ * applies to what it fetches, kept free of device state so KUnit can test
+ * them: ring index checks, payload validation, WAIT_VALUE conditions and
+ * command deadlines.
+ */
+
+#include <linux/kernel.h>
+#include <linux/overflow.h>
+#include <linux/string.h>
+#include <linux/time64.h>
+
+#include "ascend_queue_priv.h"
+
+int ascend_ring_check_wptr(u64 rp_before, u64 rp_after, u64 wptr,
+			   u32 ring_entries)
+{
+	/*
+	 * rptr only grows.  A well-behaved wptr is never behind any rptr
+	 * read before it, and never more than a ring ahead of any rptr read
+	 * after it.  Unsigned differences: correct across the u64 wrap.
+	 */
+	if ((s64)(wptr - rp_before) < 0)
+		return -EPROTO;
+	if ((s64)(wptr - rp_after) > 0 && wptr - rp_after > ring_entries)
+		return -EPROTO;
+	return 0;
+}
+
+/* Are the @len bytes of @p zero? */
+static bool ascend_zero(const void *p, size_t len)
+{
+	return !memchr_inv(p, 0, len);
+}
+
+/* Is the payload past the first @used bytes zero? */
+static bool ascend_tail_zero(const struct ascend_cmd *cmd, size_t used)
+{
+	return ascend_zero(cmd->raw + used, sizeof(cmd->raw) - used);
+}
+
+/* [a, a + size) must not wrap around the address space. */
+static bool ascend_range_ok(u64 a, u64 size)
+{
+	u64 end;
+
+	return size && !check_add_overflow(a, size, &end);
+}
+
+u32 ascend_cmd_check(const struct ascend_cmd *cmd)
+{
+	const u32 bad = ASCEND_FAULT_BAD_COMMAND;
+
+	if (cmd->flags || cmd->reserved)
+		return bad;
+
+	switch (cmd->opcode) {
+	case ASCEND_CMD_NOP:
+		return ascend_tail_zero(cmd, 0) ? 0 : bad;
+
+	case ASCEND_CMD_LAUNCH: {
+		const struct ascend_cmd_launch *l = &cmd->launch;
+
+		/* the kernel table's own checks follow in the backend */
+		if (!l->num_blocks || l->args_size > ASCEND_LAUNCH_ARGS_MAX)
+			return bad;
+		return 0;
+	}
+
+	case ASCEND_CMD_COPY: {
+		const struct ascend_cmd_copy *c = &cmd->copy;
+
+		if (!ascend_tail_zero(cmd, sizeof(*c)) ||
+		    !ascend_range_ok(c->dst, c->size) ||
+		    !ascend_range_ok(c->src, c->size))
+			return bad;
+		/* no overlap */
+		if (c->dst < c->src + c->size && c->src < c->dst + c->size)
+			return bad;
+		return 0;
+	}
+
+	case ASCEND_CMD_FILL: {
+		const struct ascend_cmd_fill *f = &cmd->fill;
+
+		if (!ascend_tail_zero(cmd, sizeof(*f)) || f->pad ||
+		    !ascend_range_ok(f->dst, f->size))
+			return bad;
+		if (f->pattern_size != 1 && f->pattern_size != 2 &&
+		    f->pattern_size != 4)
+			return bad;
+		return f->size % f->pattern_size ? bad : 0;
+	}
+
+	case ASCEND_CMD_EVENT_RECORD:
+	case ASCEND_CMD_EVENT_WAIT: {
+		const struct ascend_cmd_event *e = &cmd->event;
+		u32 flags = cmd->opcode == ASCEND_CMD_EVENT_WAIT ?
+			    ASCEND_CMD_EVENT_TIMEOUT : 0;
+
+		if (!ascend_tail_zero(cmd, sizeof(*e)) || e->pad ||
+		    !e->handle || !e->gen || (e->flags & ~flags))
+			return bad;
+		/* a timeout without the flag saying it is valid */
+		if (!(e->flags & ASCEND_CMD_EVENT_TIMEOUT) && e->timeout_ms)
+			return bad;
+		return 0;
+	}
+
+	case ASCEND_CMD_WRITE_VALUE:
+	case ASCEND_CMD_WAIT_VALUE: {
+		const struct ascend_cmd_value *v = &cmd->value;
+
+		if (!ascend_tail_zero(cmd, sizeof(*v)) || (v->addr & 7))
+			return bad;
+		if (cmd->opcode == ASCEND_CMD_WRITE_VALUE)
+			return v->cond || v->timeout_ms ? bad : 0;
+		return v->cond > ASCEND_WAIT_VALUE_NOR ? bad : 0;
+	}
+
+	default:
+		return bad;
+	}
+}
+
+bool ascend_wait_value_satisfied(u64 mem, u64 value, u32 cond)
+{
+	switch (cond) {
+	case ASCEND_WAIT_VALUE_GEQ:
+		return (s64)(mem - value) >= 0;
+	case ASCEND_WAIT_VALUE_EQ:
+		return mem == value;
+	case ASCEND_WAIT_VALUE_AND:
+		return (mem & value) != 0;
+	case ASCEND_WAIT_VALUE_NOR:
+		return ~(mem | value) != 0;
+	default:
+		return false;
+	}
+}
+
+u64 ascend_cmd_deadline(u64 now_ns, u32 timeout_ms, u32 default_ms)
+{
+	u32 ms = timeout_ms ? timeout_ms : default_ms;
+	u64 d;
+
+	if (!ms)
+		return 0;
+	d = now_ns + (u64)ms * NSEC_PER_MSEC;
+	/* 0 means "no deadline": never produce it by accident */
+	return d ? d : 1;
+}
+
+bool ascend_cmd_expired(u64 now_ns, u64 deadline_ns)
+{
+	return deadline_ns && (s64)(now_ns - deadline_ns) >= 0;
+}

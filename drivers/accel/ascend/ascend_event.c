@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Events: the EVENT_* ioctls and the helpers the command processor uses
+ * for ASCEND_CMD_EVENT_RECORD and ASCEND_CMD_EVENT_WAIT.
+ *
+ * An event lives in its file's xarray (handles from 1).  Lookups take a
+ * reference under the xarray's lock, so the table's reference is still
+ * held when they do; destroy erases the handle, marks the event dead,
+ * wakes its waiters and drops the table's reference.  A queue command
+ * stalled on an event holds its own reference.
+ */
+
+#include <drm/drm_utils.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+
+#include "ascend_drv.h"
+#include "ascend_event.h"
+#include "ascend_hw.h"
+#include "ascend_queue.h"
+
+void ascend_event_init(struct ascend_event *e, struct ascend_device *adev,
+		       u32 flags)
+{
+	kref_init(&e->ref);
+	e->adev = adev;
+	e->flags = flags;
+	spin_lock_init(&e->lock);
+	init_waitqueue_head(&e->wq);
+}
+
+static void ascend_event_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct ascend_event, ref));
+}
+
+void ascend_event_put(struct ascend_event *e)
+{
+	kref_put(&e->ref, ascend_event_release);
+}
+
+struct ascend_event *ascend_event_get(struct ascend_file *af, u32 handle)
+{
+	struct ascend_event *e;
+
+	xa_lock(&af->events);
+	e = xa_load(&af->events, handle);
+	if (e)
+		kref_get(&e->ref);
+	xa_unlock(&af->events);
+	return e;
+}
+
+void ascend_event_complete(struct ascend_event *e, u64 gen)
+{
+	spin_lock(&e->lock);
+	if (gen >= e->completed) {
+		e->completed = gen;
+		if (e->flags & DRM_ASCEND_EVENT_TIMESTAMP)
+			e->timestamp_ns = ktime_get_ns();
+	}
+	spin_unlock(&e->lock);
+	wake_up_all(&e->wq);
+}
+
+bool ascend_event_reached(struct ascend_event *e, u64 gen)
+{
+	bool ret;
+
+	spin_lock(&e->lock);
+	ret = e->dead || e->completed >= gen;
+	spin_unlock(&e->lock);
+	return ret;
+}
+
+bool ascend_event_dead(struct ascend_event *e)
+{
+	return READ_ONCE(e->dead);
+}
+
+void ascend_event_file_init(struct ascend_file *af)
+{
+	xa_init_flags(&af->events, XA_FLAGS_ALLOC1);
+}
+
+static void ascend_event_kill(struct ascend_event *e)
+{
+	spin_lock(&e->lock);
+	WRITE_ONCE(e->dead, true);
+	spin_unlock(&e->lock);
+	wake_up_all(&e->wq);
+}
+
+void ascend_event_file_fini(struct ascend_file *af)
+{
+	struct ascend_event *e;
+	unsigned long idx;
+
+	xa_for_each(&af->events, idx, e) {
+		xa_erase(&af->events, idx);
+		ascend_event_kill(e);
+		ascend_event_put(e);
+	}
+	xa_destroy(&af->events);
+}
+
+/* ------------------------------------------------------------------------ */
+/* ioctls */
+
+int ascend_ioctl_event_create(struct drm_device *drm, void *data,
+			      struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct drm_ascend_event_create *args = data;
+	struct ascend_event *e;
+	u32 handle;
+	int ret;
+
+	if (args->flags & ~DRM_ASCEND_EVENT_FLAGS)
+		return -EINVAL;
+
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+	ascend_event_init(e, to_ascend_device(drm), args->flags);
+
+	ret = xa_alloc(&af->events, &handle, e,
+		       XA_LIMIT(1, ASCEND_MAX_EVENTS_PER_FILE), GFP_KERNEL);
+	if (ret) {
+		kfree(e);
+		return ret == -EBUSY ? -ENOSPC : ret;
+	}
+	args->handle = handle;
+	return 0;
+}
+
+int ascend_ioctl_event_destroy(struct drm_device *drm, void *data,
+			       struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct drm_ascend_event_destroy *args = data;
+	struct ascend_event *e;
+
+	if (args->pad)
+		return -EINVAL;
+
+	e = xa_erase(&af->events, args->handle);
+	if (!e)
+		return -ENOENT;
+	ascend_event_kill(e);
+	/* queues stalled on it re-check and fault */
+	e->adev->hw->queue_doorbell(e->adev, NULL);
+	ascend_event_put(e);
+	return 0;
+}
+
+int ascend_ioctl_event_wait(struct drm_device *drm, void *data,
+			    struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct drm_ascend_event_wait *args = data;
+	struct ascend_event *e;
+	long timeout, ret = 0;
+
+	if (args->flags)
+		return -EINVAL;
+
+	e = ascend_event_get(af, args->handle);
+	if (!e)
+		return -ENOENT;
+
+	if (args->gen) {
+		if (args->timeout_ns == DRM_ASCEND_TIMEOUT_INFINITE)
+			timeout = MAX_SCHEDULE_TIMEOUT;
+		else
+			timeout = drm_timeout_abs_to_jiffies(args->timeout_ns);
+		/* 0 timeout: evaluates the condition once, never sleeps */
+		ret = wait_event_interruptible_timeout(e->wq,
+						       ascend_event_reached(e, args->gen),
+						       timeout);
+		if (ret < 0)
+			goto out;
+	}
+
+	spin_lock(&e->lock);
+	args->completed = e->completed;
+	args->timestamp_ns = e->timestamp_ns;
+	spin_unlock(&e->lock);
+
+	if (ascend_event_dead(e))
+		ret = -ENOENT;
+	else if (args->gen && args->completed < args->gen)
+		ret = -ETIME;
+	else
+		ret = 0;
+out:
+	ascend_event_put(e);
+	return ret;
+}
+
+int ascend_ioctl_event_signal(struct drm_device *drm, void *data,
+			      struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct drm_ascend_event_signal *args = data;
+	struct ascend_event *e;
+
+	if (args->pad)
+		return -EINVAL;
+
+	e = ascend_event_get(af, args->handle);
+	if (!e)
+		return -ENOENT;
+	ascend_event_complete(e, args->gen);
+	/* queues stalled on the event re-check at once */
+	e->adev->hw->queue_doorbell(e->adev, NULL);
+	ascend_event_put(e);
+	return 0;
+}
