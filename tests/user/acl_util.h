@@ -213,4 +213,61 @@ static inline int read_dev_ints(aclrtStream s, const int *p, int *out, int n)
 	return got;
 }
 
+/* Fill32(p, v, n): p[0..n) = v, the n elements shared among @blocks. */
+static inline aclError launch_fill32(aclrtStream s, int *p, int v, uint64_t n, uint32_t blocks)
+{
+	struct {
+		int *p;
+		int v;
+		int pad;
+		uint64_t n;
+	} args = { p, v, 0, n };
+
+	return aclrtLaunchKernel(builtin_kernel("Fill32"), blocks, &args, sizeof(args), s);
+}
+
+/* Add32(a, b, c, n): c[i] = a[i] + b[i]. */
+static inline aclError launch_add32(aclrtStream s, const int *a, const int *b, int *c,
+				    uint64_t n, uint32_t blocks)
+{
+	struct {
+		const int *a, *b;
+		int *c;
+		uint64_t n;
+	} args = { a, b, c, n };
+
+	return aclrtLaunchKernel(builtin_kernel("Add32"), blocks, &args, sizeof(args), s);
+}
+
+/* Spin(usec): the launch runs for about @usec microseconds. */
+static inline aclError launch_spin(aclrtStream s, uint64_t usec)
+{
+	return aclrtLaunchKernel(builtin_kernel("Spin"), 1, &usec, sizeof(usec), s);
+}
+
+/* Trap(): an AI-core exception. */
+static inline aclError launch_trap(aclrtStream s)
+{
+	return aclrtLaunchKernel(builtin_kernel("Trap"), 1, NULL, 0, s);
+}
+
+/* End the case as skipped when the driver lacks a feature another
+ * engineer's kernel work adds (the call returned 207000). */
+#define SKIP_IF_NOT_SUPPORTED(call)					\
+	do {								\
+		aclError acl_r_ = (call);				\
+		if (acl_r_ == ACL_ERROR_RT_FEATURE_NOT_SUPPORT)		\
+			SKIP(acl_errmsg());				\
+		REQUIRE(acl_r_ == ACL_SUCCESS);				\
+	} while (0)
+
+/* Skip unless the driver has event objects. */
+static inline void need_events(void)
+{
+	aclrtEvent e = NULL;
+
+	SKIP_IF_NOT_SUPPORTED(aclrtCreateEvent(&e));
+	aclrtDestroyEvent(e);
+}
+
 #endif /* ASCEND_TESTS_ACL_UTIL_H */

@@ -149,6 +149,11 @@ aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream)
 	ret = stream_acquire(stream, &s, &dev);
 	if (ret)
 		return ret;
+	if (!(dev->info.capabilities & DRM_ASCEND_CAP_EVENTS)) {
+		stream_release(s, dev);
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "device %d's driver has no events, which callbacks need", dev->id);
+	}
 	pthread_mutex_lock(&cb_lock);
 	cb = s->cb;
 	if (cb && cb->thread) {

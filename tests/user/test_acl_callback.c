@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Host callbacks: aclrtSubscribeReport, aclrtLaunchCallback (in stream
+ * order, blocking and not), aclrtProcessReport and its error codes.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include "acl_util.h"
+
+static int order[16], norder;
+
+static void record_cb(void *ud)
+{
+	order[norder++] = (int)(intptr_t)ud;
+}
+
+TEST(error_codes)
+{
+	aclrtStream s;
+	uint64_t self = (uint64_t)pthread_self();
+
+	acl_setup();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	CHECK_ACL_ERR(aclrtProcessReport(0), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+	CHECK_ACL_ERR(aclrtProcessReport(-2), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclrtLaunchCallback(record_cb, NULL, ACL_CALLBACK_BLOCK, s),
+		      ACL_ERROR_RT_STREAM_NO_CB_REG);
+	CHECK_ACL_ERR(aclrtUnSubscribeReport(self, s), ACL_ERROR_RT_STREAM_SUBSCRIBE);
+	SKIP_IF_NOT_SUPPORTED(aclrtSubscribeReport(self, s));
+	CHECK_ACL_ERR(aclrtSubscribeReport(self, s), ACL_ERROR_RT_STREAM_SUBSCRIBE);
+	CHECK_ACL_ERR(aclrtLaunchCallback(NULL, NULL, ACL_CALLBACK_BLOCK, s),
+		      ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclrtLaunchCallback(record_cb, NULL, (aclrtCallbackBlockType)2, s),
+		      ACL_ERROR_INVALID_PARAM);
+	/* nothing launched: a short wait times out */
+	CHECK_ACL_ERR(aclrtProcessReport(10), ACL_ERROR_RT_REPORT_TIMEOUT);
+	CHECK_ACL_ERR(aclrtUnSubscribeReport(self + 1, s), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+	CHECK_ACL_OK(aclrtUnSubscribeReport(self, s));
+	aclrtDestroyStream(s);
+}
+
+TEST(order_and_blocking)
+{
+	aclrtStreamStatus st;
+	aclrtStream s;
+	int *p, v = 0, i;
+
+	acl_setup();
+	need_events();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtMalloc((void **)&p, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+	REQUIRE_ACL(aclrtSubscribeReport((uint64_t)pthread_self(), s));
+	REQUIRE_ACL(launch_spin(s, 20000));
+	REQUIRE_ACL(aclrtLaunchCallback(record_cb, (void *)1, ACL_CALLBACK_NO_BLOCK, s));
+	REQUIRE_ACL(aclrtLaunchCallback(record_cb, (void *)2, ACL_CALLBACK_BLOCK, s));
+	REQUIRE_ACL(launch_write(s, p, 5, 1));
+	/* the blocking callback has not run: the write waits behind it */
+	usleep(100000);
+	CHECK_ACL_OK(aclrtStreamQuery(s, &st));
+	CHECK_EQ(st, ACL_STREAM_STATUS_NOT_READY);
+	for (i = 0; i < 10 && norder < 2; i++)
+		CHECK_ACL_OK(aclrtProcessReport(2000));
+	CHECK_EQ(norder, 2);
+	CHECK_EQ(order[0], 1);
+	CHECK_EQ(order[1], 2);
+	CHECK_ACL_OK(aclrtSynchronizeStream(s));
+	CHECK_EQ(read_dev_ints(s, p, &v, 1), 1);
+	CHECK_EQ(v, 5);
+	CHECK_ACL_OK(aclrtUnSubscribeReport((uint64_t)pthread_self(), s));
+	aclrtFree(p);
+	aclrtDestroyStream(s);
+}
+
+TEST(destroy_with_unrun_blocking_callback)
+{
+	aclrtStream s;
+
+	acl_setup();
+	need_events();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtSubscribeReport((uint64_t)pthread_self(), s));
+	REQUIRE_ACL(aclrtLaunchCallback(record_cb, (void *)1, ACL_CALLBACK_BLOCK, s));
+	CHECK_ACL_OK(aclrtDestroyStream(s));	/* does not hang */
+	CHECK_EQ(norder, 0);
+}
+
+int main(void)
+{
+	return tap_main();
+}
