@@ -173,6 +173,8 @@ static int ascend_device_create(unsigned int index, struct ascend_device **out)
 	if (ret)
 		goto err_release_devres;
 
+	ascend_debugfs_init(adev);	/* files appear once registered */
+
 	adev->hw = &ascend_emu_ops;
 	ret = adev->hw->init(adev);
 	if (ret)

@@ -93,6 +93,9 @@ static inline struct ascend_file *to_ascend_file(struct drm_file *file)
 /* Module parameters shared across files (ascend_drv.c). */
 extern unsigned int ascend_num_devices;
 
+/* debugfs files of the device (ascend_debugfs.c) */
+void ascend_debugfs_init(struct ascend_device *adev);
+
 /* ioctl entry points */
 int ascend_ioctl_dev_query(struct drm_device *drm, void *data,
 			   struct drm_file *file);		/* ascend_query.c */

@@ -2,11 +2,19 @@
 /*
  * HBM buffer objects and DRM_IOCTL_ASCEND_BO_CREATE.
  *
- * drm_file_free() drops the GEM handles before postclose stops the file's
- * queues, so a BO can be freed while a queue still runs commands against
- * it.  That is safe because the device side translates and accesses
- * memory under vm->lock: the unmap below waits for accesses in flight, and
- * later commands naming the freed VA fault.
+ * Lifetime: freeing a BO (its last handle closed, or the file closed) must
+ * not pull the memory from under commands the file's queues still run or
+ * will run: the GEM object goes at once, but the unmap and the HBM release
+ * are deferred with ascend_queue_file_defer() until every command the file
+ * had published by then has completed (or its queue faulted or stopped).
+ * Until then the VA stays mapped, so it cannot be handed out again, and
+ * the bytes still count in hbm_used (device and file): memory is "used"
+ * until the device can no longer touch it.  drm_file_free() drops the
+ * handles before postclose, which stops the queues and runs whatever is
+ * still pending before the address space goes.
+ *
+ * The device side translates and accesses memory under vm->lock, so the
+ * unmap also waits for a synchronous copy or fill in flight.
  */
 #include <linux/dma-buf.h>
 #include <linux/overflow.h>
@@ -16,24 +24,34 @@
 #include "ascend_gem.h"
 #include "ascend_hw.h"
 
-static void ascend_bo_free(struct drm_gem_object *obj)
+/* The retire callback: nothing can reach the memory any more. */
+static void ascend_bo_retire(struct ascend_retire *r)
 {
-	struct ascend_bo *bo = to_ascend_bo(obj);
-	struct ascend_device *adev = to_ascend_device(obj->dev);
+	struct ascend_bo *bo = container_of(r, struct ascend_bo, retire);
+	struct ascend_file *af = bo->af;
+	struct ascend_device *adev = af->adev;
 	unsigned int i;
 
-	ascend_vm_unmap(&bo->af->vm, &bo->map);
+	ascend_vm_unmap(&af->vm, &bo->map);
 
-	/* Nobody can reach the memory now: drop its contents, then free it. */
+	/* Drop the contents, then free: the next owner reads zeroes. */
 	if (adev->hw->hbm_discard)
 		for (i = 0; i < bo->mem.nr_ranges; i++)
 			adev->hw->hbm_discard(adev, bo->mem.ranges[i].addr,
 					      bo->mem.ranges[i].size);
-	atomic64_sub(bo->mem.size, &bo->af->hbm_used);
+	atomic64_sub(bo->mem.size, &af->hbm_used);
 	ascend_hbm_free(&adev->hbm, &bo->mem);
+	kfree(bo);
+}
+
+static void ascend_bo_free(struct drm_gem_object *obj)
+{
+	struct ascend_bo *bo = to_ascend_bo(obj);
 
 	drm_gem_object_release(obj);
-	kfree(bo);
+	bo->retire.fn = ascend_bo_retire;
+	/* May run ascend_bo_retire() at once when nothing is queued. */
+	ascend_queue_file_defer(bo->af, &bo->retire);
 }
 
 /* A BO lives in one file's address space: no handle in any other file. */
@@ -79,7 +97,8 @@ int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 		return -ENOMEM;
 	bo->af = af;
 
-	ret = ascend_hbm_alloc(&adev->hbm, args->size, args->policy, &bo->mem);
+	ret = ascend_hbm_alloc_flags(&adev->hbm, args->size, args->policy,
+				     args->flags, &bo->mem);
 	if (ret)
 		goto err_free_bo;
 
