@@ -174,7 +174,39 @@ static void cmd_printf_drop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->st.printf_dropped, 11ULL);
 }
 
+/* AddF32's IEEE-754 binary32 addition, bit patterns in and out */
+static void cmd_f32_add(struct kunit *test)
+{
+	static const struct { u32 a, b, sum; } t[] = {
+		{ 0x3f800000, 0x40000000, 0x40400000 },	/* 1 + 2 = 3 */
+		{ 0x3dcccccd, 0x3e4ccccd, 0x3e99999a },	/* 0.1 + 0.2 */
+		{ 0x3f800000, 0xbf800000, 0x00000000 },	/* 1 - 1 = +0 */
+		{ 0x80000000, 0x80000000, 0x80000000 },	/* -0 + -0 = -0 */
+		{ 0x00000000, 0x80000000, 0x00000000 },	/* +0 + -0 = +0 */
+		{ 0x00000001, 0x00000001, 0x00000002 },	/* subnormals */
+		{ 0x007fffff, 0x00000001, 0x00800000 },	/* to the smallest normal */
+		{ 0x3f800000, 0x33800000, 0x3f800000 },	/* tie: to even */
+		{ 0x3f800001, 0x33800000, 0x3f800002 },	/* tie: to even, up */
+		{ 0x3f800000, 0x33800001, 0x3f800001 },	/* above the tie */
+		{ 0x7f7fffff, 0x7f7fffff, 0x7f800000 },	/* overflow: inf */
+		{ 0x7f800000, 0x3f800000, 0x7f800000 },	/* inf + 1 */
+		{ 0x7f800000, 0xff800000, 0x7fc00000 },	/* inf - inf: NaN */
+		{ 0x7f800001, 0x3f800000, 0x7fc00001 },	/* NaN quieted */
+		{ 0xc0400000, 0x3f800000, 0xc0000000 },	/* -3 + 1 = -2 */
+		{ 0x4b800000, 0x3f800000, 0x4b800000 },	/* 2^24 + 1 */
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, ascend_f32_add(t[i].a, t[i].b),
+				    t[i].sum, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ascend_f32_add(t[i].b, t[i].a),
+				    t[i].sum, "case %u swapped", i);
+	}
+}
+
 static struct kunit_case ascend_cmd_test_cases[] = {
+	KUNIT_CASE(cmd_f32_add),
 	KUNIT_CASE(cmd_query_kernels),
 	KUNIT_CASE(cmd_launch_validation),
 	KUNIT_CASE(cmd_launch_faults),

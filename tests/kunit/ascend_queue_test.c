@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: the queue rules of ascend_cmd.c (ring index checks and wrap,
+ * command validation, WAIT_VALUE conditions, deadlines), the NEED_WAKEUP
+ * handshake, and event generations (ascend_event.c).
+ */
+#include <linux/slab.h>
+
+#include "ascend_event.h"
+#include "ascend_kunit.h"
+#include "ascend_queue_priv.h"
+
+/* ------------------------------------------------------------------------ */
+/* Ring indices */
+
+static void ring_wptr_check(struct kunit *test)
+{
+	static const struct {
+		u64 before, after, wptr;
+		u32 entries;
+		int ret;
+	} t[] = {
+		{ 0, 0, 0, 16, 0 },			/* empty */
+		{ 0, 0, 16, 16, 0 },			/* exactly full */
+		{ 0, 0, 17, 16, -EPROTO },		/* more than a ring ahead */
+		{ 5, 5, 4, 16, -EPROTO },		/* behind rptr */
+		{ 5, 9, 20, 16, 0 },			/* rptr moved meanwhile */
+		{ 5, 9, 26, 16, -EPROTO },		/* a ring past the newer rptr */
+		/* near the wrap of the u64 counters */
+		{ U64_MAX - 3, U64_MAX - 3, U64_MAX, 16, 0 },
+		{ U64_MAX - 3, U64_MAX - 3, 5, 16, 0 },	/* wrapped: 9 ahead */
+		{ U64_MAX - 3, U64_MAX - 3, 13, 16, -EPROTO },
+		{ 2, 2, U64_MAX, 16, -EPROTO },		/* "behind" across wrap */
+		{ 0, 0, U64_MAX, 65536, -EPROTO },
+		{ 0, 0, 1ULL << 63, 16, -EPROTO },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		KUNIT_EXPECT_EQ_MSG(test, ascend_ring_check_wptr(t[i].before,
+								 t[i].after,
+								 t[i].wptr,
+								 t[i].entries),
+				    t[i].ret, "case %u", i);
+}
+
+static void ring_slot_wrap(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, ascend_ring_slot(0, 16), 0U);
+	KUNIT_EXPECT_EQ(test, ascend_ring_slot(15, 16), 15U);
+	KUNIT_EXPECT_EQ(test, ascend_ring_slot(16, 16), 0U);
+	KUNIT_EXPECT_EQ(test, ascend_ring_slot(16 * 1000 + 7, 16), 7U);
+	KUNIT_EXPECT_EQ(test, ascend_ring_slot(U64_MAX, 1024), 1023U);
+	/* the slot sequence continues across the u64 wrap */
+	KUNIT_EXPECT_EQ(test, ascend_ring_slot(U64_MAX + 1ULL, 1024), 0U);
+	KUNIT_EXPECT_EQ(test, ascend_ring_slot(1ULL << 40, 65536), 0U);
+}
+
+/*
+ * NEED_WAKEUP: the device side sets the flag, issues a full barrier and
+ * re-reads wptr before it sleeps; user space stores wptr, issues a full
+ * barrier and reads the flag.  With both barriers, in every interleaving
+ * of the two halves either the device sees the new wptr or user space
+ * sees the flag and rings.  Sequential model of all six interleavings.
+ */
+static void need_wakeup_handshake(struct kunit *test)
+{
+	/* steps: D0 set flag, D1 read wptr; U0 store wptr, U1 read flag */
+	static const char *const orders[] = {
+		"DDUU", "DUDU", "DUUD", "UDDU", "UDUD", "UUDD",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(orders); i++) {
+		struct ascend_queue_status st = {};
+		unsigned int d = 0, u = 0, k;
+		bool dev_sees = false, rings = false;
+		u64 rptr = 0;
+
+		for (k = 0; k < 4; k++) {
+			if (orders[i][k] == 'D') {
+				if (d++ == 0)
+					st.flags |= ASCEND_QUEUE_STATUS_NEED_WAKEUP;
+				else
+					dev_sees = READ_ONCE(st.wptr) != rptr;
+			} else {
+				if (u++ == 0)
+					WRITE_ONCE(st.wptr, 1);
+				else
+					rings = st.flags &
+						ASCEND_QUEUE_STATUS_NEED_WAKEUP;
+			}
+		}
+		KUNIT_EXPECT_TRUE_MSG(test, dev_sees || rings, "order %s",
+				      orders[i]);
+		/* and the published command passes the ring check */
+		KUNIT_EXPECT_EQ(test, ascend_ring_check_wptr(rptr, rptr,
+							     st.wptr, 16), 0);
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Command validation */
+
+static u32 check(struct ascend_cmd *c)
+{
+	return ascend_cmd_check(c);
+}
+
+#define BAD	ASCEND_FAULT_BAD_COMMAND
+
+static void cmd_check_common(struct kunit *test)
+{
+	struct ascend_cmd c = {};
+
+	KUNIT_EXPECT_EQ(test, check(&c), 0U);		/* NOP */
+	c.flags = 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.flags = 0;
+	c.reserved = 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.reserved = 0;
+	c.raw[sizeof(c.raw) - 1] = 1;			/* NOP payload */
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	memset(&c, 0, sizeof(c));
+	c.opcode = 8;					/* unknown */
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.opcode = U32_MAX;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+}
+
+static void cmd_check_launch(struct kunit *test)
+{
+	struct ascend_cmd c = { .opcode = ASCEND_CMD_LAUNCH };
+
+	c.launch.num_blocks = 1;
+	KUNIT_EXPECT_EQ(test, check(&c), 0U);
+	c.launch.args_size = ASCEND_LAUNCH_ARGS_MAX;
+	KUNIT_EXPECT_EQ(test, check(&c), 0U);
+	c.launch.args_size = ASCEND_LAUNCH_ARGS_MAX + 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.launch.args_size = 0;
+	c.launch.num_blocks = 0;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+}
+
+static void cmd_check_copy(struct kunit *test)
+{
+	struct ascend_cmd c = { .opcode = ASCEND_CMD_COPY };
+
+	c.copy.dst = 0x1000;
+	c.copy.src = 0x2000;
+	c.copy.size = 0x1000;
+	KUNIT_EXPECT_EQ(test, check(&c), 0U);		/* adjacent is fine */
+	c.copy.size = 0x1001;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);		/* overlap */
+	c.copy.size = 0;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.copy.size = 16;
+	c.copy.dst = U64_MAX - 8;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);		/* dst wraps */
+	c.copy.dst = 0x1000;
+	c.copy.src = U64_MAX - 8;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);		/* src wraps */
+	c.copy.src = 0x2000;
+	KUNIT_EXPECT_EQ(test, check(&c), 0U);
+	c.raw[sizeof(c.copy)] = 1;			/* unused byte */
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+}
+
+static void cmd_check_fill(struct kunit *test)
+{
+	struct ascend_cmd c = { .opcode = ASCEND_CMD_FILL };
+	static const u32 good[] = { 1, 2, 4 }, bad[] = { 0, 3, 8, U32_MAX };
+	unsigned int i;
+
+	c.fill.dst = 0x1000;
+	c.fill.size = 64;
+	c.fill.pattern = 0xdeadbeef;
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		c.fill.pattern_size = good[i];
+		KUNIT_EXPECT_EQ(test, check(&c), 0U);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		c.fill.pattern_size = bad[i];
+		KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	}
+	c.fill.pattern_size = 4;
+	c.fill.size = 6;				/* not a multiple */
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.fill.size = 0;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.fill.size = 8;
+	c.fill.dst = U64_MAX - 3;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.fill.dst = 0x1000;
+	c.fill.pad = 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.fill.pad = 0;
+	c.raw[sizeof(c.fill)] = 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+}
+
+static void cmd_check_event(struct kunit *test)
+{
+	struct ascend_cmd c = { .opcode = ASCEND_CMD_EVENT_RECORD };
+
+	c.event.handle = 1;
+	c.event.gen = 1;
+	KUNIT_EXPECT_EQ(test, check(&c), 0U);
+	c.event.flags = ASCEND_CMD_EVENT_TIMEOUT;	/* WAIT only */
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.opcode = ASCEND_CMD_EVENT_WAIT;
+	c.event.timeout_ms = 5;
+	KUNIT_EXPECT_EQ(test, check(&c), 0U);
+	c.event.flags = 0;				/* timeout without flag */
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.event.timeout_ms = 0;
+	KUNIT_EXPECT_EQ(test, check(&c), 0U);
+	c.event.flags = 2;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.event.flags = 0;
+	c.event.gen = 0;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.event.gen = 1;
+	c.event.handle = 0;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.event.handle = 1;
+	c.event.pad = 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.event.pad = 0;
+	c.raw[sizeof(c.event)] = 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+}
+
+static void cmd_check_value(struct kunit *test)
+{
+	struct ascend_cmd c = { .opcode = ASCEND_CMD_WRITE_VALUE };
+	u32 cond;
+
+	c.value.addr = 0x1008;
+	c.value.value = U64_MAX;
+	KUNIT_EXPECT_EQ(test, check(&c), 0U);
+	c.value.addr = 0x1004;				/* misaligned */
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.value.addr = 0x1008;
+	c.value.cond = 1;				/* WRITE: 0 */
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.value.cond = 0;
+	c.value.timeout_ms = 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.opcode = ASCEND_CMD_WAIT_VALUE;
+	KUNIT_EXPECT_EQ(test, check(&c), 0U);
+	for (cond = 0; cond <= ASCEND_WAIT_VALUE_NOR; cond++) {
+		c.value.cond = cond;
+		KUNIT_EXPECT_EQ(test, check(&c), 0U);
+	}
+	c.value.cond = ASCEND_WAIT_VALUE_NOR + 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.value.cond = 0;
+	c.value.addr = 0x1001;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.value.addr = 0x1008;
+	c.raw[sizeof(c.value)] = 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+}
+
+/* ------------------------------------------------------------------------ */
+/* WAIT_VALUE conditions (CANN's ACL_STREAM_WAIT_VALUE_*) */
+
+static void wait_value_conditions(struct kunit *test)
+{
+	static const struct {
+		u64 mem, value;
+		u32 cond;
+		bool ok;
+	} t[] = {
+		{ 5, 5, ASCEND_WAIT_VALUE_GEQ, true },
+		{ 6, 5, ASCEND_WAIT_VALUE_GEQ, true },
+		{ 4, 5, ASCEND_WAIT_VALUE_GEQ, false },
+		/* signed difference: a counter that wrapped still counts */
+		{ 1, U64_MAX, ASCEND_WAIT_VALUE_GEQ, true },
+		{ U64_MAX, 1, ASCEND_WAIT_VALUE_GEQ, false },
+		{ 1ULL << 63, 0, ASCEND_WAIT_VALUE_GEQ, false },
+		{ 7, 7, ASCEND_WAIT_VALUE_EQ, true },
+		{ 7, 8, ASCEND_WAIT_VALUE_EQ, false },
+		{ 0x6, 0x2, ASCEND_WAIT_VALUE_AND, true },
+		{ 0x4, 0x3, ASCEND_WAIT_VALUE_AND, false },
+		{ 0, 0, ASCEND_WAIT_VALUE_AND, false },
+		{ 0, 0, ASCEND_WAIT_VALUE_NOR, true },
+		{ U64_MAX, 0, ASCEND_WAIT_VALUE_NOR, false },
+		{ 0xf0, ~0xf0ULL, ASCEND_WAIT_VALUE_NOR, false },
+		{ 0xf0, 0x0f, ASCEND_WAIT_VALUE_NOR, true },
+		{ 5, 5, 4, false },			/* unknown cond */
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    ascend_wait_value_satisfied(t[i].mem,
+								t[i].value,
+								t[i].cond),
+				    t[i].ok, "case %u", i);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Deadlines: the timeout state machine of one command */
+
+static void cmd_deadlines(struct kunit *test)
+{
+	const u64 now = 1000 * NSEC_PER_SEC;
+	u64 d;
+
+	/* no limit at all */
+	KUNIT_EXPECT_EQ(test, ascend_cmd_deadline(now, 0, 0), 0ULL);
+	KUNIT_EXPECT_FALSE(test, ascend_cmd_expired(U64_MAX, 0));
+
+	/* the command's own limit wins over the default */
+	d = ascend_cmd_deadline(now, 5, 10000);
+	KUNIT_EXPECT_EQ(test, d, now + 5 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_FALSE(test, ascend_cmd_expired(now, d));
+	KUNIT_EXPECT_FALSE(test, ascend_cmd_expired(d - 1, d));
+	KUNIT_EXPECT_TRUE(test, ascend_cmd_expired(d, d));
+	KUNIT_EXPECT_TRUE(test, ascend_cmd_expired(d + NSEC_PER_SEC, d));
+
+	/* 0 takes the default */
+	d = ascend_cmd_deadline(now, 0, 10000);
+	KUNIT_EXPECT_EQ(test, d, now + 10 * NSEC_PER_SEC);
+
+	/* a deadline computed across the wrap of the clock still works */
+	d = ascend_cmd_deadline(U64_MAX - NSEC_PER_MSEC, 2, 0);
+	KUNIT_EXPECT_NE(test, d, 0ULL);
+	KUNIT_EXPECT_FALSE(test, ascend_cmd_expired(U64_MAX, d));
+	KUNIT_EXPECT_TRUE(test, ascend_cmd_expired(d, d));
+
+	/* the largest limit does not overflow */
+	d = ascend_cmd_deadline(now, U32_MAX, 0);
+	KUNIT_EXPECT_EQ(test, d, now + (u64)U32_MAX * NSEC_PER_MSEC);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Event generations */
+
+static void event_generations(struct kunit *test)
+{
+	struct ascend_event *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	u64 ts;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	ascend_event_init(e, NULL, DRM_ASCEND_EVENT_TIMESTAMP);
+	KUNIT_EXPECT_EQ(test, e->completed, 0ULL);
+	KUNIT_EXPECT_EQ(test, e->timestamp_ns, 0ULL);
+	KUNIT_EXPECT_TRUE(test, ascend_event_reached(e, 0));
+	KUNIT_EXPECT_FALSE(test, ascend_event_reached(e, 1));
+
+	ascend_event_complete(e, 2);
+	KUNIT_EXPECT_EQ(test, e->completed, 2ULL);
+	KUNIT_EXPECT_NE(test, e->timestamp_ns, 0ULL);
+	KUNIT_EXPECT_TRUE(test, ascend_event_reached(e, 1));
+	KUNIT_EXPECT_TRUE(test, ascend_event_reached(e, 2));
+	KUNIT_EXPECT_FALSE(test, ascend_event_reached(e, 3));
+
+	/* an older record never moves the event back, nor its timestamp */
+	ts = e->timestamp_ns;
+	ascend_event_complete(e, 1);
+	KUNIT_EXPECT_EQ(test, e->completed, 2ULL);
+	KUNIT_EXPECT_EQ(test, e->timestamp_ns, ts);
+
+	/* re-recording the same generation takes a new timestamp */
+	ascend_event_complete(e, 2);
+	KUNIT_EXPECT_GE(test, e->timestamp_ns, ts);
+
+	/* a destroyed event ends every wait */
+	WRITE_ONCE(e->dead, true);
+	KUNIT_EXPECT_TRUE(test, ascend_event_reached(e, 100));
+	KUNIT_EXPECT_TRUE(test, ascend_event_dead(e));
+}
+
+static void event_no_timestamp(struct kunit *test)
+{
+	struct ascend_event *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	ascend_event_init(e, NULL, 0);
+	ascend_event_complete(e, 1);
+	KUNIT_EXPECT_EQ(test, e->completed, 1ULL);
+	KUNIT_EXPECT_EQ(test, e->timestamp_ns, 0ULL);
+}
+
+static struct kunit_case ascend_queue_test_cases[] = {
+	KUNIT_CASE(ring_wptr_check),
+	KUNIT_CASE(ring_slot_wrap),
+	KUNIT_CASE(need_wakeup_handshake),
+	KUNIT_CASE(cmd_check_common),
+	KUNIT_CASE(cmd_check_launch),
+	KUNIT_CASE(cmd_check_copy),
+	KUNIT_CASE(cmd_check_fill),
+	KUNIT_CASE(cmd_check_event),
+	KUNIT_CASE(cmd_check_value),
+	KUNIT_CASE(wait_value_conditions),
+	KUNIT_CASE(cmd_deadlines),
+	KUNIT_CASE(event_generations),
+	KUNIT_CASE(event_no_timestamp),
+	{}
+};
+
+struct kunit_suite ascend_queue_test_suite = {
+	.name = "ascend_queue",
+	.test_cases = ascend_queue_test_cases,
+};

@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Events, values, ring COPY/FILL, parallel launches, timeouts and
+ * QUEUE_RESET at the raw uAPI level.  Memory contents are checked on the
+ * device side with WAIT_VALUE EQ and a limit: a wrong value faults the
+ * checking command with ASCEND_FAULT_TIMEOUT.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+
+#include "ioctl_util.h"
+
+static int ev_create(int fd, uint32_t flags, uint32_t *handle)
+{
+	struct drm_ascend_event_create c = { .flags = flags };
+	int ret = aioctl(fd, DRM_IOCTL_ASCEND_EVENT_CREATE, &c);
+
+	*handle = c.handle;
+	return ret;
+}
+
+static int ev_destroy(int fd, uint32_t handle)
+{
+	struct drm_ascend_event_destroy d = { .handle = handle };
+
+	return aioctl(fd, DRM_IOCTL_ASCEND_EVENT_DESTROY, &d);
+}
+
+static int ev_wait(int fd, uint32_t handle, uint64_t gen, int64_t timeout,
+		   struct drm_ascend_event_wait *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->handle = handle;
+	w->gen = gen;
+	w->timeout_ns = timeout;
+	return aioctl(fd, DRM_IOCTL_ASCEND_EVENT_WAIT, w);
+}
+
+static int ev_signal(int fd, uint32_t handle, uint64_t gen)
+{
+	struct drm_ascend_event_signal s = { .handle = handle, .gen = gen };
+
+	return aioctl(fd, DRM_IOCTL_ASCEND_EVENT_SIGNAL, &s);
+}
+
+static int queue_reset(struct queue *q)
+{
+	struct drm_ascend_queue_reset r = { .handle = q->handle };
+
+	return aioctl(q->fd, DRM_IOCTL_ASCEND_QUEUE_RESET, &r);
+}
+
+static void cmd_event(struct ascend_cmd *c, uint32_t op, uint32_t handle,
+		      uint64_t gen)
+{
+	memset(c, 0, sizeof(*c));
+	c->opcode = op;
+	c->event.handle = handle;
+	c->event.gen = gen;
+}
+
+static void cmd_value(struct ascend_cmd *c, uint32_t op, uint64_t addr,
+		      uint64_t value, uint32_t cond, uint32_t timeout_ms)
+{
+	memset(c, 0, sizeof(*c));
+	c->opcode = op;
+	c->value.addr = addr;
+	c->value.value = value;
+	c->value.cond = cond;
+	c->value.timeout_ms = timeout_ms;
+}
+
+static void cmd_fill(struct ascend_cmd *c, uint64_t dst, uint64_t size,
+		     uint64_t pattern, uint32_t psize)
+{
+	memset(c, 0, sizeof(*c));
+	c->opcode = ASCEND_CMD_FILL;
+	c->fill.dst = dst;
+	c->fill.size = size;
+	c->fill.pattern = pattern;
+	c->fill.pattern_size = psize;
+}
+
+static void cmd_copy(struct ascend_cmd *c, uint64_t dst, uint64_t src,
+		     uint64_t size)
+{
+	memset(c, 0, sizeof(*c));
+	c->opcode = ASCEND_CMD_COPY;
+	c->copy.dst = dst;
+	c->copy.src = src;
+	c->copy.size = size;
+}
+
+/* Submit and wait; returns the queue's fault (0 when @c completed). */
+static uint32_t run(struct queue *q, const struct ascend_cmd *c)
+{
+	struct drm_ascend_queue_wait w;
+	uint64_t seq = queue_submit(q, c);
+
+	REQUIRE_OK(queue_wait(q, seq, &w));
+	if (!w.fault && w.completed < seq)
+		return UINT32_MAX;
+	return w.fault;
+}
+
+/* The 64-bit word at @addr must be @v (checked on the device side). */
+static void expect_u64(struct queue *q, uint64_t addr, uint64_t v)
+{
+	struct ascend_cmd c;
+	uint32_t f;
+
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, addr, v, ASCEND_WAIT_VALUE_EQ, 2000);
+	f = run(q, &c);
+	CHECK_EQ(f, 0);
+	if (f) {
+		printf("#   word at 0x%" PRIx64 " is not 0x%" PRIx64 "\n", addr, v);
+		REQUIRE_OK(queue_reset(q));
+	}
+}
+
+/* A NOP completes on @q. */
+static void expect_healthy(struct queue *q)
+{
+	struct ascend_cmd c;
+
+	cmd_nop(&c);
+	CHECK_EQ(run(q, &c), 0);
+}
+
+TEST(event_ioctl_arguments)
+{
+	struct drm_ascend_event_destroy d = { 0 };
+	struct drm_ascend_event_wait w;
+	struct drm_ascend_event_signal s = { 0 };
+	uint32_t h, h2;
+	int fd = open_accel();
+
+	CHECK_ERRNO(ev_create(fd, 2, &h), EINVAL);
+	REQUIRE_OK(ev_create(fd, 0, &h));
+	REQUIRE_OK(ev_create(fd, DRM_ASCEND_EVENT_TIMESTAMP, &h2));
+	CHECK(h != 0 && h2 != 0 && h != h2);
+	d.handle = h;
+	d.pad = 1;
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_EVENT_DESTROY, &d), EINVAL);
+	s.handle = h;
+	s.pad = 1;
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_EVENT_SIGNAL, &s), EINVAL);
+	memset(&w, 0, sizeof(w));
+	w.handle = h;
+	w.flags = 1;
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_EVENT_WAIT, &w), EINVAL);
+	CHECK_ERRNO(ev_destroy(fd, 12345), ENOENT);
+	CHECK_ERRNO(ev_signal(fd, 12345, 1), ENOENT);
+	CHECK_ERRNO(ev_wait(fd, 12345, 0, 0, &w), ENOENT);
+	REQUIRE_OK(ev_destroy(fd, h));
+	CHECK_ERRNO(ev_destroy(fd, h), ENOENT);
+	CHECK_ERRNO(ev_wait(fd, h, 0, 0, &w), ENOENT);
+	REQUIRE_OK(ev_destroy(fd, h2));
+	close(fd);
+}
+
+TEST(event_host_signal_and_wait)
+{
+	struct drm_ascend_event_wait w;
+	uint32_t h;
+	int fd = open_accel();
+
+	REQUIRE_OK(ev_create(fd, DRM_ASCEND_EVENT_TIMESTAMP, &h));
+	CHECK_EQ(ev_wait(fd, h, 0, 0, &w), 0);		/* query */
+	CHECK_EQ(w.completed, 0);
+	CHECK_EQ(w.timestamp_ns, 0);
+	CHECK_ERRNO(ev_wait(fd, h, 1, 0, &w), ETIME);	/* poll */
+	CHECK_ERRNO(ev_wait(fd, h, 1, deadline_ns(0), &w), ETIME);
+	REQUIRE_OK(ev_signal(fd, h, 3));
+	CHECK_EQ(ev_wait(fd, h, 2, DRM_ASCEND_TIMEOUT_INFINITE, &w), 0);
+	CHECK_EQ(w.completed, 3);
+	CHECK(w.timestamp_ns != 0);
+	REQUIRE_OK(ev_signal(fd, h, 1));		/* never backwards */
+	CHECK_EQ(ev_wait(fd, h, 0, 0, &w), 0);
+	CHECK_EQ(w.completed, 3);
+	REQUIRE_OK(ev_destroy(fd, h));
+	close(fd);
+}
+
+TEST(event_record_on_a_device_wait_on_b)
+{
+	struct drm_ascend_bo_create bo;
+	struct drm_ascend_queue_wait qw;
+	struct drm_ascend_event_wait w;
+	struct ascend_cmd c;
+	struct queue a, b;
+	uint64_t seq;
+	uint32_t h;
+	int fd = open_accel();
+
+	setup_window(fd);
+	REQUIRE_OK(bo_create(fd, 4096, DRM_ASCEND_BO_NORMAL_ONLY, 0, &bo));
+	REQUIRE_OK(ev_create(fd, DRM_ASCEND_EVENT_TIMESTAMP, &h));
+	REQUIRE_OK(queue_create(fd, 0, &a));
+	REQUIRE_OK(queue_create(fd, 0, &b));
+
+	/* B waits for generation 1, then writes 42 */
+	cmd_event(&c, ASCEND_CMD_EVENT_WAIT, h, 1);
+	queue_submit(&b, &c);
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va, 42, 0, 0);
+	seq = queue_submit(&b, &c);
+	/* nothing recorded yet: B cannot have passed its wait */
+	memset(&qw, 0, sizeof(qw));
+	qw.handle = b.handle;
+	qw.seq = seq;
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_WAIT, &qw), ETIME);
+	CHECK_EQ(qw.completed, 0);
+	CHECK_ERRNO(ev_wait(fd, h, 1, 0, &w), ETIME);
+
+	/* A records: B goes on, the host wait ends */
+	cmd_event(&c, ASCEND_CMD_EVENT_RECORD, h, 1);
+	CHECK_EQ(run(&a, &c), 0);
+	CHECK_EQ(ev_wait(fd, h, 1, deadline_ns(30), &w), 0);
+	CHECK_EQ(w.completed, 1);
+	CHECK(w.timestamp_ns != 0);
+	REQUIRE_OK(queue_wait(&b, seq, &qw));
+	CHECK_EQ(qw.fault, 0);
+	CHECK_EQ(qw.completed, seq);
+	expect_u64(&a, bo.va, 42);
+
+	/* a host signal releases a device-side wait too */
+	cmd_event(&c, ASCEND_CMD_EVENT_WAIT, h, 5);
+	seq = queue_submit(&b, &c);
+	REQUIRE_OK(ev_signal(fd, h, 5));
+	REQUIRE_OK(queue_wait(&b, seq, &qw));
+	CHECK_EQ(qw.fault, 0);
+	CHECK_EQ(qw.completed, seq);
+
+	CHECK_EQ(queue_destroy(&a, 0), 0);
+	CHECK_EQ(queue_destroy(&b, 0), 0);
+	REQUIRE_OK(ev_destroy(fd, h));
+	close(fd);
+}
+
+TEST(event_faults_timeout_unknown_destroyed_then_reset)
+{
+	struct drm_ascend_queue_reset r = { 0 };
+	struct ascend_cmd c;
+	struct queue q;
+	uint32_t h;
+	int fd = open_accel();
+
+	REQUIRE_OK(ev_create(fd, 0, &h));
+	REQUIRE_OK(queue_create(fd, 0, &q));
+
+	CHECK_ERRNO(queue_reset(&q), EINVAL);		/* not faulted */
+	r.handle = 999;
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_RESET, &r), ENOENT);
+	r.handle = q.handle;
+	r.pad = 1;
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_RESET, &r), EINVAL);
+
+	/* device-side wait with a limit */
+	cmd_event(&c, ASCEND_CMD_EVENT_WAIT, h, 1);
+	c.event.flags = ASCEND_CMD_EVENT_TIMEOUT;
+	c.event.timeout_ms = 10;
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_TIMEOUT);
+	CHECK_EQ(q.st->fault_opcode, ASCEND_CMD_EVENT_WAIT);
+	REQUIRE_OK(queue_reset(&q));
+	CHECK_EQ(q.st->fault, 0);
+	CHECK_EQ(q.st->flags & ASCEND_QUEUE_STATUS_FAULTED, 0);
+	CHECK_EQ(q.st->completed, q.st->wptr);
+	expect_healthy(&q);
+
+	/* unknown handle */
+	cmd_event(&c, ASCEND_CMD_EVENT_RECORD, 999, 1);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_BAD_COMMAND);
+	REQUIRE_OK(queue_reset(&q));
+
+	/* destroyed under a device-side wait */
+	cmd_event(&c, ASCEND_CMD_EVENT_WAIT, h, 1);
+	queue_submit(&q, &c);
+	REQUIRE_OK(ev_destroy(fd, h));
+	cmd_nop(&c);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_BAD_COMMAND);
+	REQUIRE_OK(queue_reset(&q));
+	expect_healthy(&q);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	close(fd);
+}
+
+TEST(values_write_wait_conditions_faults)
+{
+	struct drm_ascend_bo_create bo;
+	struct ascend_cmd c;
+	struct queue q;
+	int fd = open_accel();
+
+	setup_window(fd);
+	REQUIRE_OK(bo_create(fd, 4096, DRM_ASCEND_BO_NORMAL_ONLY, 0, &bo));
+	REQUIRE_OK(queue_create(fd, 0, &q));
+
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 8, 0x6, 0, 0);
+	CHECK_EQ(run(&q, &c), 0);
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 8, 5, ASCEND_WAIT_VALUE_GEQ, 0);
+	CHECK_EQ(run(&q, &c), 0);
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 8, 6, ASCEND_WAIT_VALUE_EQ, 0);
+	CHECK_EQ(run(&q, &c), 0);
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 8, 2, ASCEND_WAIT_VALUE_AND, 0);
+	CHECK_EQ(run(&q, &c), 0);
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 8, 1, ASCEND_WAIT_VALUE_NOR, 0);
+	CHECK_EQ(run(&q, &c), 0);
+
+	/* not satisfied within its limit */
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 8, 7, ASCEND_WAIT_VALUE_GEQ, 10);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_TIMEOUT);
+	REQUIRE_OK(queue_reset(&q));
+
+	/* a second queue's write releases a waiting one */
+	{
+		struct drm_ascend_queue_wait w;
+		struct queue q2;
+		uint64_t seq;
+
+		REQUIRE_OK(queue_create(fd, 0, &q2));
+		cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 8, 9, ASCEND_WAIT_VALUE_EQ, 0);
+		seq = queue_submit(&q, &c);
+		cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 8, 9, 0, 0);
+		CHECK_EQ(run(&q2, &c), 0);
+		REQUIRE_OK(queue_wait(&q, seq, &w));
+		CHECK_EQ(w.fault, 0);
+		CHECK_EQ(w.completed, seq);
+		CHECK_EQ(queue_destroy(&q2, 0), 0);
+	}
+
+	/* unmapped: MMU fault naming the address; misaligned: bad command */
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + bo.alloc_size, 1, 0, 0);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_MMU);
+	CHECK_EQ(q.st->fault_addr, bo.va + bo.alloc_size);
+	REQUIRE_OK(queue_reset(&q));
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, 0x1000, 1, ASCEND_WAIT_VALUE_EQ, 0);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_MMU);
+	CHECK_EQ(q.st->fault_addr, 0x1000);
+	REQUIRE_OK(queue_reset(&q));
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 4, 1, 0, 0);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_BAD_COMMAND);
+	REQUIRE_OK(queue_reset(&q));
+	expect_healthy(&q);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	close(fd);
+}
+
+TEST(ring_fill_and_copy)
+{
+	struct drm_ascend_bo_create a, b;
+	struct ascend_cmd c;
+	struct queue q;
+	const uint64_t size = 256 * 1024;
+	int fd = open_accel();
+
+	setup_window(fd);
+	REQUIRE_OK(bo_create(fd, size, DRM_ASCEND_BO_NORMAL_ONLY, 0, &a));
+	REQUIRE_OK(bo_create(fd, size, DRM_ASCEND_BO_NORMAL_ONLY, 0, &b));
+	REQUIRE_OK(queue_create(fd, 0, &q));
+
+	cmd_fill(&c, a.va, size, 0x11223344, 4);
+	CHECK_EQ(run(&q, &c), 0);
+	expect_u64(&q, a.va, 0x1122334411223344ULL);
+	expect_u64(&q, a.va + size - 8, 0x1122334411223344ULL);
+	cmd_fill(&c, a.va + 8, 8, 0xab, 1);
+	CHECK_EQ(run(&q, &c), 0);
+	expect_u64(&q, a.va + 8, 0xababababababababULL);
+
+	cmd_copy(&c, b.va, a.va, size);
+	CHECK_EQ(run(&q, &c), 0);
+	expect_u64(&q, b.va, 0x1122334411223344ULL);
+	expect_u64(&q, b.va + 8, 0xababababababababULL);
+	expect_u64(&q, b.va + size - 8, 0x1122334411223344ULL);
+
+	/* one byte past the source: MMU fault at the source */
+	cmd_copy(&c, b.va, a.va + 8, size);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_MMU);
+	CHECK_EQ(q.st->fault_addr, a.va + 8);
+	REQUIRE_OK(queue_reset(&q));
+	/* overlap, bad pattern size: bad command */
+	cmd_copy(&c, a.va + 8, a.va, 64);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_BAD_COMMAND);
+	REQUIRE_OK(queue_reset(&q));
+	cmd_fill(&c, a.va, 64, 0, 3);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_BAD_COMMAND);
+	REQUIRE_OK(queue_reset(&q));
+	expect_healthy(&q);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	close(fd);
+}
+
+TEST(parallel_blocks_addf32_copy_fill32)
+{
+	struct drm_ascend_bo_create x, y, z;
+	struct {
+		uint64_t a, b, c, n;
+	} add;
+	struct {
+		uint64_t dst, src, bytes;
+	} cp;
+	struct ascend_cmd c;
+	struct queue q;
+	const uint64_t n = 10000;	/* floats */
+	int fd = open_accel();
+
+	setup_window(fd);
+	REQUIRE_OK(bo_create(fd, n * 4, DRM_ASCEND_BO_NORMAL_ONLY, 0, &x));
+	REQUIRE_OK(bo_create(fd, n * 4, DRM_ASCEND_BO_NORMAL_ONLY, 0, &y));
+	REQUIRE_OK(bo_create(fd, n * 4, DRM_ASCEND_BO_NORMAL_ONLY, 0, &z));
+	REQUIRE_OK(queue_create(fd, 0, &q));
+
+	cmd_fill(&c, x.va, n * 4, 0x3f800000, 4);	/* 1.0f */
+	queue_submit(&q, &c);
+	cmd_fill(&c, y.va, n * 4, 0x40000000, 4);	/* 2.0f */
+	queue_submit(&q, &c);
+	add.a = x.va;
+	add.b = y.va;
+	add.c = z.va;
+	add.n = n;
+	cmd_launch(&c, kernel_id(fd, "AddF32", NULL), 37, &add, sizeof(add));
+	CHECK_EQ(run(&q, &c), 0);
+	expect_u64(&q, z.va, 0x4040000040400000ULL);		/* 3.0f */
+	expect_u64(&q, z.va + n * 4 - 8, 0x4040000040400000ULL);
+	expect_u64(&q, z.va + 4 * 5000, 0x4040000040400000ULL);
+
+	/* Copy kernel: x = z, by 64 blocks */
+	cp.dst = x.va;
+	cp.src = z.va;
+	cp.bytes = n * 4;
+	cmd_launch(&c, kernel_id(fd, "Copy", NULL), 64, &cp, sizeof(cp));
+	CHECK_EQ(run(&q, &c), 0);
+	expect_u64(&q, x.va + n * 4 - 8, 0x4040000040400000ULL);
+	expect_u64(&q, x.va + 1000, 0x4040000040400000ULL);
+
+	/* a fault in one block of many faults the launch once */
+	/* the last element one past the end of z's allocation */
+	add.c = z.va + z.alloc_size - n * 4 + 4;
+	cmd_launch(&c, kernel_id(fd, "AddF32", NULL), 16, &add, sizeof(add));
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_MMU);
+	REQUIRE_OK(queue_reset(&q));
+	expect_healthy(&q);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	close(fd);
+}
+
+TEST(launch_timeout_aborts_and_reset_recovers)
+{
+	struct drm_ascend_queue_wait w;
+	struct ascend_cmd c;
+	struct queue q, other;
+	uint64_t usec = 30ULL * 1000 * 1000, seq;
+	int fd = open_accel();
+
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	REQUIRE_OK(queue_create(fd, 0, &other));
+	cmd_launch(&c, kernel_id(fd, "Spin", NULL), 4, &usec, sizeof(usec));
+	c.launch.timeout_ms = 20;
+	seq = queue_submit(&q, &c);
+	cmd_nop(&c);
+	queue_submit(&q, &c);				/* discarded by reset */
+	/* the other queue is served while the spin runs */
+	expect_healthy(&other);
+	REQUIRE_OK(queue_wait(&q, seq, &w));
+	CHECK_EQ(w.fault, ASCEND_FAULT_TIMEOUT);
+	CHECK_EQ(q.st->fault_seq, seq);
+	CHECK_EQ(q.st->fault_opcode, ASCEND_CMD_LAUNCH);
+	REQUIRE_OK(queue_reset(&q));
+	CHECK_EQ(q.st->rptr, seq + 1);
+	CHECK_EQ(q.st->completed, seq + 1);
+	expect_healthy(&q);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	CHECK_EQ(queue_destroy(&other, 0), 0);
+	close(fd);
+}
+
+int main(void)
+{
+	return tap_main();
+}
