@@ -85,6 +85,35 @@ static struct counts counts_since(struct counts a)
 	return (struct counts){ b.total - a.total, b.doorbell - a.doorbell, b.wait - a.wait };
 }
 
+/* "EVENT_WAIT 1.00, QUEUE_WAIT 0.50" per op since @snap; "none" when 0 */
+static const char *ioctl_mix(const unsigned long *snap, double ops)
+{
+	static const char *const names[] = {
+		"DEV_QUERY", "VA_WINDOW", "BO_CREATE", "COPY", "QUEUE_CREATE",
+		"QUEUE_DESTROY", "QUEUE_DOORBELL", "QUEUE_WAIT", "FILL", "EVENT_CREATE",
+		"EVENT_DESTROY", "EVENT_WAIT", "EVENT_SIGNAL", "QUEUE_RESET",
+	};
+	static char buf[256];
+	size_t len = 0;
+	unsigned int i;
+
+	buf[0] = 0;
+	for (i = 0; i < 256 && len < sizeof(buf) - 40; i++) {
+		unsigned long d = __atomic_load_n(&ioctl_count[i], __ATOMIC_RELAXED) - snap[i];
+		unsigned int nr = i - DRM_COMMAND_BASE;
+
+		if (!d)
+			continue;
+		if (i >= DRM_COMMAND_BASE && nr < sizeof(names) / sizeof(names[0]))
+			len += snprintf(buf + len, sizeof(buf) - len, "%s%s %.2f",
+					len ? ", " : "", names[nr], d / ops);
+		else
+			len += snprintf(buf + len, sizeof(buf) - len, "%sioctl 0x%02x %.2f",
+					len ? ", " : "", i, d / ops);
+	}
+	return len ? buf : "none";
+}
+
 static bool counting_works;
 static bool verbose;	/* ASCEND_BENCH_VERBOSE set: per-batch details */
 
@@ -511,6 +540,7 @@ static int bench_raw_ring(int fd)
 
 static int bench_launch_sync(const struct kern *k)
 {
+	unsigned long snap[256];
 	double per[RT_BATCHES];
 	aclrtStream s = NULL;
 	struct counts c0, c;
@@ -521,6 +551,7 @@ static int bench_launch_sync(const struct kern *k)
 	r = aclrtCreateStream(&s);
 	if (r)
 		return fail("aclrtCreateStream", r);
+	memcpy(snap, ioctl_count, sizeof(snap));
 	c0 = counts_now();
 	for (b = -1; b < RT_BATCHES; b++) {
 		t0 = now_ns();
@@ -538,15 +569,15 @@ static int bench_launch_sync(const struct kern *k)
 	c = counts_since(c0);
 	aclrtDestroyStream(s);
 	emit("launch_sync_roundtrip", median(per, RT_BATCHES), "ns", base_ns, "ns/no-op ioctl",
-	     3, "max", "%s + aclrtSynchronizeStream on an idle stream; %.2f ioctls/round trip (%.2f doorbells, %.2f waits)",
+	     3, "max", "%s + aclrtSynchronizeStream on an idle stream; %.2f ioctls/round trip (%s)",
 	     k->name, (double)c.total / ((RT_BATCHES + 1) * RT_BATCH),
-	     (double)c.doorbell / ((RT_BATCHES + 1) * RT_BATCH),
-	     (double)c.wait / ((RT_BATCHES + 1) * RT_BATCH));
+	     ioctl_mix(snap, (RT_BATCHES + 1) * RT_BATCH));
 	return 0;
 }
 
 static int bench_event(void)
 {
+	unsigned long snap[256];
 	double per[RT_BATCHES];
 	aclrtStream s = NULL;
 	aclrtEvent ev = NULL;
@@ -566,6 +597,7 @@ static int bench_event(void)
 	r = aclrtCreateStream(&s);
 	if (r)
 		return fail("aclrtCreateStream", r);
+	memcpy(snap, ioctl_count, sizeof(snap));
 	c0 = counts_now();
 	for (b = -1; b < RT_BATCHES; b++) {
 		t0 = now_ns();
@@ -592,8 +624,9 @@ static int bench_event(void)
 	}
 	c = counts_since(c0);
 	emit("event_record_sync", median(per, RT_BATCHES), "ns", base_ns, "ns/no-op ioctl",
-	     2, "max", "aclrtRecordEvent + aclrtSynchronizeEvent on an idle stream; %.2f ioctls/pair",
-	     (double)c.total / ((RT_BATCHES + 1) * RT_BATCH));
+	     2, "max", "aclrtRecordEvent + aclrtSynchronizeEvent on an idle stream; %.2f ioctls/pair (%s)",
+	     (double)c.total / ((RT_BATCHES + 1) * RT_BATCH),
+	     ioctl_mix(snap, (RT_BATCHES + 1) * RT_BATCH));
 out:
 	aclrtSynchronizeStream(s);
 	aclrtDestroyStream(s);
