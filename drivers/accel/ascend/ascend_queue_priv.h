@@ -7,9 +7,12 @@
  * Ownership of the fields:
  *  - the shared area (@status, @printf_buf, @ring) is user-writable; the
  *    device side only mirrors its own state into it and never trusts it;
- *  - @rptr, @completed and @printf_head are written by the command
- *    processor only, while it holds the queue (between queue_start and
- *    queue_stop); others read them with READ_ONCE/acquire;
+ *  - @rptr is written by the command processor only, while it holds the
+ *    queue (between queue_start and queue_stop); @completed by it or by
+ *    the AI core / DMA worker finishing a handed-off command (one writer
+ *    at a time: the queue's next command waits for that one); @printf_head
+ *    under @printf_lock; QUEUE_RESET rewrites @rptr and @completed while
+ *    the queue is stopped.  Others read them with READ_ONCE/acquire;
  *  - the fault record and the status flags are written under @lock by
  *    whoever faults the queue (command processor, ring checks in ioctls,
  *    forced destroy), and by the command processor for NEED_WAKEUP.
