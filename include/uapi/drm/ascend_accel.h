@@ -56,6 +56,8 @@ extern "C" {
 #define DRM_ASCEND_EVENT_WAIT		0x0b
 #define DRM_ASCEND_EVENT_SIGNAL		0x0c
 #define DRM_ASCEND_QUEUE_RESET		0x0d
+#define DRM_ASCEND_HOST_ALLOC		0x0e
+#define DRM_ASCEND_HOST_REGISTER	0x0f
 
 #define DRM_IOCTL_ASCEND_DEV_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_DEV_QUERY, struct drm_ascend_dev_query)
@@ -85,6 +87,10 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_EVENT_SIGNAL, struct drm_ascend_event_signal)
 #define DRM_IOCTL_ASCEND_QUEUE_RESET \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_QUEUE_RESET, struct drm_ascend_queue_reset)
+#define DRM_IOCTL_ASCEND_HOST_ALLOC \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_HOST_ALLOC, struct drm_ascend_host_alloc)
+#define DRM_IOCTL_ASCEND_HOST_REGISTER \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_HOST_REGISTER, struct drm_ascend_host_register)
 
 /* ------------------------------------------------------------------------ */
 /* DEV_QUERY */
@@ -127,6 +133,8 @@ struct drm_ascend_dev_query {
 #define DRM_ASCEND_CAP_RING_COPY	(1ULL << 7)	/* ASCEND_CMD_COPY */
 #define DRM_ASCEND_CAP_VALUES		(1ULL << 8)	/* WRITE_VALUE, WAIT_VALUE */
 #define DRM_ASCEND_CAP_QUEUE_RESET	(1ULL << 9)	/* QUEUE_RESET */
+#define DRM_ASCEND_CAP_HOST_MEMORY	(1ULL << 10)	/* HOST_ALLOC, HOST_REGISTER,
+							 * host addresses in COPY */
 
 #define DRM_ASCEND_SOC_NAME_LEN		32
 
@@ -260,17 +268,25 @@ struct drm_ascend_bo_create {
 /* COPY: synchronous copy by a DMA engine */
 
 /**
- * struct drm_ascend_copy - synchronous copy between device addresses
- * @dst: destination device VA
- * @src: source device VA
+ * struct drm_ascend_copy - synchronous copy by a DMA engine
+ * @dst: destination address
+ * @src: source address
  * @size: bytes to copy, > 0
  * @flags: must be 0
  * @pad: must be 0
  *
+ * Each address is either mapped in the file's device MMU (a device VA, or
+ * host memory from %DRM_IOCTL_ASCEND_HOST_ALLOC / %DRM_IOCTL_ASCEND_HOST_REGISTER
+ * at its host address), or any other (pageable) host address of the
+ * calling process, which the kernel pins for the duration of the copy and
+ * unpins when the DMA completed.  A mapped range must lie inside one
+ * mapping.
+ *
  * Ordered after every command this file had published on its queues when
  * the ioctl was entered: the copy starts only once those have completed.
- * Returns when the bytes have moved.  -EFAULT when a range is not fully
- * inside one allocation of this file; -EINVAL for size 0 or overlap.
+ * Returns when the bytes have moved.  -EFAULT when a range is neither fully
+ * inside one mapping nor valid pageable memory of the process; -EINVAL for
+ * size 0 or overlap.
  */
 struct drm_ascend_copy {
 	__u64 dst;
@@ -278,6 +294,61 @@ struct drm_ascend_copy {
 	__u64 size;
 	__u32 flags;
 	__u32 pad;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Host memory the device can use (pinned, mapped in the device MMU) */
+
+/**
+ * struct drm_ascend_host_alloc - allocate pinned host memory (aclrtMallocHost)
+ * @size: in: bytes, > 0; rounded up to the page size
+ * @flags: in: must be 0
+ * @handle: out: GEM handle; DRM_IOCTL_GEM_CLOSE releases it (the pages go
+ *	once the handle is closed, every mapping is gone and queued commands
+ *	that may use them completed)
+ * @mmap_offset: out: offset to mmap() on the DRM file (MAP_SHARED, the
+ *	whole size).  The first mapping's address becomes the memory's device
+ *	address too, so the same pointer works on the host and the device; a
+ *	second mapping is refused with -EBUSY.  munmap() removes the device
+ *	mapping.
+ * @alloc_size: out: bytes allocated
+ *
+ * The pages are charged to the caller's RLIMIT_MEMLOCK (-ENOMEM past it,
+ * unless CAP_IPC_LOCK).
+ */
+struct drm_ascend_host_alloc {
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
+	__u64 mmap_offset;
+	__u64 alloc_size;
+};
+
+/* &drm_ascend_host_register.flags */
+#define DRM_ASCEND_HOST_REG_READONLY	(1U << 0)	/* device may only read */
+#define DRM_ASCEND_HOST_REG_FLAGS	(DRM_ASCEND_HOST_REG_READONLY)
+
+/**
+ * struct drm_ascend_host_register - pin user memory for the device
+ * @addr: in: page-aligned start of memory the process has mapped
+ * @size: in: page-aligned size, > 0
+ * @flags: in: DRM_ASCEND_HOST_REG_* flags
+ * @handle: out: GEM handle; DRM_IOCTL_GEM_CLOSE unregisters (the pages are
+ *	unpinned, exactly once, when queued commands that may use them
+ *	completed)
+ *
+ * Pins the pages long-term (FOLL_LONGTERM), charges them to RLIMIT_MEMLOCK
+ * (-ENOMEM past it, unless CAP_IPC_LOCK) and maps them in the file's device
+ * MMU at their host address.  -EEXIST if any page of the range is already
+ * registered or allocated with %DRM_IOCTL_ASCEND_HOST_ALLOC in this file;
+ * -EINVAL for misalignment or a range inside the VA window; -EFAULT if the
+ * range is not mapped memory that can be pinned.
+ */
+struct drm_ascend_host_register {
+	__u64 addr;
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
 };
 
 /* ------------------------------------------------------------------------ */
