@@ -261,3 +261,79 @@ size_t addrmap_take_device(int dev_id, struct acl_alloc **out)
 	*out = list;
 	return k;
 }
+
+/* Some allocation overlaps [lo, lo + n) (n > 0).  Allocations never
+ * overlap each other, so only the last one starting before lo + n can. */
+bool addrmap_overlap(uintptr_t lo, size_t n, struct acl_alloc *out)
+{
+	const struct node *f;
+	uintptr_t hi = n > UINTPTR_MAX - lo ? UINTPTR_MAX : lo + n - 1;
+	bool hit;
+
+	pthread_rwlock_rdlock(&m_lock);
+	f = floor_node(hi);
+	hit = f && f->a.va + f->a.size > lo;
+	if (hit && out) {
+		/* Report the first overlapping one, for the message. */
+		const struct node *g = floor_node(lo);
+
+		*out = g && g->a.va + g->a.size > lo ? g->a : f->a;
+	}
+	pthread_rwlock_unlock(&m_lock);
+	return hit;
+}
+
+/* In-order walk appending the host allocations of @dev_id to @list. */
+static void collect_host(const struct node *n, int dev_id, struct acl_alloc *list, size_t *k)
+{
+	while (n) {
+		collect_host(n->left, dev_id, list, k);
+		if (n->a.kind == ALLOC_HOST && n->a.dev_id == dev_id &&
+		    !(n->a.hflags & HOST_F_ORPHAN))
+			list[(*k)++] = n->a;
+		n = n->right;
+	}
+}
+
+/* Find the node starting at @va (write-locked). */
+static struct node *exact(uintptr_t va)
+{
+	struct node *n = m_root;
+
+	while (n && n->a.va != va)
+		n = va < n->a.va ? n->left : n->right;
+	return n;
+}
+
+size_t addrmap_take_host(int dev_id, struct acl_alloc **out)
+{
+	struct acl_alloc *list;
+	struct node *n;
+	size_t k = 0, i;
+
+	*out = NULL;
+	pthread_rwlock_wrlock(&m_lock);
+	list = m_count ? malloc(m_count * sizeof(*list)) : NULL;
+	if (list)
+		collect_host(m_root, dev_id, list, &k);
+	for (i = 0; i < k; i++) {
+		if (list[i].hflags & HOST_F_ALLOC) {
+			/* The mapping stays until aclrtFreeHost. */
+			n = exact(list[i].va);
+			n->a.hflags |= HOST_F_ORPHAN;
+			n->a.handle = 0;
+			continue;
+		}
+		n = NULL;
+		m_root = remove_va(m_root, list[i].va, &n);
+		free(n);
+		m_count--;
+	}
+	pthread_rwlock_unlock(&m_lock);
+	if (!k) {
+		free(list);
+		return 0;
+	}
+	*out = list;
+	return k;
+}

@@ -146,7 +146,13 @@ struct acl_alloc {
 	uint32_t page_size;	/* 4 KiB, 2 MiB or 1 GiB (device memory) */
 	int dev_id;
 	enum alloc_kind kind;
+	uint32_t hflags;	/* ALLOC_HOST: HOST_F_* (host.c) */
 };
+/* How acl host memory came to be (acl_alloc.hflags). */
+#define HOST_F_ALLOC		(1U << 0)	/* aclrtMallocHost: driver pages, mmap'd */
+#define HOST_F_REGISTERED	(1U << 1)	/* aclrtHostRegister*: the caller's pages */
+#define HOST_F_READONLY		(1U << 2)	/* the device may only read it */
+#define HOST_F_ORPHAN		(1U << 3)	/* its device was reset: CPU-only now */
 /* What an address is, as far as this process knows. */
 enum addr_class {
 	ADDR_PAGEABLE = 0,		/* host memory acl does not know */
@@ -160,6 +166,20 @@ bool addrmap_find(uintptr_t p, struct acl_alloc *out);	/* containing p */
 enum addr_class addrmap_classify(const void *p, struct acl_alloc *out);
 size_t addrmap_count(void);
 size_t addrmap_take_device(int dev_id, struct acl_alloc **out);
+/* Some entry overlaps [lo, lo + n): true and *out = the first such one. */
+bool addrmap_overlap(uintptr_t lo, size_t n, struct acl_alloc *out);
+/* Device reset: remove @dev_id's registered host memory, orphan its
+ * aclrtMallocHost memory (kept, CPU-only); both returned for GEM_CLOSE. */
+size_t addrmap_take_host(int dev_id, struct acl_alloc **out);
+
+/* host.c: pinned host memory, staging for pageable copies, and the ledger
+ * of queued commands that use host memory (so that frees wait for them) */
+bool host_usable(const struct acl_alloc *a, int dev_id);	/* in dev's MMU */
+void host_note_use(struct acl_stream *s, uint64_t seq, uintptr_t lo, size_t n);
+aclError host_stage_h2d(struct acl_stream *s, void *dst, const void *src, size_t count,
+			bool *staged);
+aclError host_pin_error(int e, size_t bytes, const char *what);
+void host_release_device(struct acl_device *dev);	/* dev rw write-held */
 
 /* memory.c */
 void memory_release_device(struct acl_device *dev);

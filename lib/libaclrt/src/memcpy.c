@@ -1,7 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * memcpy.c - aclrtMemcpy: CANN's argument checks in CANN's order, the
- * pointer-based direction, and the synchronous device-to-device copy.
+ * memcpy.c - aclrtMemcpy, aclrtMemcpyAsync, aclrtMemcpyAsyncWithCondition:
+ * CANN's argument checks in CANN's order, the direction from the pointers,
+ * and the copy itself in every direction.
+ *
+ * Synchronous: host to host is memmove(); everything else is one
+ * DRM_IOCTL_ASCEND_COPY on the device's file.  The kernel reaches pinned
+ * host memory (aclrtMallocHost, aclrtHostRegister) through the device MMU
+ * and pins pageable memory for the duration of the copy.
+ *
+ * Asynchronous (CANN's runtime rules, facts §7): the kind is auto-corrected
+ * from the real locations of the pointers; pinned host memory and device
+ * memory are copied by a ring COPY in stream order (returns once queued).
+ * Pageable memory: device to host synchronizes the stream, then copies
+ * synchronously, as CANN does; host to device (and every
+ * ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE copy) snapshots the source into pinned
+ * staging buffers and queues ring COPYs from them, without draining the
+ * stream - a documented difference from CANN, whose pageable H2D also waits.
  */
 #include <errno.h>
 #include <string.h>
@@ -27,201 +42,388 @@ static int kind_dir(aclrtMemcpyKind kind)
 	return tab[kind];
 }
 
-static const char *where(const struct acl_device *d)
+/* What CANN's location check sees. */
+enum loc { L_HOST, L_DEV, L_UNREG };
+static const char *const loc_name[] = {
+	"acl host memory (aclrtMallocHost/aclrtHostRegister)", "device memory",
+	"pageable host memory (not registered with acl)",
+};
+
+struct side {
+	enum loc loc;
+	enum addr_class cls;
+	struct acl_alloc a;		/* ADDR_DEVICE, ADDR_HOST */
+	struct acl_device *dev;		/* device memory: its device */
+};
+
+static void locate(const void *p, struct side *sd)
 {
-	return d ? "device memory" : "host memory";
+	memset(sd, 0, sizeof(*sd));
+	sd->cls = addrmap_classify(p, &sd->a);
+	switch (sd->cls) {
+	case ADDR_DEVICE:
+		sd->loc = L_DEV;
+		sd->dev = dev_by_id(sd->a.dev_id);
+		break;
+	case ADDR_DEVICE_UNALLOCATED:
+		sd->loc = L_DEV;
+		sd->dev = dev_of_va(p);
+		break;
+	case ADDR_HOST:
+		sd->loc = L_HOST;
+		break;
+	default:
+		sd->loc = L_UNREG;
+		break;
+	}
 }
 
-/* [p, p+count) must lie inside one allocation of this process. */
+static bool dst_readonly(const struct side *sd)
+{
+	return sd->loc == L_HOST && (sd->a.hflags & HOST_F_READONLY);
+}
+
+/* [p, p+count) must lie inside one device allocation of this process. */
 static aclError check_range(const char *name, const void *p, size_t count)
 {
 	struct acl_alloc a;
 
-	if (!addrmap_find((uintptr_t)p, &a))
-		return acl_err_at("aclrtMemcpy", ACL_ERROR_RT_PARAM_INVALID,
+	if (!addrmap_find((uintptr_t)p, &a) || a.kind != ALLOC_DEVICE)
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
 				  "%s %p is in a device's address range but not in any live allocation",
 				  name, p);
 	/* Against the size the caller asked for: padding is not theirs. */
 	if ((uintptr_t)p - a.va > a.user_size || count > a.user_size - ((uintptr_t)p - a.va))
-		return acl_err_at("aclrtMemcpy", ACL_ERROR_RT_PARAM_INVALID,
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
 				  "%s range [%p, +%zu) runs past the end of its %zu-byte allocation at %#lx",
 				  name, p, count, a.user_size, (unsigned long)a.va);
 	return ACL_SUCCESS;
 }
 
-static aclError copy_d2d(struct acl_device *dd, void *dst, const void *src, size_t count)
+/* Pinned host memory used through the device MMU must hold the range. */
+static aclError check_host_range(const char *name, const void *p, size_t count,
+				 const struct acl_alloc *a)
+{
+	uintptr_t off = (uintptr_t)p - a->va;
+
+	if (count > a->size - off)
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
+				  "%s range [%p, +%zu) runs past the end of its %zu-byte pinned host memory at %#lx",
+				  name, p, count, a->size, (unsigned long)a->va);
+	return ACL_SUCCESS;
+}
+
+/* Checks of the host side of a copy with device @dev_id. */
+static aclError check_host_side(const char *name, const void *p, size_t count,
+				const struct side *sd, int dev_id, bool is_dst)
+{
+	if (is_dst && dst_readonly(sd))
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
+				  "dst %p is host memory registered read-only for the device", p);
+	if (sd->loc == L_HOST && host_usable(&sd->a, dev_id))
+		return check_host_range(name, p, count, &sd->a);
+	return ACL_SUCCESS;
+}
+
+/* One DRM_IOCTL_ASCEND_COPY on @dev (rw read-held). */
+static aclError ioctl_copy(struct acl_device *dev, void *dst, const void *src, size_t count,
+			   bool host)
 {
 	struct drm_ascend_copy c = {
 		.dst = (uintptr_t)dst, .src = (uintptr_t)src, .size = count,
 	};
-	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
-	struct acl_device *dev;
+	int e;
+
+	if (host && !(dev->info.capabilities & DRM_ASCEND_CAP_HOST_MEMORY))
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+				  "device %d's kernel driver cannot copy to or from host memory (no DRM_ASCEND_CAP_HOST_MEMORY)",
+				  dev->id);
+	if (!drmIoctl(dev->fd, DRM_IOCTL_ASCEND_COPY, &c))
+		return ACL_SUCCESS;
+	e = errno;
+	if (e == ENOMEM)
+		return host_pin_error(e, count, "pinning pageable memory for a copy");
+	return acl_err_at(acl_api_name,
+			  e == EFAULT || e == EINVAL ? ACL_ERROR_RT_PARAM_INVALID :
+			  ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+			  "device %d: copying %zu bytes from %p to %p failed: %s%s",
+			  dev->id, count, src, dst, strerror(e),
+			  e == EFAULT ? " (memory not mapped, or not writable)" : "");
+}
+
+static bool overlap(const void *a, const void *b, size_t n)
+{
+	uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+
+	return x < y + n && y < x + n;
+}
+
+/* A synchronous copy between host memory and device memory, or D2D. */
+static aclError copy_sync(int dir, void *dst, const void *src, size_t count,
+			  const struct side *ds, const struct side *ss)
+{
+	struct acl_device *owner = dir == D2H ? ss->dev : ds->dev, *dev;
 	aclError ret;
 
-	ret = check_range("dst", dst, count);
-	if (!ret)
+	if (dir == D2D && ds->dev != ss->dev)
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+				  "copies between device %d and device %d are not supported yet",
+				  ss->dev->id, ds->dev->id);
+	ret = dir == D2H ? ACL_SUCCESS : check_range("dst", dst, count);
+	if (!ret && dir != H2D)
 		ret = check_range("src", src, count);
+	if (!ret && dir == H2D)
+		ret = check_host_side("src", src, count, ss, owner->id, false);
+	if (!ret && dir == D2H)
+		ret = check_host_side("dst", dst, count, ds, owner->id, true);
 	if (ret)
 		return ret;
-	if (d < s + count && s < d + count)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "source [%p, +%zu) and destination [%p, +%zu) overlap",
-			       src, count, dst, count);
-	ret = dev_acquire(dd->id, &dev);
+	if (dir == D2D && overlap(dst, src, count))
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
+				  "source [%p, +%zu) and destination [%p, +%zu) overlap",
+				  src, count, dst, count);
+	ret = dev_acquire(owner->id, &dev);
 	if (ret)
 		return ret;
-	if (drmIoctl(dev->fd, DRM_IOCTL_ASCEND_COPY, &c)) {
-		int e = errno;
-
-		ret = acl_err(e == EFAULT || e == EINVAL ? ACL_ERROR_RT_PARAM_INVALID :
-			      ACL_ERROR_RT_DRV_INTERNAL_ERROR,
-			      "device %d: copying %zu bytes from %p to %p failed: %s",
-			      dev->id, count, src, dst, strerror(e));
-	}
+	ret = ioctl_copy(dev, dst, src, count, dir != D2D);
 	dev_release(dev);
 	return ret;
 }
 
+/* CANN's ACL-layer checks, in CANN's order, shared by every variant. */
+static aclError common_checks(void *dst, size_t destMax, const void *src, size_t count,
+			      aclrtMemcpyKind kind)
+{
+	struct acl_device *cur;
+	aclError ret;
+
+	if (!dst)
+		return acl_err_at(acl_api_name, ACL_ERROR_INVALID_PARAM, "dst is NULL");
+	if (!src)
+		return acl_err_at(acl_api_name, ACL_ERROR_INVALID_PARAM, "src is NULL");
+	if ((unsigned int)kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
+		return acl_err_at(acl_api_name, ACL_ERROR_INVALID_PARAM,
+				  "kind %d is not valid (0..5: H2H, H2D, D2H, D2D, DEFAULT, HOST_TO_BUF_TO_DEVICE)",
+				  (int)kind);
+	if (count > destMax)
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
+				  "count %zu is larger than destMax %zu", count, destMax);
+	ret = dev_acquire_current(&cur);
+	if (ret)
+		return ret;
+	dev_release(cur);
+	return ACL_SUCCESS;
+}
+
+/*
+ * The kind is advisory: DEFAULT infers the direction from the pointers, and
+ * HOST_TO_BUF_TO_DEVICE is host to device.  A kind that contradicts the
+ * pointers -> 107000 naming where they really are.
+ */
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
 		     aclrtMemcpyKind kind)
 {
-	struct acl_device *cur, *dd, *sd;
+	struct side ds, ss;
 	int want, have;
 	aclError ret;
 
 	API_ENTER();
 	if (count == 0)
 		return ACL_SUCCESS;
-	if (!dst)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "dst is NULL");
-	if (!src)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "src is NULL");
-	if ((unsigned int)kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
-		return acl_err(ACL_ERROR_INVALID_PARAM,
-			       "kind %d is not valid for aclrtMemcpy (0..5: H2H, H2D, D2H, D2D, DEFAULT, HOST_TO_BUF_TO_DEVICE)",
-			       (int)kind);
-	if (count > destMax)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "count %zu is larger than destMax %zu", count, destMax);
-	ret = dev_acquire_current(&cur);
+	ret = common_checks(dst, destMax, src, count, kind);
 	if (ret)
 		return ret;
-	dev_release(cur);
 	if (dst == src)
 		return ACL_SUCCESS;
 
-	dd = dev_of_va(dst);
-	sd = dev_of_va(src);
-	have = dd ? (sd ? D2D : H2D) : (sd ? D2H : H2H);
+	locate(dst, &ds);
+	locate(src, &ss);
+	have = ds.loc == L_DEV ? (ss.loc == L_DEV ? D2D : H2D) : (ss.loc == L_DEV ? D2H : H2H);
 	want = kind_dir(kind);
 	if (want >= 0 && want != have)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "kind %s contradicts the pointers: dst %p is %s, src %p is %s (a %s copy)",
-			       kind_name[kind], dst, where(dd), src, where(sd), dir_name[have]);
-	switch (have) {
-	case H2H:
+			       kind_name[kind], dst, loc_name[ds.loc], src, loc_name[ss.loc],
+			       dir_name[have]);
+	if (have == H2H) {
+		if (dst_readonly(&ds))
+			return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+				       "dst %p is host memory registered read-only", dst);
 		memmove(dst, src, count);
 		return ACL_SUCCESS;
-	case D2D:
-		if (dd != sd)
-			return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-				       "copies between device %d and device %d are not supported yet",
-				       sd->id, dd->id);
-		return copy_d2d(dd, dst, src, count);
-	default:
-		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "%s copies (dst %p, src %p) need host-memory pinning, which this libaclrt does not support yet",
-			       dir_name[have], dst, src);
 	}
+	return copy_sync(have, dst, src, count, &ds, &ss);
 }
 
 /*
- * aclrtMemcpyAsync: CANN's checks in CANN's order, then the runtime's kind
- * auto-correction (facts §7: a device pair is always D2D; with pageable
- * host memory only the listed kinds are accepted, else 107000).  Device to
- * device on one device is a ring COPY in stream order; every copy that
- * touches host memory needs host pinning (not there yet) -> 207000, and
- * an asynchronous host-to-host copy is 207000 in CANN itself.
+ * CANN's MemcpyKindAutoCorrect (facts §7).  Known pairs force the kind;
+ * pairs with pageable memory accept a set of kinds and map DEFAULT.
+ * HOST_TO_BUF_TO_DEVICE counts as HOST_TO_DEVICE.  Returns the kind, or -1.
  */
-aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
-			  aclrtMemcpyKind kind, aclrtStream stream)
+static int auto_correct(enum loc s, enum loc d, aclrtMemcpyKind kind)
+{
+	int k = kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE ? ACL_MEMCPY_HOST_TO_DEVICE : (int)kind;
+	unsigned int ok;
+	int def;
+
+	if (s != L_UNREG && d != L_UNREG)
+		return s == L_HOST ? (d == L_HOST ? ACL_MEMCPY_HOST_TO_HOST :
+				      ACL_MEMCPY_HOST_TO_DEVICE) :
+				     (d == L_HOST ? ACL_MEMCPY_DEVICE_TO_HOST :
+				      ACL_MEMCPY_DEVICE_TO_DEVICE);
+#define B(x) (1U << (x))
+	if (s == L_UNREG && d == L_DEV) {
+		ok = B(ACL_MEMCPY_HOST_TO_DEVICE) | B(ACL_MEMCPY_DEVICE_TO_DEVICE);
+		def = ACL_MEMCPY_HOST_TO_DEVICE;
+	} else if (s == L_DEV) {		/* dev -> unreg */
+		ok = B(ACL_MEMCPY_DEVICE_TO_HOST) | B(ACL_MEMCPY_DEVICE_TO_DEVICE);
+		def = ACL_MEMCPY_DEVICE_TO_HOST;
+	} else if (s == L_HOST) {		/* host -> unreg */
+		ok = B(ACL_MEMCPY_HOST_TO_HOST) | B(ACL_MEMCPY_HOST_TO_DEVICE);
+		def = ACL_MEMCPY_HOST_TO_HOST;
+	} else if (d == L_HOST) {		/* unreg -> host */
+		ok = B(ACL_MEMCPY_HOST_TO_HOST) | B(ACL_MEMCPY_DEVICE_TO_HOST);
+		def = ACL_MEMCPY_HOST_TO_HOST;
+	} else {				/* unreg -> unreg */
+		ok = B(ACL_MEMCPY_HOST_TO_HOST) | B(ACL_MEMCPY_HOST_TO_DEVICE) |
+		     B(ACL_MEMCPY_DEVICE_TO_HOST) | B(ACL_MEMCPY_DEVICE_TO_DEVICE);
+		def = ACL_MEMCPY_HOST_TO_HOST;
+	}
+#undef B
+	if (k == ACL_MEMCPY_DEFAULT)
+		return def;
+	return ok & (1U << k) ? k : -1;
+}
+
+/* Stream order for a pageable copy the CANN way: drain, then copy. */
+static aclError sync_then_copy(struct acl_stream *s, int dir, void *dst, const void *src,
+			       size_t count)
+{
+	aclError ret = stream_sync(s, deadline_from_ms(-1), -1);
+
+	return ret ? ret : ioctl_copy(s->dev, dst, src, count, dir != D2D);
+}
+
+static aclError ring_copy(struct acl_stream *s, void *dst, const void *src, size_t count,
+			  const struct side *host)
 {
 	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_COPY };
-	struct acl_device *cur, *dd, *sd, *dev;
-	struct acl_stream *s;
-	uintptr_t d = (uintptr_t)dst, sp = (uintptr_t)src;
-	int have;
+	uint64_t seq;
 	aclError ret;
 
-	API_ENTER();
+	cmd.copy.dst = (uintptr_t)dst;
+	cmd.copy.src = (uintptr_t)src;
+	cmd.copy.size = count;
+	ret = stream_submit_seq(s, &cmd, &seq);
+	if (!ret && host)
+		host_note_use(s, seq, host->a.va, host->a.size);
+	return ret;
+}
+
+static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t count,
+			     aclrtMemcpyKind kind, aclrtStream stream)
+{
+	struct acl_device *dev, *ddev;
+	struct acl_stream *s;
+	struct side ds, ss;
+	bool staged, pinned;
+	int k, dir;
+	aclError ret;
+
 	if (count == 0)
 		return ACL_SUCCESS;
-	if (!dst)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "dst is NULL");
-	if (!src)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "src is NULL");
-	if ((unsigned int)kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
-		return acl_err(ACL_ERROR_INVALID_PARAM,
-			       "kind %d is not valid for aclrtMemcpyAsync (0..5: H2H, H2D, D2H, D2D, DEFAULT, HOST_TO_BUF_TO_DEVICE)",
-			       (int)kind);
-	if (count > destMax)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "count %zu is larger than destMax %zu", count, destMax);
-	ret = dev_acquire_current(&cur);
+	ret = common_checks(dst, destMax, src, count, kind);
 	if (ret)
 		return ret;
-	dev_release(cur);
 
-	dd = dev_of_va(dst);
-	sd = dev_of_va(src);
-	have = dd ? (sd ? D2D : H2D) : (sd ? D2H : H2H);
-	if (have == H2D && kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_DEVICE &&
-	    kind != ACL_MEMCPY_DEFAULT && kind != ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
-		ret = ACL_ERROR_RT_PARAM_INVALID;
-	else if (have == D2H && kind != ACL_MEMCPY_DEVICE_TO_HOST &&
-		 kind != ACL_MEMCPY_DEVICE_TO_DEVICE && kind != ACL_MEMCPY_DEFAULT)
-		ret = ACL_ERROR_RT_PARAM_INVALID;
-	if (ret)
-		return acl_err(ret,
-			       "kind %s is not accepted for dst %p (%s) and src %p (%s)",
-			       kind_name[kind], dst, where(dd), src, where(sd));
-	if (have == H2H)
-		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "asynchronous host-to-host copies (dst %p, src %p) are not supported (use aclrtMemcpy)",
-			       dst, src);
-	if (have != D2D)
-		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "%s copies (dst %p, src %p) need host-memory pinning, which this libaclrt does not support yet",
-			       dir_name[have], dst, src);
-	if (dd != sd)
-		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "copies between device %d and device %d are not supported yet",
-			       sd->id, dd->id);
-	ret = check_range("dst", dst, count);
-	if (!ret)
+	locate(dst, &ds);
+	locate(src, &ss);
+	k = auto_correct(ss.loc, ds.loc, kind);
+	if (k < 0)
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
+				  "kind %s is not accepted for src %p (%s) and dst %p (%s)",
+				  kind_name[kind], src, loc_name[ss.loc], dst, loc_name[ds.loc]);
+	if (ss.loc != L_DEV && ds.loc != L_DEV)
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+				  "asynchronous host-to-host copies (dst %p, src %p) are not supported (use aclrtMemcpy)",
+				  dst, src);
+	dir = ds.loc == L_DEV ? (ss.loc == L_DEV ? D2D : H2D) : D2H;
+	if (dir == D2D && ds.dev != ss.dev)
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+				  "copies between device %d and device %d are not supported yet",
+				  ss.dev->id, ds.dev->id);
+	ret = dir == D2H ? ACL_SUCCESS : check_range("dst", dst, count);
+	if (!ret && dir != H2D)
 		ret = check_range("src", src, count);
 	if (ret)
 		return ret;
-	if (d < sp + count && sp < d + count)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "source [%p, +%zu) and destination [%p, +%zu) overlap",
-			       src, count, dst, count);
+	if (dir == D2D && overlap(dst, src, count))
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
+				  "source [%p, +%zu) and destination [%p, +%zu) overlap",
+				  src, count, dst, count);
+
 	ret = stream_acquire(stream, &s, &dev);
 	if (ret)
 		return ret;
-	if (dev != dd)
-		ret = acl_err(ACL_ERROR_RT_STREAM_CONTEXT,
-			      "stream %p is on device %d but the memory is on device %d",
-			      stream, dev->id, dd->id);
-	else if (!(dev->info.capabilities & DRM_ASCEND_CAP_RING_COPY))
-		ret = acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			      "device %d's driver cannot copy in stream order", dev->id);
-	if (!ret) {
-		cmd.copy.dst = d;
-		cmd.copy.src = sp;
-		cmd.copy.size = count;
-		ret = stream_submit(s, &cmd);
+	ddev = dir == D2H ? ss.dev : ds.dev;
+	if (dev != ddev) {
+		ret = acl_err_at(acl_api_name, ACL_ERROR_RT_STREAM_CONTEXT,
+				 "stream %p is on device %d but the device memory is on device %d",
+				 stream, dev->id, ddev->id);
+		goto out;
 	}
+	if (!(dev->info.capabilities & DRM_ASCEND_CAP_RING_COPY)) {
+		ret = acl_err_at(acl_api_name, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+				 "device %d's driver cannot copy in stream order", dev->id);
+		goto out;
+	}
+	if (dir == D2D) {
+		ret = ring_copy(s, dst, src, count, NULL);
+		goto out;
+	}
+	if (!(dev->info.capabilities & DRM_ASCEND_CAP_HOST_MEMORY)) {
+		ret = acl_err_at(acl_api_name, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+				 "device %d's kernel driver cannot copy to or from host memory (no DRM_ASCEND_CAP_HOST_MEMORY)",
+				 dev->id);
+		goto out;
+	}
+	if (dir == H2D) {
+		pinned = ss.loc == L_HOST && host_usable(&ss.a, dev->id);
+		if (pinned && kind != ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
+			ret = check_host_range("src", src, count, &ss.a);
+			if (!ret)
+				ret = ring_copy(s, dst, src, count, &ss);
+			goto out;
+		}
+		ret = host_stage_h2d(s, dst, src, count, &staged);
+		if (!ret && !staged)	/* no staging memory: the CANN way */
+			ret = sync_then_copy(s, dir, dst, src, count);
+		goto out;
+	}
+	/* D2H */
+	ret = check_host_side("dst", dst, count, &ds, dev->id, true);
+	if (ret)
+		goto out;
+	if (ds.loc == L_HOST && host_usable(&ds.a, dev->id))
+		ret = ring_copy(s, dst, src, count, &ds);
+	else
+		ret = sync_then_copy(s, dir, dst, src, count);
+out:
 	stream_release(s, dev);
 	return ret;
+}
+
+aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+			  aclrtMemcpyKind kind, aclrtStream stream)
+{
+	API_ENTER();
+	return memcpy_async(dst, destMax, src, count, kind, stream);
+}
+
+/* Deprecated in CANN; the same as aclrtMemcpyAsync. */
+aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src, size_t count,
+				       aclrtMemcpyKind kind, aclrtStream stream)
+{
+	API_ENTER();
+	return memcpy_async(dst, destMax, src, count, kind, stream);
 }

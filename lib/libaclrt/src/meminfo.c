@@ -121,9 +121,10 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *freeSize, size_t *totalSize)
 
 /*
  * Device memory: DEVICE, its device id and the page size backing the
- * allocation.  acl host memory (none yet): HOST.  Anything else, including
- * device addresses no live allocation covers: UNREGISTERED with the host
- * page size.  No current device is needed.
+ * allocation.  acl host memory (aclrtMallocHost, aclrtHostRegister*):
+ * HOST, id 0, the host page size.  Anything else (malloc'd, stack, device
+ * addresses no live allocation covers): UNREGISTERED with the host page
+ * size.  No current device is needed.
  */
 aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes)
 {

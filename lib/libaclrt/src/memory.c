@@ -244,6 +244,7 @@ void memory_release_device(struct acl_device *dev)
 	struct acl_alloc *list;
 	size_t n, i;
 
+	host_release_device(dev);	/* host.c: pinned host memory, staging */
 	n = addrmap_take_device(dev->id, &list);
 	for (i = 0; i < n; i++)
 		gem_close(dev->fd, list[i].handle);
