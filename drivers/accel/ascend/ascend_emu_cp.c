@@ -430,6 +430,9 @@ static bool ascend_cp_recheck(struct ascend_queue *q)
 		if (!ascend_cmd_expired(ktime_get_ns(), q->cur_deadline))
 			return false;
 		code = ASCEND_FAULT_TIMEOUT;
+		/* name the word a timed-out WAIT_VALUE was watching */
+		if (cmd->opcode == ASCEND_CMD_WAIT_VALUE)
+			addr = cmd->value.addr;
 	}
 
 	if (q->cur_event) {
