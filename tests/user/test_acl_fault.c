@@ -145,6 +145,140 @@ TEST(destroy_force_while_busy)
 	CHECK_ACL_OK(aclrtSynchronizeStream(s));
 }
 
+/* ---- every fault type through libaclrt, with its CANN code ------------ */
+
+/* sysfs path of the driver's cmd_timeout_ms parameter (default limit of
+ * a ring command). */
+static const char *timeout_param(void)
+{
+	static char path[128];
+	const char *drv = getenv("ASCEND_DRIVER");
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/cmd_timeout_ms",
+		 drv && *drv ? drv : "ascend");
+	return path;
+}
+
+static long read_param(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static int write_param(const char *path, long v)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fprintf(f, "%ld\n", v) > 0;
+	return (fclose(f) == 0 && ok) ? 0 : -1;
+}
+
+/*
+ * aclrtValueWait has no limit of its own: the device's default command
+ * limit applies (10 s).  Lowered to 50 ms for this one wait, the stream
+ * faults with ASCEND_FAULT_TIMEOUT on a WAIT_VALUE -> 107020, and the
+ * message names the command and the address.
+ */
+TEST(value_wait_timeout_107020)
+{
+	const char *param = timeout_param();
+	long old = read_param(param);
+	char msg[512], addr[32];
+	aclrtStream s;
+	uint64_t *w;
+	aclError r;
+	int *p;
+
+	acl_setup();
+	if (old < 0 || write_param(param, old) != 0)
+		SKIP("cannot read/write the driver's cmd_timeout_ms parameter");
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtMalloc((void **)&w, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+	REQUIRE_ACL(aclrtMalloc((void **)&p, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+	REQUIRE_ACL(aclrtValueWrite(w, 5, 0, s));
+	REQUIRE_ACL(aclrtSynchronizeStream(s));
+
+	REQUIRE(write_param(param, 50) == 0);
+	r = aclrtValueWait(w, 6, ACL_STREAM_WAIT_VALUE_EQ, s);	/* never true */
+	if (r == ACL_SUCCESS)
+		r = aclrtSynchronizeStream(s);
+	snprintf(msg, sizeof(msg), "%s", acl_errmsg());
+	write_param(param, old);
+	CHECK_EQ(r, ACL_ERROR_RT_TASK_TIMEOUT);
+	CHECK(strstr(msg, "WAIT_VALUE") != NULL);
+	snprintf(addr, sizeof(addr), "%#llx", (unsigned long long)(uintptr_t)w);
+	if (!strstr(msg, addr))
+		printf("#   message: %s (expected %s in it)\n", msg, addr);
+	CHECK(strstr(msg, addr) != NULL);
+	CHECK_EQ(read_param(param), old);
+	/* reported once, the stream works again */
+	check_recovered(s, p);
+	aclrtFree(w);
+	aclrtFree(p);
+	CHECK_ACL_OK(aclrtDestroyStream(s));
+}
+
+/* A device-side event wait with a limit: 107020 naming EVENT_WAIT. */
+TEST(stream_wait_event_timeout_107020)
+{
+	aclrtStream s, busy;
+	aclrtEvent ev;
+	int *p;
+
+	acl_setup();
+	need_events();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtCreateStream(&busy));
+	REQUIRE_ACL(aclrtMalloc((void **)&p, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+	REQUIRE_ACL(aclrtCreateEvent(&ev));
+	REQUIRE_ACL(launch_spin(busy, 500000));
+	REQUIRE_ACL(aclrtRecordEvent(ev, busy));
+	REQUIRE_ACL(aclrtStreamWaitEventWithTimeout(s, ev, 20));
+	CHECK_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_TASK_TIMEOUT);
+	CHECK(strstr(acl_errmsg(), "EVENT_WAIT") != NULL);
+	check_recovered(s, p);
+	/* the recording stream never noticed */
+	CHECK_ACL_OK(aclrtSynchronizeStream(busy));
+	CHECK_ACL_OK(aclrtSynchronizeEvent(ev));
+	aclrtDestroyEvent(ev);
+	aclrtFree(p);
+}
+
+/*
+ * Work discarded by a forced destroy (ASCEND_FAULT_ABORTED): an event
+ * recorded behind it never completes, and synchronising it says so with
+ * 107023 ACL_ERROR_RT_STREAM_ABORT instead of hanging.
+ */
+TEST(destroy_force_aborts_event_107023)
+{
+	aclrtEventRecordedStatus st;
+	aclrtStream s;
+	aclrtEvent ev;
+
+	acl_setup();
+	need_events();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtCreateEvent(&ev));
+	REQUIRE_ACL(launch_spin(s, 20000000));		/* 20 s, aborted */
+	REQUIRE_ACL(aclrtRecordEvent(ev, s));
+	CHECK_ACL_OK(aclrtDestroyStreamForce(s));
+	CHECK_EQ(aclrtSynchronizeEventWithTimeout(ev, 5000), ACL_ERROR_RT_STREAM_ABORT);
+	CHECK(strstr(acl_errmsg(), "discarded") != NULL);	/* read-once */
+	/* a query does not block either */
+	CHECK_ACL_OK(aclrtQueryEventStatus(ev, &st));
+	CHECK_ACL_OK(aclrtDestroyEvent(ev));
+}
+
 int main(void)
 {
 	return tap_main();
