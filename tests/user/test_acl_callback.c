@@ -84,6 +84,70 @@ TEST(destroy_with_unrun_blocking_callback)
 	CHECK_EQ(norder, 0);
 }
 
+/*
+ * One thread subscribed to several streams: NO_BLOCK callbacks never hold
+ * their streams back (every stream completes before the thread processes
+ * a report), and the thread then runs each callback exactly once, in
+ * stream order within each stream.
+ */
+static int seen[3][2], nseen;
+
+static void multi_cb(void *ud)
+{
+	int v = (int)(intptr_t)ud;
+
+	seen[v / 10][v % 10]++;
+	/* within a stream, callback 0 comes before callback 1 */
+	if (v % 10 == 1 && !seen[v / 10][0])
+		seen[v / 10][1] += 100;
+	nseen++;
+}
+
+TEST(no_block_callbacks_several_streams_one_thread)
+{
+	uint64_t self = (uint64_t)pthread_self();
+	aclrtStream s[3];
+	int *p, v[3], i, j;
+
+	acl_setup();
+	need_events();
+	REQUIRE_ACL(aclrtMalloc((void **)&p, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+	for (i = 0; i < 3; i++) {
+		REQUIRE_ACL(aclrtCreateStream(&s[i]));
+		REQUIRE_ACL(aclrtSubscribeReport(self, s[i]));
+	}
+	for (i = 0; i < 3; i++) {
+		REQUIRE_ACL(launch_spin(s[i], 1000 * (3 - i)));
+		REQUIRE_ACL(aclrtLaunchCallback(multi_cb, (void *)(intptr_t)(i * 10),
+						ACL_CALLBACK_NO_BLOCK, s[i]));
+		REQUIRE_ACL(aclrtLaunchCallback(multi_cb, (void *)(intptr_t)(i * 10 + 1),
+						ACL_CALLBACK_NO_BLOCK, s[i]));
+		REQUIRE_ACL(launch_write(s[i], p + i, 40 + i, 1));
+	}
+	/* nothing waits for the thread: every stream completes */
+	for (i = 0; i < 3; i++)
+		CHECK_ACL_OK(aclrtSynchronizeStreamWithTimeout(s[i], 20000));
+	CHECK_EQ(nseen, 0);
+	for (i = 0; i < 20 && nseen < 6; i++) {
+		aclError r = aclrtProcessReport(1000);
+
+		CHECK(r == ACL_SUCCESS || r == ACL_ERROR_RT_REPORT_TIMEOUT);
+	}
+	CHECK_EQ(nseen, 6);
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 2; j++)
+			CHECK_EQ(seen[i][j], 1);
+	/* all run: another report times out */
+	CHECK_ACL_ERR(aclrtProcessReport(10), ACL_ERROR_RT_REPORT_TIMEOUT);
+	for (i = 0; i < 3; i++) {
+		CHECK_EQ(read_dev_ints(s[i], p + i, &v[i], 1), 1);
+		CHECK_EQ(v[i], 40 + i);
+		CHECK_ACL_OK(aclrtUnSubscribeReport(self, s[i]));
+		CHECK_ACL_OK(aclrtDestroyStream(s[i]));
+	}
+	aclrtFree(p);
+}
+
 int main(void)
 {
 	return tap_main();
