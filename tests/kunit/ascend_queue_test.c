@@ -4,6 +4,7 @@
  * command validation, WAIT_VALUE conditions, deadlines), the NEED_WAKEUP
  * handshake, and event generations (ascend_event.c).
  */
+#include <linux/bitmap.h>
 #include <linux/slab.h>
 
 #include "ascend_event.h"
@@ -97,6 +98,144 @@ static void need_wakeup_handshake(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ascend_ring_check_wptr(rptr, rptr,
 							     st.wptr, 16), 0);
 	}
+}
+
+/*
+ * The doorbell ioctl clears NEED_WAKEUP before it kicks the device thread,
+ * so that submissions made before the thread runs do not ring again.
+ * Exhaustive model of every interleaving of the device thread going to
+ * sleep (and waking) with two submitters: each publishes a command and,
+ * if it sees the flag, rings (clear the flag, then kick).  In every
+ * interleaving that ends with the thread asleep it must have seen both
+ * commands.  The same model without the kick must find a lost wakeup.
+ * A depth-first search over the states, each state visited once.
+ */
+struct nw_model {
+	u64 wptr, seen_w;	/* 0..2 */
+	bool flag;
+	unsigned int kicks, seen_kicks;	/* 0..2 */
+	unsigned int cp_pc, loops;	/* 0..4, 0..6 */
+	unsigned int u_pc[2];		/* 0..4 */
+	bool kick;		/* doorbells kick after clearing */
+	unsigned long *visited;
+	unsigned int finals, lost;
+};
+
+#define NW_STATES	(3 * 3 * 2 * 3 * 3 * 5 * 7 * 5 * 5)
+
+static unsigned int nw_state(const struct nw_model *m)
+{
+	unsigned int v = m->wptr;
+
+	v = v * 3 + m->seen_w;
+	v = v * 2 + m->flag;
+	v = v * 3 + m->kicks;
+	v = v * 3 + m->seen_kicks;
+	v = v * 5 + m->cp_pc;
+	v = v * 7 + m->loops;
+	v = v * 5 + m->u_pc[0];
+	return v * 5 + m->u_pc[1];
+}
+
+static bool nw_cp_step(struct nw_model *m)
+{
+	switch (m->cp_pc) {
+	case 0:		/* about to sleep: note the kicks, set NEED_WAKEUP */
+		if (++m->loops > 6)
+			return false;
+		m->seen_kicks = m->kicks;
+		m->flag = true;
+		m->cp_pc = 1;
+		return true;
+	case 1:		/* full barrier, re-read wptr: new work, no sleep */
+		if (m->wptr > m->seen_w) {
+			m->seen_w = m->wptr;
+			m->cp_pc = 3;
+		} else {
+			m->cp_pc = 2;
+		}
+		return true;
+	case 2:		/* asleep until kicked */
+		if (m->kicks == m->seen_kicks)
+			return false;
+		m->cp_pc = 3;
+		return true;
+	case 3:		/* awake: clear NEED_WAKEUP */
+		m->flag = false;
+		m->cp_pc = 4;
+		return true;
+	default:	/* a round over the queues, then idle again */
+		if (m->wptr > m->seen_w)
+			m->seen_w = m->wptr;
+		m->cp_pc = 0;
+		return true;
+	}
+}
+
+static bool nw_user_step(struct nw_model *m, unsigned int u)
+{
+	switch (m->u_pc[u]) {
+	case 0:		/* publish wptr; full barrier */
+		m->wptr++;
+		m->u_pc[u] = 1;
+		return true;
+	case 1:		/* read the flag: ring only when it is set */
+		m->u_pc[u] = m->flag ? 2 : 4;
+		return true;
+	case 2:		/* doorbell ioctl: clear NEED_WAKEUP ... */
+		m->flag = false;
+		m->u_pc[u] = m->kick ? 3 : 4;
+		return true;
+	case 3:		/* ... then kick the device thread */
+		m->kicks++;
+		m->u_pc[u] = 4;
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void nw_explore(struct nw_model *m)
+{
+	struct nw_model next;
+	bool stepped = false;
+	unsigned int a;
+
+	if (__test_and_set_bit(nw_state(m), m->visited))
+		return;
+	for (a = 0; a < 3; a++) {
+		next = *m;
+		if (a == 0 ? !nw_cp_step(&next) : !nw_user_step(&next, a - 1))
+			continue;
+		stepped = true;
+		nw_explore(&next);
+		m->finals = next.finals;
+		m->lost = next.lost;
+	}
+	if (stepped)
+		return;
+	/* nobody can move: the thread sleeps, both commands published */
+	m->finals++;
+	if (m->cp_pc != 2 || m->seen_w != m->wptr)
+		m->lost++;
+}
+
+static void need_wakeup_doorbell_clears(struct kunit *test)
+{
+	unsigned long *visited = kunit_kcalloc(test, BITS_TO_LONGS(NW_STATES),
+					       sizeof(long), GFP_KERNEL);
+	struct nw_model m = { .kick = true, .visited = visited };
+
+	KUNIT_ASSERT_NOT_NULL(test, visited);
+	nw_explore(&m);
+	KUNIT_EXPECT_GT(test, m.finals, 0U);
+	KUNIT_EXPECT_EQ(test, m.lost, 0U);
+
+	/* the model notices a lost wakeup when the kick is missing */
+	bitmap_zero(visited, NW_STATES);
+	m = (struct nw_model){ .kick = false, .visited = visited };
+	nw_explore(&m);
+	KUNIT_EXPECT_GT(test, m.lost, 0U);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -391,6 +530,7 @@ static struct kunit_case ascend_queue_test_cases[] = {
 	KUNIT_CASE(ring_wptr_check),
 	KUNIT_CASE(ring_slot_wrap),
 	KUNIT_CASE(need_wakeup_handshake),
+	KUNIT_CASE(need_wakeup_doorbell_clears),
 	KUNIT_CASE(cmd_check_common),
 	KUNIT_CASE(cmd_check_launch),
 	KUNIT_CASE(cmd_check_copy),

@@ -719,6 +719,15 @@ int ascend_ioctl_queue_doorbell(struct drm_device *drm, void *data,
 	q = ascend_queue_get(af, args->handle);
 	if (!q)
 		return -ENOENT;
+	/*
+	 * Clear NEED_WAKEUP now rather than when the device thread gets to
+	 * run: until then every submission would see the flag and ring
+	 * again.  No wakeup is lost: the kick below follows the clear, so a
+	 * sleeping device side wakes, and it never sleeps again without
+	 * setting the flag, a full barrier and a re-read of every wptr -
+	 * which sees any wptr whose publisher read the flag clear.
+	 */
+	ascend_queue_set_need_wakeup(q, false);
 	q->adev->hw->queue_doorbell(q->adev, q);
 	ascend_queue_put(q);
 	return 0;
