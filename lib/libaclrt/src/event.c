@@ -555,18 +555,39 @@ static enum ev_state ev_state(struct acl_device *dev, struct acl_event *ev, uint
 	return EV_PENDING;
 }
 
+/*
+ * Has the latest record's stream got past it (or gone)?  Then one query
+ * tells whether it ran or was discarded.  Before that, a wait on the
+ * kernel event is the whole answer.  ev_lock held.
+ */
+static bool rec_passed(const struct acl_event *ev, uint64_t gen)
+{
+	struct acl_stream *rs = ev->gen == gen ? ev->rec_s : NULL;
+
+	return !rs || __atomic_load_n(&rs->dead, __ATOMIC_ACQUIRE) ||
+	       completed_of(rs) >= ev->rec_seq || queue_faulted(&rs->q);
+}
+
 static aclError query(aclrtEvent event, bool *complete)
 {
 	struct acl_device *dev;
 	struct acl_event *ev;
 	enum ev_state st;
+	uint64_t gen;
 	aclError ret;
 	int err;
 
 	ret = ev_get(event, "event", &ev, &dev);
 	if (ret)
 		return ret;
-	st = ev_state(dev, ev, ev->recorded ? ev->gen : 0, NULL, &err);
+	gen = ev->recorded ? ev->gen : 0;
+	if (gen && !rec_passed(ev, gen)) {
+		/* its stream has not executed the record: no system call */
+		*complete = false;
+		ev_put(dev);
+		return ACL_SUCCESS;
+	}
+	st = ev_state(dev, ev, gen, NULL, &err);
 	if (err)
 		ret = acl_err_at("event", ACL_ERROR_RT_DRV_INTERNAL_ERROR,
 				 "querying event %p failed: %s", event, strerror(err));
@@ -626,16 +647,55 @@ static int64_t mono_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/*
+ * Sleep on the kernel event until @gen completes, at most a slice (and
+ * not past @deadline).  1: completed; 0: not yet (the deadline has not
+ * passed); -1: *@ret is the error.  ev_lock held, dropped while asleep.
+ */
+static int wait_slice(struct acl_device *dev, struct acl_event *ev, aclrtEvent event,
+		      uint64_t gen, int64_t deadline, int32_t timeout, aclError *ret)
+{
+	int64_t slice = mono_ns() + SLICE_NS;
+	uint32_t h = ev->handle;
+	uint64_t done = 0;
+	int err;
+
+	if (deadline != DRM_ASCEND_TIMEOUT_INFINITE && deadline < slice)
+		slice = deadline;
+	pthread_mutex_unlock(&ev_lock);
+	err = kquery(dev->fd, h, gen, slice, &done, NULL);
+	pthread_mutex_lock(&ev_lock);
+	if (!err && done >= gen)
+		return 1;
+	if (err && err != ETIME && err != ETIMEDOUT) {
+		*ret = acl_err_at("aclrtSynchronizeEvent", ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+				  "waiting for event %p failed: %s", event, strerror(err));
+		return -1;
+	}
+	if (deadline != DRM_ASCEND_TIMEOUT_INFINITE && mono_ns() >= deadline) {
+		*ret = acl_err_at("aclrtSynchronizeEvent", ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
+				  "event %p did not complete within %d ms", event, timeout);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One system call in the common cases: a record its stream has not
+ * executed yet is waited for with EVENT_WAIT at once (the reply says the
+ * event completed); a record the stream got past costs one query.  Faults
+ * and discarded records are decided by ev_state() as before.
+ */
 static aclError sync_event(aclrtEvent event, int32_t timeout)
 {
-	int64_t deadline = deadline_from_ms(timeout), slice;
+	int64_t deadline = deadline_from_ms(timeout);
 	struct acl_device *dev;
 	struct acl_stream *rs;
 	struct acl_event *ev;
 	enum ev_state st;
 	uint64_t gen;
 	aclError ret;
-	int err;
+	int err, w;
 
 	ret = ev_get(event, "event", &ev, &dev);
 	if (ret)
@@ -643,6 +703,13 @@ static aclError sync_event(aclrtEvent event, int32_t timeout)
 	gen = ev->recorded ? ev->gen : 0;
 	ev->busy++;
 	for (;;) {
+		if (gen && deadline != 0 && !rec_passed(ev, gen)) {
+			/* not executed yet: sleep on the event itself */
+			w = wait_slice(dev, ev, event, gen, deadline, timeout, &ret);
+			if (w)
+				break;
+			continue;	/* a slice ended: look at the stream again */
+		}
 		st = ev_state(dev, ev, gen, NULL, &err);
 		if (err) {
 			ret = acl_err_at("aclrtSynchronizeEvent", ACL_ERROR_RT_DRV_INTERNAL_ERROR,
@@ -669,30 +736,14 @@ static aclError sync_event(aclrtEvent event, int32_t timeout)
 			break;
 		}
 		if (deadline == 0) {
-			ret = ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
-		} else {
-			uint32_t h = ev->handle;
-
-			slice = mono_ns() + SLICE_NS;
-			if (deadline != DRM_ASCEND_TIMEOUT_INFINITE && deadline < slice)
-				slice = deadline;
-			pthread_mutex_unlock(&ev_lock);
-			err = kquery(dev->fd, h, gen, slice, NULL, NULL);
-			pthread_mutex_lock(&ev_lock);
-			if (err && err != ETIME && err != ETIMEDOUT) {
-				ret = acl_err_at("aclrtSynchronizeEvent",
-						 ACL_ERROR_RT_DRV_INTERNAL_ERROR,
-						 "waiting for event %p failed: %s", event,
-						 strerror(err));
-				break;
-			}
-			if (!err || deadline == DRM_ASCEND_TIMEOUT_INFINITE || mono_ns() < deadline)
-				continue;
-			ret = ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+			ret = acl_err_at("aclrtSynchronizeEvent", ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
+					 "event %p did not complete within %d ms", event, timeout);
+			break;
 		}
-		ret = acl_err_at("aclrtSynchronizeEvent", ret,
-				 "event %p did not complete within %d ms", event, timeout);
-		break;
+		/* pending though its stream got past it (a newer record
+		 * replaced the one we wait for): wait on the event */
+		if (wait_slice(dev, ev, event, gen, deadline, timeout, &ret))
+			break;
 	}
 	ev->busy--;
 	ev_put(dev);
