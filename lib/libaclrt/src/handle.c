@@ -8,6 +8,7 @@
  * table grows when it is 1/2 full (counting tombstones).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -122,6 +123,24 @@ bool handle_get(const void *p, enum handle_type type, int *refs)
 	ok = s && s->type == type;
 	if (ok)
 		__atomic_add_fetch(refs, 1, __ATOMIC_ACQ_REL);
+	pthread_mutex_unlock(&h_lock);
+	return ok;
+}
+
+/* Validate @p and copy its first @n bytes to @dst in one step: objects are
+ * freed only after handle_del(), so they cannot go away in between. */
+bool handle_copy(const void *p, enum handle_type type, void *dst, size_t n)
+{
+	struct slot *s;
+	bool ok;
+
+	if (!p || p == TOMB)
+		return false;
+	pthread_mutex_lock(&h_lock);
+	s = find(p);
+	ok = s && s->type == type;
+	if (ok)
+		memcpy(dst, p, n);
 	pthread_mutex_unlock(&h_lock);
 	return ok;
 }

@@ -78,6 +78,8 @@ void handle_add(void *p, enum handle_type type);
 void handle_del(void *p);
 bool handle_ok(const void *p, enum handle_type type);
 bool handle_get(const void *p, enum handle_type type, int *refs);
+/* validate and copy the object's first @n bytes under the registry lock */
+bool handle_copy(const void *p, enum handle_type type, void *dst, size_t n);
 
 /* queue.c: one kernel queue under a stream */
 struct acl_queue {
@@ -97,6 +99,9 @@ aclError queue_create(int fd, struct acl_queue *q);
 aclError queue_destroy(int fd, struct acl_queue *q, bool force);
 void queue_unmap(struct acl_queue *q);
 aclError queue_submit(int fd, struct acl_queue *q, const struct ascend_cmd *cmd);
+/* one command from two pieces (@a then @b), the rest of it zero */
+aclError queue_submit2(int fd, struct acl_queue *q, const void *a, size_t alen,
+		       const void *b, size_t blen);
 aclError queue_wait(int fd, struct acl_queue *q, uint64_t seq, int64_t deadline_ns,
 		    bool *timed_out);
 aclError queue_fault_error(struct acl_queue *q, uint32_t fault);
@@ -120,6 +125,11 @@ struct acl_stream {
 aclError stream_acquire(aclrtStream h, struct acl_stream **s,
 			struct acl_device **dev);
 void stream_release(struct acl_stream *s, struct acl_device *dev);
+/* stream_acquire() for submissions: a reference, no device lock (a
+ * submission checks @dead under the stream lock); stream_put() it */
+aclError stream_ref(aclrtStream h, struct acl_stream **s);
+aclError stream_submit2(struct acl_stream *s, const void *a, size_t alen, const void *b,
+			size_t blen);
 aclError stream_submit(struct acl_stream *s, const struct ascend_cmd *cmd);
 aclError stream_submit_seq(struct acl_stream *s, const struct ascend_cmd *cmd, uint64_t *seq);
 aclError stream_sync(struct acl_stream *s, int64_t deadline_ns, int32_t timeout_ms);

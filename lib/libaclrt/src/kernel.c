@@ -3,6 +3,7 @@
  * kernel.c - binaries (the device's built-in kernel table), function
  * handles, argument blocks, and kernel launches onto stream rings.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,10 +34,20 @@ struct acl_args {
 	size_t dev_size;
 };
 
+/* What a launch needs from a function handle: copied out by handle_copy(). */
+struct func_hot {
+	uint32_t id;			/* device kernel id */
+	uint32_t args_size;		/* bytes of arguments it takes */
+	int dev_id;
+};
+
 struct acl_func {
+	/* immutable after creation: read under the registry lock only */
+	struct func_hot hot;		/* first: handle_copy() copies it */
+	struct drm_ascend_kernel_info k;
+	/* under k_lock */
 	struct acl_func *next;		/* binary's list */
 	struct acl_binary *bin;
-	struct drm_ascend_kernel_info k;
 };
 
 struct acl_binary {
@@ -285,6 +296,9 @@ static aclError get_function(struct acl_binary *bin, const char *name,
 	}
 	f = calloc(1, sizeof(*f));
 	if (f) {
+		f->hot.id = k->id;
+		f->hot.args_size = k->args_size;
+		f->hot.dev_id = bin->dev_id;
 		f->k = *k;
 		f->bin = bin;
 		f->next = bin->funcs;
@@ -314,24 +328,28 @@ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kern
 	return ret;
 }
 
-/* Check @funcHandle and copy out what a launch needs. */
-static aclError func_info(aclrtFuncHandle funcHandle, struct drm_ascend_kernel_info *k,
-			  int *dev_id)
+/*
+ * Check @funcHandle and copy out what a launch needs: under the handle
+ * registry's lock only (a function is freed after it left the registry).
+ */
+static aclError func_info(aclrtFuncHandle funcHandle, struct func_hot *hot)
 {
-	struct acl_func *f = funcHandle;
-	aclError ret = ACL_SUCCESS;
-
 	if (!funcHandle)
 		return acl_err_at("kernel", ACL_ERROR_INVALID_PARAM, "funcHandle is NULL");
-	pthread_mutex_lock(&k_lock);
-	if (!handle_ok(f, H_FUNC)) {
-		ret = bad_handle("funcHandle", funcHandle);
-	} else {
-		*k = f->k;
-		*dev_id = f->bin->dev_id;
-	}
-	pthread_mutex_unlock(&k_lock);
-	return ret;
+	if (!handle_copy(funcHandle, H_FUNC, hot, sizeof(*hot)))
+		return bad_handle("funcHandle", funcHandle);
+	return ACL_SUCCESS;
+}
+
+/* The kernel name of @funcHandle, for messages. */
+static const char *func_name(aclrtFuncHandle funcHandle, char *buf, size_t size)
+{
+	struct acl_func f;
+
+	if (!handle_copy(funcHandle, H_FUNC, &f, offsetof(struct acl_func, next)))
+		return "(unloaded)";
+	snprintf(buf, size, "%.*s", DRM_ASCEND_KERNEL_NAME_LEN, f.k.name);
+	return buf;
 }
 
 /*
@@ -389,18 +407,29 @@ static aclError launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, const voi
 	return launch_ex(funcHandle, numBlocks, args, argsSize, stream, pad_to_min, 0, NULL, 0);
 }
 
+/*
+ * The launch fast path takes the handle registry's lock twice (function,
+ * stream) and the stream lock once, and builds the command in its ring
+ * slot: no global kernel lock, no device lock, no copy of the command.
+ */
 static aclError launch_ex(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *args,
 			  size_t argsSize, aclrtStream stream, bool pad_to_min,
 			  uint32_t timeout_ms, const struct ph_copy *ph, unsigned int nph)
 {
-	struct drm_ascend_kernel_info k;
-	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_LAUNCH };
-	struct acl_device *dev;
+	/* the command's head: everything before the argument bytes */
+	struct {
+		uint32_t opcode, flags;
+		uint64_t reserved;
+		uint32_t kernel_id, num_blocks, args_size, timeout_ms;
+	} head = { .opcode = ASCEND_CMD_LAUNCH };
+	char name[DRM_ASCEND_KERNEL_NAME_LEN + 1];
+	struct func_hot k;
 	struct acl_stream *s;
-	int dev_id = -1;
 	aclError ret;
 
-	ret = func_info(funcHandle, &k, &dev_id);
+	_Static_assert(sizeof(head) == offsetof(struct ascend_cmd, launch.args),
+		       "launch head layout");
+	ret = func_info(funcHandle, &k);
 	if (ret)
 		return ret;
 	if (!numBlocks)
@@ -411,26 +440,26 @@ static aclError launch_ex(aclrtFuncHandle funcHandle, uint32_t numBlocks, const 
 	if (argsSize > ASCEND_LAUNCH_ARGS_MAX)
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 				  "argsSize %zu exceeds the %d-byte argument block of kernel %s",
-				  argsSize, ASCEND_LAUNCH_ARGS_MAX, k.name);
+				  argsSize, ASCEND_LAUNCH_ARGS_MAX,
+				  func_name(funcHandle, name, sizeof(name)));
 	if (pad_to_min && argsSize < k.args_size && k.args_size <= ASCEND_LAUNCH_ARGS_MAX)
 		argsSize = k.args_size;	/* packed tail is zero */
 	if (argsSize < k.args_size)
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 				  "argsSize %zu is smaller than the %u bytes kernel %s takes",
-				  argsSize, k.args_size, k.name);
-	cmd.launch.kernel_id = k.id;
-	cmd.launch.num_blocks = numBlocks;
-	cmd.launch.args_size = (uint32_t)argsSize;
-	cmd.launch.timeout_ms = timeout_ms;
-	if (args)
-		memcpy(cmd.launch.args, args, argsSize);
-	ret = stream_acquire(stream, &s, &dev);
+				  argsSize, k.args_size, func_name(funcHandle, name, sizeof(name)));
+	head.kernel_id = k.id;
+	head.num_blocks = numBlocks;
+	head.args_size = (uint32_t)argsSize;
+	head.timeout_ms = timeout_ms;
+	ret = stream_ref(stream, &s);
 	if (ret)
 		return ret;
-	if (dev->id != dev_id) {
+	if (s->dev->id != k.dev_id) {
 		ret = acl_err(ACL_ERROR_RT_STREAM_CONTEXT,
 				 "stream %p is on device %d but kernel %s was loaded on device %d",
-				 stream, dev->id, k.name, dev_id);
+				 stream, s->dev->id, func_name(funcHandle, name, sizeof(name)),
+				 k.dev_id);
 	} else {
 		/* Place-holder data first, 8 bytes per WRITE_VALUE, in stream
 		 * order ahead of the launch that reads it. */
@@ -444,9 +473,9 @@ static aclError launch_ex(aclrtFuncHandle funcHandle, uint32_t numBlocks, const 
 			}
 		}
 		if (!ret)
-			ret = stream_submit(s, &cmd);
+			ret = stream_submit2(s, &head, sizeof(head), args, args ? argsSize : 0);
 	}
-	stream_release(s, dev);
+	stream_put(s);
 	return ret;
 }
 

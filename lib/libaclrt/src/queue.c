@@ -254,11 +254,17 @@ static void ring_doorbell(int fd, struct acl_queue *q)
 	drmIoctl(fd, DRM_IOCTL_ASCEND_QUEUE_DOORBELL, &db);
 }
 
-/* Append @cmd to the ring and make sure the device side will see it. */
-aclError queue_submit(int fd, struct acl_queue *q, const struct ascend_cmd *cmd)
+/*
+ * Append a command made of @a (@alen bytes) followed by @b (@blen bytes),
+ * zero after that, to the ring and make sure the device side will see
+ * it.  The command is written straight into its ring slot.
+ */
+aclError queue_submit2(int fd, struct acl_queue *q, const void *a, size_t alen,
+		       const void *b, size_t blen)
 {
 	struct ascend_queue_status *st = q->status;
 	uint64_t w = q->wptr;
+	uint8_t *slot;
 	bool to;
 	aclError ret;
 
@@ -272,8 +278,13 @@ aclError queue_submit(int fd, struct acl_queue *q, const struct ascend_cmd *cmd)
 		if (ret)
 			return ret;
 	}
-	memcpy(q->ring + (size_t)(w % q->ring_entries) * q->cmd_size, cmd,
-	       q->cmd_size < sizeof(*cmd) ? q->cmd_size : sizeof(*cmd));
+	/* callers pass at most sizeof(struct ascend_cmd) <= cmd_size bytes */
+	slot = q->ring + (size_t)(w % q->ring_entries) * q->cmd_size;
+	memcpy(slot, a, alen);
+	if (blen)
+		memcpy(slot + alen, b, blen);
+	if (alen + blen < sizeof(struct ascend_cmd))
+		memset(slot + alen + blen, 0, sizeof(struct ascend_cmd) - alen - blen);
 	q->wptr = w + 1;
 	__atomic_store_n(&st->wptr, w + 1, __ATOMIC_RELEASE);
 	/* NEED_WAKEUP: the device sets the flag, then rechecks wptr; we publish
@@ -282,6 +293,12 @@ aclError queue_submit(int fd, struct acl_queue *q, const struct ascend_cmd *cmd)
 	if (__atomic_load_n(&st->flags, __ATOMIC_RELAXED) & ASCEND_QUEUE_STATUS_NEED_WAKEUP)
 		ring_doorbell(fd, q);
 	return ACL_SUCCESS;
+}
+
+/* Append @cmd to the ring and make sure the device side will see it. */
+aclError queue_submit(int fd, struct acl_queue *q, const struct ascend_cmd *cmd)
+{
+	return queue_submit2(fd, q, cmd, sizeof(*cmd), NULL, 0);
 }
 
 /* Copy new device printf text to stdout.  Caller serialises drains. */

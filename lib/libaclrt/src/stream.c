@@ -108,6 +108,35 @@ void stream_release(struct acl_stream *s, struct acl_device *dev)
 }
 
 /*
+ * stream_acquire() without keeping the device read-locked, for the
+ * submission fast path: the queue and its file stay valid while the
+ * stream is not @dead, and @dead is checked under the stream lock, which
+ * a device reset takes (stream_kill()) before it closes the file.
+ */
+aclError stream_ref(aclrtStream h, struct acl_stream **out)
+{
+	struct acl_stream *s = h;
+	struct acl_device *dev;
+	aclError ret;
+
+	if (!h) {
+		ret = default_stream(out, &dev);
+		if (!ret)
+			dev_release(dev);
+		return ret;
+	}
+	if (!handle_get(h, H_STREAM, &s->refs))
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "stream %p is not a live stream (never created, or destroyed)", h);
+	if (__atomic_load_n(&s->dead, __ATOMIC_ACQUIRE)) {
+		stream_put(s);
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "stream %p was destroyed", h);
+	}
+	*out = s;
+	return ACL_SUCCESS;
+}
+
+/*
  * Fault reporting: CANN reports a failed task once, at the synchronisation
  * that sees it.  Whoever turns a queue fault into an error code (sync,
  * query, a submission that found the ring full) resets the queue at once:
@@ -127,8 +156,8 @@ aclError stream_submit(struct acl_stream *s, const struct ascend_cmd *cmd)
 	return stream_submit_seq(s, cmd, NULL);
 }
 
-/* stream_submit() that also says the command's sequence number. */
-aclError stream_submit_seq(struct acl_stream *s, const struct ascend_cmd *cmd, uint64_t *seq)
+static aclError submit(struct acl_stream *s, const void *a, size_t alen, const void *b,
+		       size_t blen, uint64_t *seq)
 {
 	aclError ret;
 	bool faulted = false;
@@ -137,7 +166,7 @@ aclError stream_submit_seq(struct acl_stream *s, const struct ascend_cmd *cmd, u
 	if (s->dead) {
 		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID, "stream %p was destroyed", (void *)s);
 	} else {
-		ret = queue_submit(s->dev->fd, &s->q, cmd);
+		ret = queue_submit2(s->dev->fd, &s->q, a, alen, b, blen);
 		faulted = ret && queue_faulted(&s->q);
 		if (!ret && seq)
 			*seq = s->q.wptr;
@@ -146,6 +175,19 @@ aclError stream_submit_seq(struct acl_stream *s, const struct ascend_cmd *cmd, u
 	if (faulted)
 		stream_recover(s);
 	return ret;
+}
+
+/* stream_submit() that also says the command's sequence number. */
+aclError stream_submit_seq(struct acl_stream *s, const struct ascend_cmd *cmd, uint64_t *seq)
+{
+	return submit(s, cmd, sizeof(*cmd), NULL, 0, seq);
+}
+
+/* One command from @a then @b (the rest zero), built in its ring slot. */
+aclError stream_submit2(struct acl_stream *s, const void *a, size_t alen, const void *b,
+			size_t blen)
+{
+	return submit(s, a, alen, b, blen, NULL);
 }
 
 aclError acl_stream_submit(aclrtStream stream, const struct ascend_cmd *cmd)
