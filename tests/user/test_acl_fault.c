@@ -279,6 +279,37 @@ TEST(destroy_force_aborts_event_107023)
 	CHECK_ACL_OK(aclrtDestroyEvent(ev));
 }
 
+/* Synchronisation limits: -1 waits, 0 polls, >0 ms; stream and device;
+ * aclrtCreateStreamWithConfig flags (no-sync kinds succeed at once). */
+TEST(sync_timeouts_stream_device_and_config_flags)
+{
+	aclrtStream s, nosync;
+	aclError r;
+
+	acl_setup();
+	REQUIRE_ACL(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_FAST_LAUNCH));
+	CHECK_ACL_ERR(aclrtCreateStreamWithConfig(&nosync, 0, 0x80000000u),
+		      ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclrtCreateStreamWithConfig(NULL, 0, 0), ACL_ERROR_INVALID_PARAM);
+	REQUIRE_ACL(aclrtCreateStreamWithConfig(&nosync, 0, ACL_STREAM_PERSISTENT));
+	CHECK_ACL_ERR(aclrtSynchronizeStreamWithTimeout(s, -2), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclrtSynchronizeDeviceWithTimeout(-2), ACL_ERROR_INVALID_PARAM);
+
+	REQUIRE_ACL(launch_spin(s, 300000));
+	CHECK_ACL_ERR(aclrtSynchronizeStreamWithTimeout(s, 0), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+	CHECK_ACL_OK(aclrtSynchronizeStreamWithTimeout(nosync, 0));
+	r = aclrtSynchronizeDeviceWithTimeout(10);
+	CHECK(r != ACL_SUCCESS);		/* the spin is still running */
+	CHECK(acl_has_errmsg());
+	CHECK_ACL_OK(aclrtSynchronizeDeviceWithTimeout(-1));
+	CHECK_ACL_OK(aclrtSynchronizeStreamWithTimeout(s, 0));
+	CHECK_ACL_OK(aclrtSynchronizeDeviceWithTimeout(0));
+	REQUIRE_ACL(launch_spin(s, 1000));
+	CHECK_ACL_OK(aclrtSynchronizeStreamWithTimeout(s, 30000));
+	CHECK_ACL_OK(aclrtDestroyStream(s));
+	CHECK_ACL_OK(aclrtDestroyStream(nosync));
+}
+
 int main(void)
 {
 	return tap_main();
