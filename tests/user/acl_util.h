@@ -270,4 +270,103 @@ static inline void need_events(void)
 	aclrtDestroyEvent(e);
 }
 
+/* ---- host buffers of each kind (copy tests) -------------------------- */
+
+enum hbuf_type { HB_PINNED, HB_REGISTERED, HB_PAGEABLE, HB_NTYPES };
+static const char *const hbuf_name[HB_NTYPES] = { "pinned", "registered", "pageable" };
+
+/*
+ * @size bytes of host memory: aclrtMallocHost, page-aligned mmap'd memory
+ * registered with aclrtHostRegister, or plain malloc.  The current device
+ * must be set.
+ */
+struct hbuf {
+	enum hbuf_type type;
+	char *p;
+	size_t size, map;
+};
+
+static inline void hbuf_alloc(struct hbuf *b, enum hbuf_type type, size_t size)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	void *dp = NULL;
+
+	b->type = type;
+	b->size = size;
+	b->map = (size + pg - 1) / pg * pg;
+	switch (type) {
+	case HB_PINNED:
+		REQUIRE_ACL(aclrtMallocHost((void **)&b->p, size));
+		break;
+	case HB_REGISTERED:
+		b->p = mmap(NULL, b->map, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		REQUIRE(b->p != MAP_FAILED);
+		REQUIRE_ACL(aclrtHostRegister(b->p, b->map, ACL_HOST_REGISTER_MAPPED, &dp));
+		REQUIRE(dp == b->p);
+		break;
+	default:
+		b->p = malloc(size);
+		REQUIRE(b->p);
+		break;
+	}
+}
+
+static inline void hbuf_free(struct hbuf *b)
+{
+	switch (b->type) {
+	case HB_PINNED:
+		CHECK_ACL_OK(aclrtFreeHost(b->p));
+		break;
+	case HB_REGISTERED:
+		CHECK_ACL_OK(aclrtHostUnregister(b->p));
+		munmap(b->p, b->map);
+		break;
+	default:
+		free(b->p);
+		break;
+	}
+	b->p = NULL;
+}
+
+/* Deterministic bytes: a simple generator seeded by @seed. */
+static inline void fill_pattern(void *p, size_t n, uint32_t seed)
+{
+	unsigned char *c = p;
+	uint32_t x = seed * 2654435761u + 12345u;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		x = x * 1103515245u + 12345u;
+		c[i] = (unsigned char)(x >> 16);
+	}
+}
+
+/* Index of the first byte where @p differs from fill_pattern(seed), or -1. */
+static inline long check_pattern(const void *p, size_t n, uint32_t seed)
+{
+	const unsigned char *c = p;
+	uint32_t x = seed * 2654435761u + 12345u;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		x = x * 1103515245u + 12345u;
+		if (c[i] != (unsigned char)(x >> 16))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* Index of the first byte of @p[0..n) that is not @v, or -1. */
+static inline long check_bytes(const void *p, size_t n, unsigned char v)
+{
+	const unsigned char *c = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (c[i] != v)
+			return (long)i;
+	return -1;
+}
+
 #endif /* ASCEND_TESTS_ACL_UTIL_H */
