@@ -6,6 +6,18 @@
  * with %ASCEND_DMA_FILL descriptors.  Both are also offered to the command
  * processor as ascend_dma_copy_va() / ascend_dma_fill_va().
  *
+ * Host memory: each side of a COPY is either claimed by the device MMU (a
+ * device VA, or host memory pinned and mapped by ascend_host.c: it is
+ * translated, to HBM or SYS segments) or pageable memory of the calling
+ * process.  Pageable memory is pinned short-term (no FOLL_LONGTERM; with
+ * FOLL_WRITE for the destination), put in an sg table, DMA-mapped, copied
+ * and unpinned, %ASCEND_COPY_PIN_WINDOW bytes at a time so a huge copy
+ * needs no huge page array and pins a bounded amount.  The wait for the
+ * DMA is uninterruptible, so the pages are always unpinned, also when the
+ * process is being killed (a fatal signal stops the copy between windows).
+ * Pinning takes the process's mmap_lock, so it happens before vm->lock.
+ * The command processor's ascend_dma_copy_va() accepts MMU addresses only.
+ *
  * Order of events: check the arguments; drain the file's queues (the copy
  * is ordered after everything the process had published, which is what
  * makes "kernel writes, then aclrtMemcpy without a sync" correct); then,
@@ -14,8 +26,13 @@
  * from freeing the memory under the engines (its unmap waits for us).
  */
 #include <linux/completion.h>
+#include <linux/dma-mapping.h>
+#include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/scatterlist.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 
 #include "ascend_copy.h"
 #include "ascend_drv.h"
@@ -60,6 +77,8 @@ int ascend_copy_build(const struct ascend_vm_seg *dst, unsigned int ndst,
 				.dst = dst[di].addr + doff,
 				.src = src[si].addr + soff,
 				.len = len,
+				.dst_as = dst[di].as,
+				.src_as = src[si].as,
 			};
 		}
 		n++;
@@ -141,6 +160,7 @@ int ascend_fill_build(const struct ascend_vm_seg *segs, unsigned int nsegs,
 					.pattern = ascend_fill_rotate(pattern,
 						pattern_size,
 						done % pattern_size),
+					.dst_as = segs[i].as,
 				};
 			}
 			n++;
@@ -165,52 +185,57 @@ static int ascend_dma_run(struct ascend_device *adev,
 	return job.status;
 }
 
+/* Build the descriptors for segments of both sides and run them. */
+static int ascend_dma_copy_segs(struct ascend_device *adev,
+				const struct ascend_vm_seg *dsegs, int nd,
+				const struct ascend_vm_seg *ssegs, int ns)
+{
+	struct ascend_dma_desc *descs;
+	int n, ret;
+
+	n = ascend_copy_build(dsegs, nd, ssegs, ns, ASCEND_COPY_CHUNK, NULL, 0);
+	if (n < 0)
+		return n;
+	descs = kvmalloc_array(n, sizeof(*descs), GFP_KERNEL);
+	if (!descs)
+		return -ENOMEM;
+	n = ascend_copy_build(dsegs, nd, ssegs, ns, ASCEND_COPY_CHUNK,
+			      descs, n);
+	if (WARN_ON(n < 0))
+		ret = n;
+	else
+		ret = ascend_dma_run(adev, descs, n);
+	kvfree(descs);
+	return ret;
+}
+
 int ascend_dma_copy_va(struct ascend_vm *vm, u64 dst, u64 src, u64 size)
 {
 	struct drm_ascend_copy args = { .dst = dst, .src = src, .size = size };
 	struct ascend_vm_seg *dsegs = NULL, *ssegs = NULL;
-	struct ascend_dma_desc *descs = NULL;
-	int nd, ns, n, ret;
+	int nd, ns, ret;
 
 	ret = ascend_copy_check(&args);
 	if (ret)
 		return ret;
 
 	mutex_lock(&vm->lock);
-	nd = ascend_vm_translate_alloc_locked(vm, dst, size, &dsegs);
+	nd = ascend_vm_translate_access_locked(vm, dst, size, true, &dsegs);
 	if (nd < 0) {
 		ret = nd;
 		goto out_unlock;
 	}
-	ns = ascend_vm_translate_alloc_locked(vm, src, size, &ssegs);
+	ns = ascend_vm_translate_access_locked(vm, src, size, false, &ssegs);
 	if (ns < 0) {
 		ret = ns;
 		goto out_unlock;
 	}
 
-	n = ascend_copy_build(dsegs, nd, ssegs, ns, ASCEND_COPY_CHUNK, NULL, 0);
-	if (n < 0) {
-		ret = n;
-		goto out_unlock;
-	}
-	descs = kvmalloc_array(n, sizeof(*descs), GFP_KERNEL);
-	if (!descs) {
-		ret = -ENOMEM;
-		goto out_unlock;
-	}
-	n = ascend_copy_build(dsegs, nd, ssegs, ns, ASCEND_COPY_CHUNK,
-			      descs, n);
-	if (WARN_ON(n < 0)) {
-		ret = n;
-		goto out_unlock;
-	}
-
 	/* vm->lock held across the DMA: an unmap waits for it to finish. */
-	ret = ascend_dma_run(vm->adev, descs, n);
+	ret = ascend_dma_copy_segs(vm->adev, dsegs, nd, ssegs, ns);
 
 out_unlock:
 	mutex_unlock(&vm->lock);
-	kvfree(descs);
 	kvfree(ssegs);
 	kvfree(dsegs);
 	return ret;
@@ -228,7 +253,7 @@ int ascend_dma_fill_va(struct ascend_vm *vm, u64 dst, u64 size, u64 pattern,
 		return ret;
 
 	mutex_lock(&vm->lock);
-	nsegs = ascend_vm_translate_alloc_locked(vm, dst, size, &segs);
+	nsegs = ascend_vm_translate_access_locked(vm, dst, size, true, &segs);
 	if (nsegs < 0) {
 		ret = nsegs;
 		goto out_unlock;
@@ -260,6 +285,204 @@ out_unlock:
 	return ret;
 }
 
+int ascend_copy_sgt_segs(struct sg_table *sgt, struct ascend_vm_seg **segs)
+{
+	struct scatterlist *sg;
+	unsigned int i, n = 0;
+
+	*segs = kvmalloc_array(max(sgt->nents, 1U), sizeof(**segs), GFP_KERNEL);
+	if (!*segs)
+		return -ENOMEM;
+	for_each_sgtable_dma_sg(sgt, sg, i) {
+		if (!sg_dma_len(sg))
+			continue;
+		(*segs)[n].addr = sg_dma_address(sg);
+		(*segs)[n].len = sg_dma_len(sg);
+		(*segs)[n].as = ASCEND_AS_SYS;
+		n++;
+	}
+	return n;
+}
+
+/**
+ * struct ascend_copy_side - one side of a copy from the ioctl
+ * @addr: the user's address
+ * @mmu: claimed by the device MMU: translated, never pinned here
+ * @write: the destination (pinned with FOLL_WRITE, dirtied on unpin)
+ * @pages: pageable: page array for one window
+ * @npages: pageable: pages pinned now
+ * @sgt: pageable: the pinned window, DMA-mapped while @mapped
+ * @mapped: @sgt is allocated and DMA-mapped
+ */
+struct ascend_copy_side {
+	u64 addr;
+	bool mmu;
+	bool write;
+	struct page **pages;
+	unsigned int npages;
+	struct sg_table sgt;
+	bool mapped;
+};
+
+static enum dma_data_direction ascend_copy_dir(const struct ascend_copy_side *s)
+{
+	return s->write ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
+}
+
+static void ascend_copy_unpin(struct ascend_file *af, struct ascend_copy_side *s)
+{
+	if (s->mapped) {
+		dma_unmap_sgtable(af->adev->drm.dev, &s->sgt, ascend_copy_dir(s),
+				  0);
+		sg_free_table(&s->sgt);
+		s->mapped = false;
+	}
+	if (s->npages) {
+		unpin_user_pages_dirty_lock(s->pages, s->npages, s->write);
+		atomic64_sub((u64)s->npages << PAGE_SHIFT, &af->copy_pinned);
+		s->npages = 0;
+	}
+}
+
+/* Pin [addr, addr + len) of the calling process and map it for the DMA. */
+static int ascend_copy_pin(struct ascend_file *af, struct ascend_copy_side *s,
+			   u64 addr, u64 len)
+{
+	unsigned long first;
+	unsigned int count;
+	int ret;
+
+	ascend_copy_page_span(addr, len, &first, &count);
+	ret = pin_user_pages_fast(first << PAGE_SHIFT, count,
+				  s->write ? FOLL_WRITE : 0, s->pages);
+	if (ret <= 0)
+		return ret ?: -EFAULT;
+	s->npages = ret;
+	atomic64_add((u64)ret << PAGE_SHIFT, &af->copy_pinned);
+	if (ret != count) {
+		/* part of the range is not mapped (or not writable) */
+		ret = -EFAULT;
+		goto err_unpin;
+	}
+
+	ret = sg_alloc_table_from_pages(&s->sgt, s->pages, count,
+					offset_in_page(addr), len, GFP_KERNEL);
+	if (ret)
+		goto err_unpin;
+	ret = dma_map_sgtable(af->adev->drm.dev, &s->sgt, ascend_copy_dir(s), 0);
+	if (ret) {
+		sg_free_table(&s->sgt);
+		goto err_unpin;
+	}
+	s->mapped = true;
+	return 0;
+
+err_unpin:
+	ascend_copy_unpin(af, s);
+	return ret;
+}
+
+/* Segments of @len bytes at @off of side @s, @vm->lock held. */
+static int ascend_copy_side_segs(struct ascend_vm *vm,
+				 struct ascend_copy_side *s, u64 off, u64 len,
+				 struct ascend_vm_seg **segs)
+{
+	if (s->mmu)
+		return ascend_vm_translate_access_locked(vm, s->addr + off, len,
+							 s->write, segs);
+	return ascend_copy_sgt_segs(&s->sgt, segs);
+}
+
+/* One window: [off, off + len) of the copy. */
+static int ascend_copy_window(struct ascend_file *af,
+			      struct ascend_copy_side *d,
+			      struct ascend_copy_side *s, u64 off, u64 len)
+{
+	struct ascend_vm_seg *dsegs = NULL, *ssegs = NULL;
+	struct ascend_vm *vm = &af->vm;
+	int nd, ns, ret = 0;
+
+	if (!d->mmu)
+		ret = ascend_copy_pin(af, d, d->addr + off, len);
+	if (!ret && !s->mmu)
+		ret = ascend_copy_pin(af, s, s->addr + off, len);
+	if (ret)
+		goto out_unpin;
+
+	mutex_lock(&vm->lock);
+	nd = ascend_copy_side_segs(vm, d, off, len, &dsegs);
+	ns = nd < 0 ? 0 : ascend_copy_side_segs(vm, s, off, len, &ssegs);
+	if (nd < 0)
+		ret = nd;
+	else if (ns < 0)
+		ret = ns;
+	else
+		ret = ascend_dma_copy_segs(vm->adev, dsegs, nd, ssegs, ns);
+	mutex_unlock(&vm->lock);
+	kvfree(ssegs);
+	kvfree(dsegs);
+
+out_unpin:
+	/* The job has completed (the wait cannot be interrupted). */
+	ascend_copy_unpin(af, s);
+	ascend_copy_unpin(af, d);
+	return ret;
+}
+
+int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size)
+{
+	struct ascend_copy_side d = { .addr = dst, .write = true };
+	struct ascend_copy_side s = { .addr = src };
+	struct ascend_vm *vm = &af->vm;
+	unsigned int max_pages = ASCEND_COPY_PIN_WINDOW / PAGE_SIZE + 1;
+	u64 off, len;
+	int ret = 0;
+
+	mutex_lock(&vm->lock);
+	d.mmu = ascend_vm_claims_locked(vm, dst, size);
+	s.mmu = ascend_vm_claims_locked(vm, src, size);
+	mutex_unlock(&vm->lock);
+
+	if (d.mmu && s.mmu)
+		return ascend_dma_copy_va(vm, dst, src, size);
+
+	if ((!d.mmu && !access_ok(u64_to_user_ptr(dst), size)) ||
+	    (!s.mmu && !access_ok(u64_to_user_ptr(src), size)))
+		return -EFAULT;
+
+	if (!d.mmu) {
+		d.pages = kvmalloc_array(max_pages, sizeof(*d.pages),
+					 GFP_KERNEL);
+		if (!d.pages)
+			return -ENOMEM;
+	}
+	if (!s.mmu) {
+		s.pages = kvmalloc_array(max_pages, sizeof(*s.pages),
+					 GFP_KERNEL);
+		if (!s.pages) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+	}
+
+	for (off = 0; off < size; off += len) {
+		len = min_t(u64, size - off, ASCEND_COPY_PIN_WINDOW);
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		ret = ascend_copy_window(af, &d, &s, off, len);
+		if (ret)
+			break;
+		cond_resched();
+	}
+
+out_free:
+	kvfree(s.pages);
+	kvfree(d.pages);
+	return ret;
+}
+
 int ascend_ioctl_copy(struct drm_device *drm, void *data,
 		      struct drm_file *file)
 {
@@ -275,7 +498,7 @@ int ascend_ioctl_copy(struct drm_device *drm, void *data,
 	if (ret)
 		return ret;
 
-	return ascend_dma_copy_va(&af->vm, args->dst, args->src, args->size);
+	return ascend_copy_user(af, args->dst, args->src, args->size);
 }
 
 int ascend_ioctl_fill(struct drm_device *drm, void *data,

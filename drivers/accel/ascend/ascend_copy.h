@@ -7,10 +7,13 @@
 #ifndef __ASCEND_COPY_H__
 #define __ASCEND_COPY_H__
 
+#include <linux/mm.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
 
 struct drm_ascend_copy;
+struct ascend_file;
+struct sg_table;
 struct drm_ascend_fill;
 struct ascend_dma_desc;
 struct ascend_vm;
@@ -21,6 +24,24 @@ struct ascend_vm_seg;
  * that the DMA engines share.
  */
 #define ASCEND_COPY_CHUNK	SZ_1M
+
+/*
+ * Pageable host memory is pinned for a copy this many bytes at a time (a
+ * window needs at most ASCEND_COPY_PIN_WINDOW / PAGE_SIZE + 1 pages).
+ */
+#define ASCEND_COPY_PIN_WINDOW	SZ_16M
+
+/*
+ * The pages [*first, *first + *count) that hold [addr, addr + len), len > 0
+ * and addr + len not wrapping: page numbers, not addresses.
+ */
+static inline void ascend_copy_page_span(u64 addr, u64 len,
+					 unsigned long *first,
+					 unsigned int *count)
+{
+	*first = addr >> PAGE_SHIFT;
+	*count = ((addr + len - 1) >> PAGE_SHIFT) - *first + 1;
+}
 
 /* flags/pad zero, size > 0, no wrap-around, no overlap: 0 or -EINVAL. */
 int ascend_copy_check(const struct drm_ascend_copy *args);
@@ -68,6 +89,21 @@ int ascend_fill_build(const struct ascend_vm_seg *segs, unsigned int nsegs,
  * -ENOMEM from the engines (the emulator could not back HBM).
  */
 int ascend_dma_copy_va(struct ascend_vm *vm, u64 dst, u64 src, u64 size);
+
+/*
+ * The DMA-mapped segments of @sgt as %ASCEND_AS_SYS segments, in an array
+ * it allocates (kvfree() it).  Returns their number or -ENOMEM.
+ */
+int ascend_copy_sgt_segs(struct sg_table *sgt, struct ascend_vm_seg **segs);
+
+/*
+ * DRM_IOCTL_ASCEND_COPY's copy: like ascend_dma_copy_va(), but a side the
+ * device MMU of @af does not claim is pageable memory of the calling
+ * process, pinned window by window for the copy.  -EFAULT when such a
+ * range is not user memory that can be pinned (read, or written for the
+ * destination), -EINTR when a fatal signal stopped it between windows.
+ */
+int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size);
 int ascend_dma_fill_va(struct ascend_vm *vm, u64 dst, u64 size, u64 pattern,
 		       u32 pattern_size);
 

@@ -7,9 +7,13 @@
  *           block, then one line per buffer object of every open file:
  *           pid, VA, size, page size, policy, flags, device-physical ranges
  *           ("retiring" once freed by user space but still waiting for
- *           queued commands).
+ *           queued commands); then one line per host mapping (pinned host
+ *           memory in the device MMU): pid, host address, size, page
+ *           size, "host_alloc" or "host_register", "ro" or "-", bus
+ *           address ranges.
  *  clients  one line per open file: pid, command name, HBM held, buffer
- *           objects, queues.
+ *           objects, queues, host memory pinned for the device (HOST_ALLOC
+ *           and HOST_REGISTER), pageable memory pinned now for copies.
  *
  * Locking: drm_device.filelist_mutex keeps the files alive while they are
  * listed; each file's vm->lock keeps its mappings (and so its BOs, which
@@ -26,6 +30,7 @@
 
 #include "ascend_drv.h"
 #include "ascend_gem.h"
+#include "ascend_host.h"
 
 static const char *const ascend_policy_names[] = {
 	[DRM_ASCEND_BO_HUGE_FIRST] = "huge_first",
@@ -77,6 +82,23 @@ static void ascend_debugfs_bo(struct seq_file *m, pid_t pid,
 	seq_putc(m, '\n');
 }
 
+static void ascend_debugfs_host(struct seq_file *m, pid_t pid,
+				struct ascend_vm_mapping *map)
+{
+	struct ascend_host_bo *bo = ascend_host_bo_of_map(map);
+	unsigned int i;
+
+	seq_printf(m, "%8d 0x%016lx %12llu %10lu %-11s %s%s", pid,
+		   map->host.start, map->size, PAGE_SIZE,
+		   bo->user_pages ? "host_register" : "host_alloc",
+		   map->readonly ? "ro" : "-",
+		   kref_read(&bo->base.refcount) ? "" : " retiring");
+	for (i = 0; i < map->nr_ranges; i++)
+		seq_printf(m, " %#llx+%#llx", map->ranges[i].addr,
+			   map->ranges[i].size);
+	seq_putc(m, '\n');
+}
+
 static int ascend_debugfs_hbm(struct seq_file *m, void *data)
 {
 	struct drm_debugfs_entry *entry = m->private;
@@ -103,6 +125,7 @@ static int ascend_debugfs_hbm(struct seq_file *m, void *data)
 	mutex_lock(&drm->filelist_mutex);
 	list_for_each_entry(file, &drm->filelist, lhead) {
 		struct ascend_file *af = to_ascend_file(file);
+		struct interval_tree_node *it;
 		struct drm_mm_node *node;
 		pid_t pid = ascend_file_pid(file, comm);
 
@@ -115,6 +138,13 @@ static int ascend_debugfs_hbm(struct seq_file *m, void *data)
 						  map.node);
 				ascend_debugfs_bo(m, pid, bo);
 			}
+		}
+		for (it = interval_tree_iter_first(&af->vm.host, 0, ULONG_MAX);
+		     it; it = interval_tree_iter_next(it, 0, ULONG_MAX)) {
+			struct ascend_vm_mapping *map;
+
+			map = container_of(it, struct ascend_vm_mapping, host);
+			ascend_debugfs_host(m, pid, map);
 		}
 		mutex_unlock(&af->vm.lock);
 	}
@@ -129,8 +159,8 @@ static int ascend_debugfs_clients(struct seq_file *m, void *data)
 	char comm[TASK_COMM_LEN];
 	struct drm_file *file;
 
-	seq_printf(m, "%8s %-16s %14s %8s %6s\n", "pid", "command", "hbm_used",
-		   "bos", "queues");
+	seq_printf(m, "%8s %-16s %14s %8s %6s %14s %14s\n", "pid", "command",
+		   "hbm_used", "bos", "queues", "host_pinned", "copy_pinned");
 	mutex_lock(&drm->filelist_mutex);
 	list_for_each_entry(file, &drm->filelist, lhead) {
 		struct ascend_file *af = to_ascend_file(file);
@@ -149,8 +179,10 @@ static int ascend_debugfs_clients(struct seq_file *m, void *data)
 		xa_for_each(&af->queues, idx, q)
 			queues++;
 
-		seq_printf(m, "%8d %-16s %14lld %8lu %6lu\n", pid, comm,
-			   (long long)atomic64_read(&af->hbm_used), bos, queues);
+		seq_printf(m, "%8d %-16s %14lld %8lu %6lu %14lld %14lld\n", pid,
+			   comm, (long long)atomic64_read(&af->hbm_used), bos,
+			   queues, (long long)atomic64_read(&af->host_pinned),
+			   (long long)atomic64_read(&af->copy_pinned));
 	}
 	mutex_unlock(&drm->filelist_mutex);
 	return 0;

@@ -22,6 +22,7 @@
 
 #include "ascend_drv.h"
 #include "ascend_event.h"
+#include "ascend_host.h"
 #include "ascend_hw.h"
 #include "ascend_queue.h"
 
@@ -60,6 +61,8 @@ static int ascend_open(struct drm_device *drm, struct drm_file *file)
 
 	af->adev = to_ascend_device(drm);
 	atomic64_set(&af->hbm_used, 0);
+	atomic64_set(&af->host_pinned, 0);
+	atomic64_set(&af->copy_pinned, 0);
 	ascend_vm_init(&af->vm, af->adev);
 	ascend_queue_file_init(af);	/* queues_lock, queues */
 	ascend_event_file_init(af);
@@ -78,6 +81,8 @@ static void ascend_postclose(struct drm_device *drm, struct drm_file *file)
 	/* ...then its address space goes (the GEM handles are already gone). */
 	ascend_vm_fini(&af->vm);
 	WARN_ON(atomic64_read(&af->hbm_used));
+	WARN_ON(atomic64_read(&af->host_pinned));
+	WARN_ON(atomic64_read(&af->copy_pinned));
 	kfree(af);
 }
 
@@ -96,6 +101,8 @@ static const struct drm_ioctl_desc ascend_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ASCEND_EVENT_WAIT, ascend_ioctl_event_wait, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_EVENT_SIGNAL, ascend_ioctl_event_signal, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_RESET, ascend_ioctl_queue_reset, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_HOST_ALLOC, ascend_ioctl_host_alloc, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_HOST_REGISTER, ascend_ioctl_host_register, 0),
 };
 
 DEFINE_DRM_ACCEL_FOPS(ascend_fops);
@@ -170,6 +177,10 @@ static int ascend_device_create(unsigned int index, struct ascend_device **out)
 		goto err_release_devres;
 	ret = drmm_add_action_or_reset(&adev->drm, ascend_hbm_fini_action,
 				       &adev->hbm);
+	if (ret)
+		goto err_release_devres;
+
+	ret = ascend_host_init(adev);
 	if (ret)
 		goto err_release_devres;
 

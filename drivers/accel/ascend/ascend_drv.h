@@ -38,6 +38,8 @@ struct platform_device;
  * @queues_lock: protects @queues
  * @queues: every live &struct ascend_queue of every file, for debugfs and
  *	for teardown
+ * @host_wq: gives memlock charges of released host memory back when the
+ *	owner's mmap_lock was held (ascend_host.c); flushed at device release
  */
 struct ascend_device {
 	struct drm_device drm;
@@ -51,6 +53,7 @@ struct ascend_device {
 	void *hw_priv;
 	struct mutex queues_lock;	/* protects queues */
 	struct list_head queues;
+	struct workqueue_struct *host_wq;
 };
 
 static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
@@ -65,6 +68,10 @@ static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
  * @queues_lock: protects @queues
  * @queues: queue handle -> &struct ascend_queue (allocated from 1)
  * @hbm_used: bytes of HBM held by this file's buffer objects
+ * @host_pinned: bytes of host memory held pinned for the device by this
+ *	file's host objects (HOST_ALLOC pages and HOST_REGISTER pins), until
+ *	they are released
+ * @copy_pinned: bytes of pageable host memory pinned right now for copies
  * @events: event handle -> &struct ascend_event (allocated from 1; the
  *	xarray's own lock protects it, ascend_event.c)
  * @retire_lock: protects @retires and @retire_fallbacks
@@ -78,6 +85,8 @@ struct ascend_file {
 	struct mutex queues_lock;	/* protects queues */
 	struct xarray queues;
 	atomic64_t hbm_used;
+	atomic64_t host_pinned;
+	atomic64_t copy_pinned;
 	struct xarray events;
 	spinlock_t retire_lock;	/* protects retires, retire_fallbacks */
 	struct list_head retires;
@@ -125,5 +134,9 @@ int ascend_ioctl_event_wait(struct drm_device *drm, void *data,
 			    struct drm_file *file);		/* ascend_event.c */
 int ascend_ioctl_event_signal(struct drm_device *drm, void *data,
 			      struct drm_file *file);		/* ascend_event.c */
+int ascend_ioctl_host_alloc(struct drm_device *drm, void *data,
+			    struct drm_file *file);		/* ascend_host.c */
+int ascend_ioctl_host_register(struct drm_device *drm, void *data,
+			       struct drm_file *file);		/* ascend_host.c */
 
 #endif /* __ASCEND_DRV_H__ */

@@ -16,11 +16,19 @@
  * fails with -ENOMEM: a DMA job reports -ENOMEM and a queue command
  * faults, like a device memory error on real hardware.
  *
+ * Host memory (%ASCEND_AS_SYS) is reached the way a device would: from the
+ * bus address the DMA-mapping API produced.  The emulated NPU is a platform
+ * device without an IOMMU, so that is the physical address (dma-direct,
+ * possibly a swiotlb bounce buffer, which is right too); its page is
+ * accessed with kmap_local_page(), page by page.
+ *
  * Nobody accesses a range while it is being discarded: the driver unmaps a
  * buffer under its address space's lock first, and every access by the
  * device side happens under that lock (see ascend_vm.c, ascend_copy.c).
  */
+#include <linux/device.h>
 #include <linux/highmem.h>
+#include <linux/mem_encrypt.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/overflow.h>
@@ -144,10 +152,86 @@ int ascend_emu_hbm_rw(struct ascend_device *adev, u64 addr, void *buf,
 	return 0;
 }
 
-int ascend_emu_hbm_copy(struct ascend_emu *emu, u64 dst, u64 src, u64 len)
+/*
+ * The host page at bus address @addr (%ASCEND_AS_SYS), or NULL if there is
+ * none.  Without a DMA range map (and no IOMMU) dma-direct's bus address is
+ * the physical address, less the memory encryption bit; a device with a
+ * range map would need translate_dma_to_phys(), which modules cannot use.
+ */
+static struct page *ascend_emu_sys_page(struct ascend_emu *emu, u64 addr)
 {
-	if (!ascend_emu_in_hbm(emu, dst, len) ||
-	    !ascend_emu_in_hbm(emu, src, len))
+	struct device *dev = emu->adev->drm.dev;
+	unsigned long pfn;
+
+	if (dev && dev->dma_range_map)
+		return NULL;
+	pfn = PHYS_PFN(__sme_clr(addr));
+	if (!pfn_valid(pfn))
+		return NULL;
+	return pfn_to_page(pfn);
+}
+
+/*
+ * The page holding @addr in address space @as: for HBM, NULL when never
+ * written and not @alloc; ERR_PTR(-EIO) for a bad address space or bus
+ * address, ERR_PTR(-ENOMEM) when HBM cannot be backed.
+ */
+static struct page *ascend_emu_mem_page(struct ascend_emu *emu, u32 as,
+					u64 addr, bool alloc)
+{
+	struct page *page;
+
+	switch (as) {
+	case ASCEND_AS_HBM:
+		return ascend_emu_page(emu, addr >> PAGE_SHIFT, alloc);
+	case ASCEND_AS_SYS:
+		page = ascend_emu_sys_page(emu, addr);
+		return page ?: ERR_PTR(-EIO);
+	}
+	return ERR_PTR(-EIO);
+}
+
+static bool ascend_emu_in_as(struct ascend_emu *emu, u32 as, u64 addr,
+			     u64 len)
+{
+	u64 end;
+
+	if (as == ASCEND_AS_SYS)
+		return !check_add_overflow(addr, len, &end);
+	return as == ASCEND_AS_HBM && ascend_emu_in_hbm(emu, addr, len);
+}
+
+int ascend_emu_sys_rw(struct ascend_device *adev, u64 addr, void *buf,
+		      size_t len, bool write)
+{
+	struct ascend_emu *emu = to_ascend_emu(adev);
+
+	if (!ascend_emu_in_as(emu, ASCEND_AS_SYS, addr, len))
+		return -EFAULT;
+
+	while (len) {
+		unsigned int off = offset_in_page(addr);
+		size_t n = min_t(size_t, len, PAGE_SIZE - off);
+		struct page *page = ascend_emu_sys_page(emu, addr);
+
+		if (!page)
+			return -EFAULT;
+		if (write)
+			memcpy_to_page(page, off, buf, n);
+		else
+			memcpy_from_page(buf, page, off, n);
+		addr += n;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int ascend_emu_mem_copy(struct ascend_emu *emu, u64 dst, u32 dst_as,
+			u64 src, u32 src_as, u64 len)
+{
+	if (!ascend_emu_in_as(emu, dst_as, dst, len) ||
+	    !ascend_emu_in_as(emu, src_as, src, len))
 		return -EIO;
 
 	while (len) {
@@ -157,14 +241,18 @@ int ascend_emu_hbm_copy(struct ascend_emu *emu, u64 dst, u64 src, u64 len)
 		struct page *sp, *dp;
 		void *s, *d;
 
-		sp = ascend_emu_page(emu, src >> PAGE_SHIFT, false);
+		sp = ascend_emu_mem_page(emu, src_as, src, false);
+		if (IS_ERR(sp))
+			return PTR_ERR(sp);
 		if (!sp) {
 			/* Zeroes onto a never-written page: nothing to do. */
-			dp = ascend_emu_page(emu, dst >> PAGE_SHIFT, false);
+			dp = ascend_emu_mem_page(emu, dst_as, dst, false);
+			if (IS_ERR(dp))
+				return PTR_ERR(dp);
 			if (dp)
 				memzero_page(dp, doff, n);
 		} else {
-			dp = ascend_emu_page(emu, dst >> PAGE_SHIFT, true);
+			dp = ascend_emu_mem_page(emu, dst_as, dst, true);
 			if (IS_ERR(dp))
 				return PTR_ERR(dp);
 			s = kmap_local_page(sp);
@@ -181,19 +269,25 @@ int ascend_emu_hbm_copy(struct ascend_emu *emu, u64 dst, u64 src, u64 len)
 	return 0;
 }
 
+int ascend_emu_hbm_copy(struct ascend_emu *emu, u64 dst, u64 src, u64 len)
+{
+	return ascend_emu_mem_copy(emu, dst, ASCEND_AS_HBM, src, ASCEND_AS_HBM,
+				   len);
+}
+
 /*
  * Byte i of [dst, dst + len) becomes byte (i % @pattern_size) of @pattern
  * (little endian).  A zero fill leaves never-written pages unbacked.
  */
-int ascend_emu_hbm_fill(struct ascend_emu *emu, u64 dst, u64 len,
-			u64 pattern, u32 pattern_size)
+int ascend_emu_mem_fill(struct ascend_emu *emu, u64 dst, u32 dst_as,
+			u64 len, u64 pattern, u32 pattern_size)
 {
 	u8 rep[64];
 	u64 done = 0;
 	bool zero;
 	u32 i;
 
-	if (!ascend_emu_in_hbm(emu, dst, len) ||
+	if (!ascend_emu_in_as(emu, dst_as, dst, len) ||
 	    (pattern_size != 1 && pattern_size != 2 && pattern_size != 4))
 		return -EIO;
 	if (pattern_size < 8)
@@ -208,7 +302,7 @@ int ascend_emu_hbm_fill(struct ascend_emu *emu, u64 dst, u64 len,
 		size_t k;
 		u8 *d;
 
-		page = ascend_emu_page(emu, (dst + done) >> PAGE_SHIFT, !zero);
+		page = ascend_emu_mem_page(emu, dst_as, dst + done, !zero);
 		if (IS_ERR(page))
 			return PTR_ERR(page);
 		if (page) {
@@ -226,6 +320,13 @@ int ascend_emu_hbm_fill(struct ascend_emu *emu, u64 dst, u64 len,
 		cond_resched();
 	}
 	return 0;
+}
+
+int ascend_emu_hbm_fill(struct ascend_emu *emu, u64 dst, u64 len,
+			u64 pattern, u32 pattern_size)
+{
+	return ascend_emu_mem_fill(emu, dst, ASCEND_AS_HBM, len, pattern,
+				   pattern_size);
 }
 
 void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len)
@@ -305,6 +406,7 @@ const struct ascend_hw_ops ascend_emu_ops = {
 	.init = ascend_emu_init,
 	.fini = ascend_emu_fini,
 	.hbm_rw = ascend_emu_hbm_rw,
+	.sys_rw = ascend_emu_sys_rw,
 	.hbm_discard = ascend_emu_discard,
 	.dma_submit = ascend_emu_dma_submit,
 	.queue_start = ascend_emu_queue_start,

@@ -7,7 +7,8 @@
  * spread over every engine.  A descriptor is a linear copy or a fill with a
  * 1/2/4-byte pattern.  The engine that finishes a job's last
  * descriptor completes it (the "interrupt").  Engines move bytes with
- * device-physical addresses only and never look at an address space.
+ * device-physical addresses only and never look at the device MMU: each
+ * side is HBM or host memory by bus address (ascend_emu_mem_copy()).
  */
 #include <linux/kthread.h>
 #include <linux/list.h>
@@ -95,12 +96,13 @@ static int ascend_emu_dma_engine(void *data)
 		d = &job->descs[idx];
 		switch (d->kind) {
 		case ASCEND_DMA_LINEAR:
-			err = ascend_emu_hbm_copy(dma->emu, d->dst, d->src,
-						  d->len);
+			err = ascend_emu_mem_copy(dma->emu, d->dst, d->dst_as,
+						  d->src, d->src_as, d->len);
 			break;
 		case ASCEND_DMA_FILL:
-			err = ascend_emu_hbm_fill(dma->emu, d->dst, d->len,
-						  d->pattern, d->pattern_size);
+			err = ascend_emu_mem_fill(dma->emu, d->dst, d->dst_as,
+						  d->len, d->pattern,
+						  d->pattern_size);
 			break;
 		default:
 			err = -EIO;

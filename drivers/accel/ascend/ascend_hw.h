@@ -8,7 +8,9 @@
  * queues, and the device's built-in kernel table.
  *
  * Addresses crossing this interface are device-physical: HBM offsets for
- * the aperture and the DMA engines.  Device virtual addresses are translated
+ * the aperture and the DMA engines, or bus addresses of host memory (what
+ * the DMA-mapping API returned for pinned host pages), tagged with their
+ * address space (%ASCEND_AS_HBM / %ASCEND_AS_SYS).  Device virtual addresses are translated
  * by the driver's device MMU (ascend_vm.c) before they get here, except on
  * queues, where the command processor translates each command's addresses
  * through the queue owner's MMU when the command executes.
@@ -28,15 +30,25 @@ struct drm_ascend_kernel_info;
 #define ASCEND_DMA_LINEAR	0	/* copy @len bytes from @src to @dst */
 #define ASCEND_DMA_FILL		1	/* repeat @pattern over @len bytes at @dst */
 
+/* Address spaces of a device-physical address; zero is HBM. */
+#define ASCEND_AS_HBM		0	/* device memory: an HBM offset */
+#define ASCEND_AS_SYS		1	/* host memory: a DMA (bus) address */
+
 /**
  * struct ascend_dma_desc - one DMA transfer
- * @dst: device-physical (HBM) destination address
- * @src: device-physical (HBM) source address (%ASCEND_DMA_LINEAR only)
+ * @dst: device-physical destination address, in address space @dst_as
+ * @src: device-physical source address, in address space @src_as
+ *	(%ASCEND_DMA_LINEAR only)
  * @len: bytes to write at @dst
  * @kind: %ASCEND_DMA_LINEAR or %ASCEND_DMA_FILL
  * @pattern_size: %ASCEND_DMA_FILL: 1, 2 or 4 (@len need not be a multiple)
  * @pattern: %ASCEND_DMA_FILL: the low @pattern_size bytes (little endian)
  *	are repeated, starting with byte 0 of the pattern at @dst
+ * @dst_as: %ASCEND_AS_HBM or %ASCEND_AS_SYS
+ * @src_as: %ASCEND_AS_HBM or %ASCEND_AS_SYS (%ASCEND_DMA_LINEAR only)
+ *
+ * A %ASCEND_AS_SYS range is host memory the driver pinned and mapped for
+ * the device with the DMA-mapping API; it stays so until the job completed.
  */
 struct ascend_dma_desc {
 	u64 dst;
@@ -45,6 +57,8 @@ struct ascend_dma_desc {
 	u32 kind;
 	u32 pattern_size;
 	u64 pattern;
+	u32 dst_as;
+	u32 src_as;
 };
 
 /**
@@ -77,6 +91,9 @@ struct ascend_dma_job {
  * @fini: tear it down; every queue is stopped and every DMA job finished
  * @hbm_rw: CPU access to device memory through the aperture, for the
  *	driver's own use and for device-side execution of commands
+ * @sys_rw: optional: device-side access to pinned host memory by bus
+ *	address (%ASCEND_AS_SYS), for device-side execution of commands that
+ *	touch host memory mapped in the device MMU; -EFAULT when absent
  * @hbm_discard: the range of device memory was freed; the next owner must
  *	read zeroes there (the emulated NPU drops its backing pages)
  * @dma_submit: queue @job on the DMA engines; never fails, reports errors
@@ -92,6 +109,8 @@ struct ascend_hw_ops {
 	int (*init)(struct ascend_device *adev);
 	void (*fini)(struct ascend_device *adev);
 	int (*hbm_rw)(struct ascend_device *adev, u64 addr, void *buf,
+		      size_t len, bool write);
+	int (*sys_rw)(struct ascend_device *adev, u64 addr, void *buf,
 		      size_t len, bool write);
 	void (*hbm_discard)(struct ascend_device *adev, u64 addr, u64 len);
 	void (*dma_submit)(struct ascend_device *adev, struct ascend_dma_job *job);

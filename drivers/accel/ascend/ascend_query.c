@@ -19,7 +19,8 @@
 			 DRM_ASCEND_CAP_QUEUES | DRM_ASCEND_CAP_BUILTIN_KERNELS | \
 			 DRM_ASCEND_CAP_DEVICE_PRINTF | DRM_ASCEND_CAP_FILL | \
 			 DRM_ASCEND_CAP_EVENTS | DRM_ASCEND_CAP_RING_COPY | \
-			 DRM_ASCEND_CAP_VALUES | DRM_ASCEND_CAP_QUEUE_RESET)
+			 DRM_ASCEND_CAP_VALUES | DRM_ASCEND_CAP_QUEUE_RESET | \
+			 DRM_ASCEND_CAP_HOST_MEMORY)
 
 static int ascend_query_copy_out(struct drm_ascend_dev_query *args,
 				 const void *buf, u32 full)
@@ -59,6 +60,7 @@ static int ascend_query_device_info(struct ascend_device *adev,
 	info.hbm_free_huge1g = st.free_class[ASCEND_HBM_CLASS_HUGE1G];
 	info.max_events_per_file = ASCEND_MAX_EVENTS_PER_FILE;
 	info.cmd_timeout_ms = ascend_queue_cmd_timeout_ms();
+	info.host_pinned_by_file = atomic64_read(&af->host_pinned);
 
 	return ascend_query_copy_out(args, &info, sizeof(info));
 }

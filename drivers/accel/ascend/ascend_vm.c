@@ -6,6 +6,11 @@
  * O(log n)) pointing at the buffer's sorted range array (binary search on
  * the offset, O(log m)).  Each mapping is followed by an unmapped guard, so
  * two mappings are never adjacent and every access lies in one mapping.
+ *
+ * Host memory (pinned by ascend_host.c) is mapped at its host address in a
+ * second index, an interval tree over [start, last], beside the window; it
+ * has no guard (the ranges are the process's own pages), but overlaps are
+ * refused, so an access must still lie in one mapping.
  */
 #include <linux/mm.h>
 #include <linux/overflow.h>
@@ -24,11 +29,14 @@ void ascend_vm_init(struct ascend_vm *vm, struct ascend_device *adev)
 	mutex_init(&vm->lock);
 	vm->base = 0;
 	vm->size = 0;
+	vm->host = RB_ROOT_CACHED;
+	vm->nr_host = 0;
 }
 
 void ascend_vm_fini(struct ascend_vm *vm)
 {
 	/* Buffer objects unmap themselves; drm_mm_takedown() warns on leaks. */
+	WARN_ON(vm->nr_host);
 	if (vm->size)
 		drm_mm_takedown(&vm->mm);
 	vm->size = 0;
@@ -65,6 +73,10 @@ int ascend_vm_set_window(struct ascend_vm *vm, u64 base, u64 size)
 	mutex_lock(&vm->lock);
 	if (vm->size) {
 		ret = -EBUSY;
+	} else if (interval_tree_iter_first(&vm->host, base,
+					    base + size - 1)) {
+		/* host memory is mapped there: not a reservation */
+		ret = -EINVAL;
 	} else {
 		drm_mm_init(&vm->mm, base, size);
 		vm->base = base;
@@ -142,6 +154,8 @@ int ascend_vm_map(struct ascend_vm *vm, struct ascend_vm_mapping *map,
 	map->size = alloc->size;
 	map->ranges = alloc->ranges;
 	map->nr_ranges = alloc->nr_ranges;
+	map->as = ASCEND_AS_HBM;
+	map->readonly = false;
 
 	mutex_lock(&vm->lock);
 	if (!vm->size)
@@ -164,6 +178,119 @@ void ascend_vm_unmap(struct ascend_vm *vm, struct ascend_vm_mapping *map)
 	mutex_unlock(&vm->lock);
 }
 
+/* May [addr, end) be mapped as host memory?  0, -EINVAL or -EEXIST. */
+static int ascend_vm_check_host_locked(struct ascend_vm *vm, u64 addr,
+				       u64 end)
+{
+	if (vm->size && addr < vm->base + vm->size && vm->base < end)
+		return -EINVAL;
+	if (interval_tree_iter_first(&vm->host, addr, end - 1))
+		return -EEXIST;
+	return 0;
+}
+
+int ascend_vm_check_host(struct ascend_vm *vm, u64 addr, u64 size)
+{
+	u64 end;
+	int ret;
+
+	if (!size || check_add_overflow(addr, size, &end) ||
+	    addr > ULONG_MAX || end - 1 > ULONG_MAX)
+		return -EINVAL;
+	mutex_lock(&vm->lock);
+	ret = ascend_vm_check_host_locked(vm, addr, end);
+	mutex_unlock(&vm->lock);
+	return ret;
+}
+
+int ascend_vm_map_host(struct ascend_vm *vm, struct ascend_vm_mapping *map,
+		       u64 addr, u64 size)
+{
+	u64 end;
+	int ret = 0;
+
+	if (!size || check_add_overflow(addr, size, &end) ||
+	    addr > ULONG_MAX || end - 1 > ULONG_MAX)
+		return -EINVAL;
+
+	memset(&map->node, 0, sizeof(map->node));
+	RB_CLEAR_NODE(&map->host.rb);
+	map->host.start = addr;
+	map->host.last = end - 1;
+	map->size = size;
+	map->as = ASCEND_AS_SYS;
+
+	mutex_lock(&vm->lock);
+	ret = ascend_vm_check_host_locked(vm, addr, end);
+	if (!ret) {
+		interval_tree_insert(&map->host, &vm->host);
+		vm->nr_host++;
+	}
+	mutex_unlock(&vm->lock);
+	return ret;
+}
+
+void ascend_vm_unmap_host(struct ascend_vm *vm, struct ascend_vm_mapping *map)
+{
+	/* Waits for device accesses in flight: they hold vm->lock. */
+	mutex_lock(&vm->lock);
+	if (!RB_EMPTY_NODE(&map->host.rb)) {
+		interval_tree_remove(&map->host, &vm->host);
+		RB_CLEAR_NODE(&map->host.rb);
+		vm->nr_host--;
+	}
+	mutex_unlock(&vm->lock);
+}
+
+bool ascend_vm_claims_locked(struct ascend_vm *vm, u64 addr, u64 len)
+{
+	u64 end;
+
+	lockdep_assert_held(&vm->lock);
+
+	if (!len || check_add_overflow(addr, len, &end))
+		return true;	/* the MMU path reports -EINVAL */
+	if (vm->size && addr < vm->base + vm->size && vm->base < end)
+		return true;
+	if (addr > ULONG_MAX)
+		return false;
+	return interval_tree_iter_first(&vm->host, addr,
+					min_t(u64, end - 1, ULONG_MAX));
+}
+
+/* The host mapping holding all of [va, end), or ERR_PTR(-EFAULT). */
+static struct ascend_vm_mapping *ascend_vm_lookup_host(struct ascend_vm *vm,
+						       u64 va, u64 end,
+						       u64 *offset)
+{
+	struct interval_tree_node *it;
+	struct ascend_vm_mapping *map;
+
+	if (va > ULONG_MAX)
+		return ERR_PTR(-EFAULT);
+	it = interval_tree_iter_first(&vm->host, va, va);
+	if (!it)
+		return ERR_PTR(-EFAULT);
+	map = container_of(it, struct ascend_vm_mapping, host);
+	if (end - 1 > it->last)
+		return ERR_PTR(-EFAULT);
+	*offset = va - it->start;
+	return map;
+}
+
+struct ascend_vm_mapping *ascend_vm_lookup_access_locked(struct ascend_vm *vm,
+							 u64 va, u64 len,
+							 bool write,
+							 u64 *offset)
+{
+	struct ascend_vm_mapping *map;
+
+	map = ascend_vm_lookup_locked(vm, va, len, offset);
+	if (!IS_ERR(map) && write && map->readonly)
+		return ERR_PTR(-EFAULT);
+	return map;
+}
+
 struct ascend_vm_mapping *ascend_vm_lookup_locked(struct ascend_vm *vm,
 						  u64 va, u64 len,
 						  u64 *offset)
@@ -176,8 +303,9 @@ struct ascend_vm_mapping *ascend_vm_lookup_locked(struct ascend_vm *vm,
 
 	if (!len || check_add_overflow(va, len, &end))
 		return ERR_PTR(-EINVAL);
-	if (!vm->size)
-		return ERR_PTR(-EFAULT);
+	/* Outside the window: pinned host memory, or nothing. */
+	if (!vm->size || va < vm->base || va - vm->base >= vm->size)
+		return ascend_vm_lookup_host(vm, va, end, offset);
 
 	node = __drm_mm_interval_first(&vm->mm, va, va);
 	if (!drm_mm_node_allocated(node))
@@ -231,6 +359,7 @@ static unsigned int ascend_vm_segments(const struct ascend_vm_mapping *map,
 		if (segs && n < max_segs) {
 			segs[n].addr = r->addr + in;
 			segs[n].len = chunk;
+			segs[n].as = map->as;
 		}
 		n++;
 		offset += chunk;
@@ -259,12 +388,18 @@ int ascend_vm_translate_locked(struct ascend_vm *vm, u64 va, u64 len,
 int ascend_vm_translate_alloc_locked(struct ascend_vm *vm, u64 va, u64 len,
 				     struct ascend_vm_seg **segs)
 {
+	return ascend_vm_translate_access_locked(vm, va, len, false, segs);
+}
+
+int ascend_vm_translate_access_locked(struct ascend_vm *vm, u64 va, u64 len,
+				      bool write, struct ascend_vm_seg **segs)
+{
 	struct ascend_vm_mapping *map;
 	unsigned int n;
 	u64 offset;
 
 	*segs = NULL;
-	map = ascend_vm_lookup_locked(vm, va, len, &offset);
+	map = ascend_vm_lookup_access_locked(vm, va, len, write, &offset);
 	if (IS_ERR(map))
 		return PTR_ERR(map);
 
@@ -286,9 +421,13 @@ int ascend_vm_rw(struct ascend_vm *vm, u64 va, void *buf, size_t len,
 
 	mutex_lock(&vm->lock);
 	/* The whole range is checked before any byte moves. */
-	map = ascend_vm_lookup_locked(vm, va, len, &offset);
+	map = ascend_vm_lookup_access_locked(vm, va, len, write, &offset);
 	if (IS_ERR(map)) {
 		ret = PTR_ERR(map);
+		goto out_unlock;
+	}
+	if (map->as == ASCEND_AS_SYS && !adev->hw->sys_rw) {
+		ret = -EFAULT;
 		goto out_unlock;
 	}
 
@@ -298,7 +437,12 @@ int ascend_vm_rw(struct ascend_vm *vm, u64 va, void *buf, size_t len,
 		u64 in = offset - r->offset;
 		size_t chunk = min_t(u64, len, r->size - in);
 
-		ret = adev->hw->hbm_rw(adev, r->addr + in, buf, chunk, write);
+		if (map->as == ASCEND_AS_SYS)
+			ret = adev->hw->sys_rw(adev, r->addr + in, buf, chunk,
+					       write);
+		else
+			ret = adev->hw->hbm_rw(adev, r->addr + in, buf, chunk,
+					       write);
 		if (ret)
 			break;
 		buf += chunk;

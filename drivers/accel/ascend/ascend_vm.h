@@ -7,14 +7,22 @@
  * a unique host address that faults when the host touches it.  Every device
  * access by VA goes through ascend_vm_translate(): an unmapped byte is a
  * device fault (-EFAULT), never a host crash.
+ *
+ * Pinned host memory (ascend_host.c) is mapped too, at its host address,
+ * outside the window: a second index (an interval tree keyed by host
+ * address) holds those mappings.  Translation yields segments tagged with
+ * their address space: HBM offsets, or bus addresses of host pages (SYS).
  */
 #ifndef __ASCEND_VM_H__
 #define __ASCEND_VM_H__
 
 #include <drm/drm_mm.h>
+#include <linux/interval_tree.h>
 #include <linux/mutex.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
+
+#include "ascend_hw.h"
 
 struct ascend_device;
 struct ascend_hbm_alloc;
@@ -34,12 +42,17 @@ struct ascend_hbm_range;
 /**
  * struct ascend_vm - a device address space
  * @adev: the device
- * @lock: protects @base, @size, @mm and the mappings (the nodes in @mm and
- *	what they point at).  Held by the device side while it translates and
- *	accesses memory, so an unmap waits for accesses in flight.
+ * @lock: protects @base, @size, @mm, @host and the mappings (the nodes in
+ *	@mm and @host and what they point at).  Held by the device side while
+ *	it translates and accesses memory, so an unmap waits for accesses in
+ *	flight.  Never held while taking a process's mmap_lock (munmap of
+ *	pinned host memory takes it under the mmap_lock).
  * @base: start of the VA window, 0 until registered
  * @size: size of the VA window, 0 until registered
  * @mm: VA allocator over the window; each node is one mapping
+ * @host: host-memory mappings by host address (interval tree, O(log n));
+ *	they never overlap each other or the window
+ * @nr_host: mappings in @host
  */
 struct ascend_vm {
 	struct ascend_device *adev;
@@ -47,31 +60,48 @@ struct ascend_vm {
 	u64 base;
 	u64 size;
 	struct drm_mm mm;
+	struct rb_root_cached host;
+	unsigned long nr_host;
 };
 
 /**
  * struct ascend_vm_seg - a device-physical piece of a translated range
- * @addr: device-physical (HBM) address
+ * @addr: device-physical address in address space @as
  * @len: bytes
+ * @as: %ASCEND_AS_HBM (an HBM offset; zero, so {addr, len} means HBM) or
+ *	%ASCEND_AS_SYS (a bus address of pinned host memory)
  */
 struct ascend_vm_seg {
 	u64 addr;
 	u64 len;
+	u32 as;
 };
 
 /**
- * struct ascend_vm_mapping - device memory mapped into an address space
- * @node: the VA range (the mapping plus %ASCEND_VM_GUARD)
- * @size: bytes mapped, from @node.start
+ * struct ascend_vm_mapping - memory mapped into an address space
+ * @node: device memory: the VA range (the mapping plus %ASCEND_VM_GUARD)
+ * @host: host memory: the host range [start, last] in &ascend_vm.host
+ * @size: bytes mapped, from the start (@node.start or @host.start)
  * @ranges: device-physical backing, sorted by offset, covering @size
  * @nr_ranges: entries in @ranges
+ * @as: address space of @ranges (%ASCEND_AS_HBM or %ASCEND_AS_SYS)
+ * @readonly: the device may only read (translation for a write faults)
  */
 struct ascend_vm_mapping {
 	struct drm_mm_node node;
+	struct interval_tree_node host;
 	u64 size;
 	const struct ascend_hbm_range *ranges;
 	unsigned int nr_ranges;
+	u32 as;
+	bool readonly;
 };
+
+/* Start address of @map in its address space (VA or host address). */
+static inline u64 ascend_vm_mapping_start(const struct ascend_vm_mapping *map)
+{
+	return map->as == ASCEND_AS_HBM ? map->node.start : map->host.start;
+}
 
 void ascend_vm_init(struct ascend_vm *vm, struct ascend_device *adev);
 void ascend_vm_fini(struct ascend_vm *vm);
@@ -92,6 +122,35 @@ int ascend_vm_map(struct ascend_vm *vm, struct ascend_vm_mapping *map,
 void ascend_vm_unmap(struct ascend_vm *vm, struct ascend_vm_mapping *map);
 
 /*
+ * Map pinned host memory at its host address [@addr, @addr + @size): the
+ * caller filled @map->ranges / @map->nr_ranges (bus addresses) and
+ * @map->readonly.  -EINVAL if the range is empty, wraps or touches the VA
+ * window; -EEXIST if it overlaps another host mapping.  Undo with
+ * ascend_vm_unmap_host() (idempotent).
+ */
+int ascend_vm_map_host(struct ascend_vm *vm, struct ascend_vm_mapping *map,
+		       u64 addr, u64 size);
+/* The checks of ascend_vm_map_host() alone: 0, -EINVAL or -EEXIST. */
+int ascend_vm_check_host(struct ascend_vm *vm, u64 addr, u64 size);
+void ascend_vm_unmap_host(struct ascend_vm *vm, struct ascend_vm_mapping *map);
+
+/*
+ * Does any byte of [addr, addr + len) fall in the VA window or a host
+ * mapping of @vm, with @vm->lock held?  Such a range must be accessed
+ * through the MMU; any other range is pageable host memory.
+ */
+bool ascend_vm_claims_locked(struct ascend_vm *vm, u64 addr, u64 len);
+
+/*
+ * Like ascend_vm_lookup_locked(), for an access that writes when @write:
+ * ERR_PTR(-EFAULT) for a write to a read-only mapping.
+ */
+struct ascend_vm_mapping *ascend_vm_lookup_access_locked(struct ascend_vm *vm,
+							 u64 va, u64 len,
+							 bool write,
+							 u64 *offset);
+
+/*
  * The mapping holding all of [va, va + len), with @vm->lock held; the
  * offset of @va in it goes to @offset.  ERR_PTR(-EFAULT) if any byte is
  * outside one mapping, ERR_PTR(-EINVAL) for len 0 or overflow.
@@ -106,6 +165,9 @@ struct ascend_vm_mapping *ascend_vm_lookup_locked(struct ascend_vm *vm,
  */
 int ascend_vm_translate_alloc_locked(struct ascend_vm *vm, u64 va, u64 len,
 				     struct ascend_vm_seg **segs);
+/* The same for an access that writes when @write (read-only faults). */
+int ascend_vm_translate_access_locked(struct ascend_vm *vm, u64 va, u64 len,
+				      bool write, struct ascend_vm_seg **segs);
 
 /*
  * Translate [va, va + len) into device-physical segments, with @vm->lock
@@ -118,8 +180,8 @@ int ascend_vm_translate_locked(struct ascend_vm *vm, u64 va, u64 len,
 
 /*
  * Device-side byte access through the MMU: read or write @len bytes at @va.
- * Takes @vm->lock.  -EFAULT if any byte is unmapped (nothing is written
- * then), -EINVAL on overflow.
+ * Takes @vm->lock.  -EFAULT if any byte is unmapped or a write hits a
+ * read-only mapping (nothing is written then), -EINVAL on overflow.
  */
 int ascend_vm_rw(struct ascend_vm *vm, u64 va, void *buf, size_t len,
 		 bool write);

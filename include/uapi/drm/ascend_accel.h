@@ -159,6 +159,9 @@ struct drm_ascend_dev_query {
  * @max_events_per_file: events one DRM file may create
  * @cmd_timeout_ms: default limit on how long one queue command may run
  *	before the device aborts it (%ASCEND_FAULT_TIMEOUT); 0 = no limit
+ * @host_pinned_by_file: bytes of host memory this DRM file holds pinned
+ *	for the device (%DRM_IOCTL_ASCEND_HOST_ALLOC and
+ *	%DRM_IOCTL_ASCEND_HOST_REGISTER objects not yet released)
  */
 struct drm_ascend_device_info {
 	__u64 capabilities;
@@ -179,6 +182,7 @@ struct drm_ascend_device_info {
 	__u64 hbm_free_huge1g;
 	__u32 max_events_per_file;
 	__u32 cmd_timeout_ms;
+	__u64 host_pinned_by_file;
 };
 
 #define DRM_ASCEND_KERNEL_NAME_LEN	48
