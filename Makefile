@@ -2,7 +2,10 @@
 #
 # Top-level build of the Ascend accel driver stack.
 #
-#   make              driver module, libacl_rt, user tests, samples, pkg-config file
+#   make              driver module, libacl_rt, user tests, samples, pkg-config file,
+#                     ascend-smi
+#   make install      module, DKMS sources, udev rule, modprobe.d example and the
+#                     CANN-style tree under PREFIX (Documentation/install.rst)
 #   make kunit        out-of-tree kunit.ko (cached per kernel) + our KUnit modules
 #   make checkpatch   scripts/checkpatch.pl --strict on drivers/accel/ascend
 #   make run          (installs packages if root) build, run the D2D sample in the VM
@@ -16,7 +19,8 @@
 # Variables: KDIR (kernel headers; default: newest installed Debian 6.12 headers),
 # ASCEND_CACHE (kunit.ko / kernel-source cache, outside the repo),
 # CHECK_TIMEOUT (seconds for the check VM, default 900), CHECK_PARAMS (ascend
-# module parameters in the check VM, default num_devices=2).
+# module parameters in the check VM, default num_devices=2); for install:
+# PREFIX (default /usr/local/Ascend/cann), DESTDIR.
 #
 # Plain `make` needs no root and installs nothing.
 
@@ -49,9 +53,9 @@ define submake
 endef
 
 .PHONY: all module lib tests samples pkgconfig kunit checkpatch run check \
-	check-body check-stage clean need-kdir bench
+	check-body check-stage clean need-kdir bench smi install
 
-all: module lib tests samples pkgconfig
+all: module lib tests samples pkgconfig smi
 
 need-kdir:
 	@if [ -z "$(KDIR)" ] || [ ! -f "$(KDIR)/Makefile" ]; then \
@@ -72,6 +76,16 @@ tests: lib
 
 samples: lib
 	$(call submake,tests/samples)
+
+smi:
+	$(call submake,tools/ascend-smi)
+
+# Documentation/install.rst.  Builds nothing: run `make` (as a user) first.
+PREFIX ?= /usr/local/Ascend/cann
+install:
+	packaging/install.sh --build $(BUILD) --prefix $(PREFIX) \
+		$(if $(DESTDIR),--destdir $(DESTDIR)) --kver '$(KVER)' \
+		--module $(MODDIR)/ascend.ko
 
 # An outside program builds with
 #   PKG_CONFIG_PATH=<tree>/build/pkgconfig pkg-config --cflags --libs acl_rt
@@ -149,7 +163,7 @@ check:
 check-body:
 	@rm -rf $(CHECKDIR) && mkdir -p $(CHECKDIR)
 	@$(MAKE) module || echo "RESULT: FAIL build/module" >>$(CHECKDIR)/host.results
-	@$(MAKE) lib tests samples pkgconfig || echo "RESULT: FAIL build/userspace" >>$(CHECKDIR)/host.results
+	@$(MAKE) lib tests samples pkgconfig smi || echo "RESULT: FAIL build/userspace" >>$(CHECKDIR)/host.results
 	@if [ -f $(MODDIR)/ascend.ko ]; then \
 		$(MAKE) kunit || echo "RESULT: FAIL build/kunit" >>$(CHECKDIR)/host.results; \
 	fi
@@ -160,6 +174,8 @@ check-body:
 		echo "RESULT: FAIL checkpatch ($$(tail -n 1 $(CHECKDIR)/checkpatch.log))"; \
 	fi >>$(CHECKDIR)/host.results
 	@$(MAKE) --no-print-directory check-stage
+	@tests/install/check.sh $(CHECKDIR) >>$(CHECKDIR)/host.results 2>$(CHECKDIR)/install.log || \
+		echo "RESULT: FAIL install/check.sh" >>$(CHECKDIR)/host.results
 	@set -o pipefail; args=(); \
 	if [ -f $(MODDIR)/ascend.ko ]; then \
 		oot=$(ASCEND_CACHE)/kunit-oot; \

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# packaging/install.sh - what `make install` does (see Documentation/install.rst).
+#
+#   packaging/install.sh --build DIR [--prefix P] [--destdir D] [--kver V]
+#                        [--module KO] [--udev-dir DIR]
+#
+#   $D$P/include/acl/...               CANN headers (acl/*.h, acl/error_codes/*.h)
+#   $D$P/lib64/libacl_rt.so            the runtime; libascendcl.so -> libacl_rt.so
+#   $D$P/lib64/pkgconfig/acl_rt.pc     pkg-config (relocatable)
+#   $D$P/lib64/cmake/AscendRT/         find_package(AscendRT): AscendRT::acl_rt
+#   $D$P/share/cmake/AscendRT/         the same (Debian's CMake skips lib64/)
+#   $D$P/bin/ascend-smi                device/process status tool
+#   $D$P/set_env.sh                    CANN-style environment script
+#   $D/lib/modules/V/updates/ascend.ko where modprobe finds it (then depmod)
+#   $D/usr/src/ascend-VER/             DKMS source tree with dkms.conf
+#   $D<udev-dir>/70-ascend.rules       /dev/accel/accel* -> group render, 0660
+#   $D/etc/modprobe.d/ascend.conf.example
+#
+# depmod and the udev reload run only for a real install (no DESTDIR); with
+# DESTDIR they are left to the package/target and a note says so.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/.." && pwd)
+PREFIX=/usr/local/Ascend/cann
+DESTDIR=
+BUILD=$TOP/build
+KVER=
+MODULE=$TOP/drivers/accel/ascend/ascend.ko
+UDEVDIR=/etc/udev/rules.d
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--prefix) PREFIX=$2; shift 2 ;;
+	--destdir) DESTDIR=$2; shift 2 ;;
+	--build) BUILD=$2; shift 2 ;;
+	--kver) KVER=$2; shift 2 ;;
+	--module) MODULE=$2; shift 2 ;;
+	--udev-dir) UDEVDIR=$2; shift 2 ;;
+	*) echo "install.sh: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+done
+case $PREFIX in
+/*) ;;
+*) echo "install.sh: PREFIX must be absolute (got '$PREFIX')" >&2; exit 2 ;;
+esac
+PREFIX=${PREFIX%/}
+DESTDIR=${DESTDIR%/}
+if [ -n "$DESTDIR" ]; then
+	case $DESTDIR in /*) ;; *) DESTDIR=$PWD/$DESTDIR ;; esac
+fi
+
+VERSION=$(cat "$HERE/VERSION")
+VMAJOR=${VERSION%%.*}
+VMINOR=${VERSION#*.}; VMINOR=${VMINOR%%.*}
+P=$DESTDIR$PREFIX
+
+say() { printf 'install: %s\n' "$*"; }
+need() { [ -e "$1" ] || { echo "install.sh: $1 is missing: run 'make' first" >&2; exit 1; }; }
+subst() { # TEMPLATE OUT MODE
+	sed -e "s|@PREFIX@|$PREFIX|g" -e "s|@VERSION@|$VERSION|g" \
+		-e "s|@VERSION_MAJOR@|$VMAJOR|g" -e "s|@VERSION_MINOR@|$VMINOR|g" "$1" >"$2.tmp"
+	chmod "$3" "$2.tmp"
+	mv "$2.tmp" "$2"
+}
+
+need "$BUILD/lib/libacl_rt.so"
+need "$BUILD/bin/ascend-smi"
+
+# --- the CANN-style tree --------------------------------------------------------
+say "libacl_rt, headers, ascend-smi -> $P"
+install -d "$P/include/acl/error_codes" "$P/lib64/pkgconfig" "$P/lib64/cmake/AscendRT" \
+	"$P/share/cmake/AscendRT" "$P/bin"
+install -m 0644 "$TOP"/lib/libaclrt/include/acl/*.h "$P/include/acl/"
+install -m 0644 "$TOP"/lib/libaclrt/include/acl/error_codes/*.h "$P/include/acl/error_codes/"
+install -m 0755 "$BUILD/lib/libacl_rt.so" "$P/lib64/libacl_rt.so"
+ln -sfn libacl_rt.so "$P/lib64/libascendcl.so"
+install -m 0755 "$BUILD/bin/ascend-smi" "$P/bin/ascend-smi"
+subst "$HERE/set_env.sh.in" "$P/set_env.sh" 0644
+subst "$HERE/acl_rt.pc.in" "$P/lib64/pkgconfig/acl_rt.pc" 0644
+# find_package() looks in <prefix>/lib64/cmake/ only where CMake is told the
+# platform uses lib64 (not on Debian); <prefix>/share/cmake/ is searched
+# everywhere.  Both are three levels below the prefix: the same files work.
+for d in lib64 share; do
+	subst "$HERE/AscendRTConfig.cmake.in" "$P/$d/cmake/AscendRT/AscendRTConfig.cmake" 0644
+	subst "$HERE/AscendRTConfigVersion.cmake.in" \
+		"$P/$d/cmake/AscendRT/AscendRTConfigVersion.cmake" 0644
+done
+
+# --- DKMS source tree -------------------------------------------------------------
+SRC=$DESTDIR/usr/src/ascend-$VERSION
+say "DKMS sources -> $SRC"
+rm -rf "$SRC"
+install -d "$SRC/drivers/accel/ascend" "$SRC/include/uapi/drm"
+install -m 0644 "$TOP/Kbuild" "$SRC/Kbuild"
+for f in "$TOP"/drivers/accel/ascend/*.[ch] "$TOP/drivers/accel/ascend/Kbuild"; do
+	case $f in *.mod.c) continue ;; esac
+	install -m 0644 "$f" "$SRC/drivers/accel/ascend/"
+done
+install -m 0644 "$TOP/include/uapi/drm/ascend_accel.h" "$SRC/include/uapi/drm/"
+subst "$HERE/dkms.conf.in" "$SRC/dkms.conf" 0644
+
+# --- udev rule, modprobe.d example ----------------------------------------------
+say "udev rule -> $DESTDIR$UDEVDIR/70-ascend.rules"
+install -d "$DESTDIR$UDEVDIR" "$DESTDIR/etc/modprobe.d"
+install -m 0644 "$HERE/70-ascend.rules" "$DESTDIR$UDEVDIR/70-ascend.rules"
+install -m 0644 "$HERE/ascend.conf.example" "$DESTDIR/etc/modprobe.d/ascend.conf.example"
+
+# --- the module ---------------------------------------------------------------------
+if [ -z "$KVER" ]; then
+	say "no kernel version (KVER/KDIR): ascend.ko not installed"
+elif [ ! -f "$MODULE" ]; then
+	say "$MODULE not built: not installed (or use DKMS)"
+else
+	MODDEST=$DESTDIR/lib/modules/$KVER/updates
+	say "ascend.ko -> $MODDEST"
+	install -d "$MODDEST"
+	install -m 0644 "$MODULE" "$MODDEST/ascend.ko"
+	if [ -n "$DESTDIR" ]; then
+		say "DESTDIR set: depmod not run (on the target: depmod -a $KVER)"
+	elif command -v depmod >/dev/null 2>&1 || [ -x /sbin/depmod ]; then
+		say "depmod -a $KVER"
+		PATH=$PATH:/sbin:/usr/sbin depmod -a "$KVER"
+	else
+		say "depmod not found: run 'depmod -a $KVER' before 'modprobe ascend'"
+	fi
+fi
+
+if [ -z "$DESTDIR" ] && command -v udevadm >/dev/null 2>&1; then
+	udevadm control --reload 2>/dev/null && udevadm trigger -s accel 2>/dev/null || true
+fi
+say "done: . $PREFIX/set_env.sh"

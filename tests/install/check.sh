@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# tests/install/check.sh CHECKDIR - the host half of the install test (make check).
+#
+# `make install DESTDIR=CHECKDIR/install/root PREFIX=/opt/ascend`, then every
+# installed file is checked (one "RESULT: PASS|FAIL install/<name>" line per
+# check on stdout, details on stderr), the sample application
+# tests/install/app is built against the installed tree with pkg-config and
+# with CMake (find_package(AscendRT)), and what the VM needs is staged into
+# CHECKDIR/payload/user/:
+#   install/opt/ascend/       the installed tree (copied to /opt/ascend in the VM)
+#   install/app_pkgconfig, install/app, install/app_ascendcl
+#   test_install_app          tests/install/vm-test.sh: runs the apps (TAP)
+#   test_install_smi          ascend-smi against known allocations (TAP)
+# Exit status 0 (failures are results).
+set -uo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+CHECKDIR=${1:?usage: check.sh CHECKDIR}
+CHECKDIR=$(mkdir -p "$CHECKDIR" && cd "$CHECKDIR" && pwd)
+WORK=$CHECKDIR/install
+ROOT=$WORK/root
+PREFIX=/opt/ascend
+P=$ROOT$PREFIX
+VERSION=$(cat "$TOP/packaging/VERSION")
+PAY=$CHECKDIR/payload/user
+
+result() { # PASS|FAIL NAME [WHY]
+	echo "RESULT: $1 install/$2"
+	[ "$1" = PASS ] || echo "install/$2: ${3:-failed} (details: build/check/install.log)" >&2
+}
+check() { # NAME COMMAND... : PASS when COMMAND succeeds
+	local name=$1
+	shift
+	echo "---- $name: $*" >&2
+	if "$@" >&2; then result PASS "$name"; else result FAIL "$name"; fi
+}
+log() { echo "$*" >&2; }
+
+rm -rf "$WORK" && mkdir -p "$WORK" "$PAY"
+
+check make-install make -C "$TOP" --no-print-directory install DESTDIR="$ROOT" PREFIX="$PREFIX"
+
+# --- the CANN-style tree, file by file ---------------------------------------------
+headers_same() {
+	local f rel n=0
+	for f in "$TOP"/lib/libaclrt/include/acl/*.h "$TOP"/lib/libaclrt/include/acl/error_codes/*.h; do
+		rel=${f#"$TOP/lib/libaclrt/include/"}
+		cmp "$f" "$P/include/$rel" || return 1
+		n=$((n + 1))
+	done
+	log "$n headers identical"
+	[ -f "$P/include/acl/acl.h" ] && [ -f "$P/include/acl/acl_rt.h" ] && [ "$n" -gt 5 ]
+}
+check tree/include-acl headers_same
+
+soname() { readelf -d "$1" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p'; }
+lib_ok() {
+	[ -f "$P/lib64/libacl_rt.so" ] && [ "$(soname "$P/lib64/libacl_rt.so")" = libacl_rt.so ] &&
+		nm -D --defined-only "$P/lib64/libacl_rt.so" | grep -qw aclrtMalloc
+}
+check tree/lib64-libacl_rt.so lib_ok
+compat_ok() {
+	[ -e "$P/lib64/libascendcl.so" ] &&
+		[ "$(soname "$P/lib64/libascendcl.so")" = libacl_rt.so ] &&
+		[ "$(readlink -f "$P/lib64/libascendcl.so")" = "$(readlink -f "$P/lib64/libacl_rt.so")" ]
+}
+check tree/lib64-libascendcl.so compat_ok
+
+pc_ok() {
+	local flags
+	flags=$(PKG_CONFIG_PATH=$P/lib64/pkgconfig pkg-config --cflags --libs acl_rt) || return 1
+	log "pkg-config: $flags"
+	[ "$(PKG_CONFIG_PATH=$P/lib64/pkgconfig pkg-config --modversion acl_rt)" = "$VERSION" ] &&
+		[ "$(readlink -f "$(printf '%s\n' $flags | sed -n 's/^-I//p')")" = "$P/include" ] &&
+		[ "$(readlink -f "$(printf '%s\n' $flags | sed -n 's/^-L//p')")" = "$P/lib64" ] &&
+		printf '%s\n' $flags | grep -qx -- -lacl_rt
+}
+check tree/pkgconfig-acl_rt.pc pc_ok
+cmake_ok() {
+	local d
+	for d in lib64 share; do
+		grep -q 'add_library(AscendRT::acl_rt SHARED IMPORTED)' \
+			"$P/$d/cmake/AscendRT/AscendRTConfig.cmake" || return 1
+		grep -q "PACKAGE_VERSION \"$VERSION\"" \
+			"$P/$d/cmake/AscendRT/AscendRTConfigVersion.cmake" || return 1
+	done
+}
+check tree/cmake-AscendRT cmake_ok
+
+# set_env.sh: POSIX sh uses the baked-in prefix, bash the file's location;
+# sourcing twice adds nothing twice.
+setenv_ok() {
+	local out
+	out=$(env -i PATH=/usr/bin:/bin sh -c ". '$P/set_env.sh'; . '$P/set_env.sh';
+		echo \"\$ASCEND_HOME_PATH|\$ASCEND_INSTALL_PATH|\$LD_LIBRARY_PATH|\$PATH\"") || return 1
+	log "sh:   $out"
+	[ "$out" = "$PREFIX|$PREFIX|$PREFIX/lib64|$PREFIX/bin:/usr/bin:/bin" ] || return 1
+	out=$(env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=/x bash -c "source '$P/set_env.sh';
+		echo \"\$ASCEND_HOME_PATH|\$LD_LIBRARY_PATH|\$PKG_CONFIG_PATH|\$CMAKE_PREFIX_PATH\"") || return 1
+	log "bash: $out"
+	[ "$out" = "$P|$P/lib64:/x|$P/lib64/pkgconfig|$P" ]
+}
+check tree/set_env.sh setenv_ok
+smi_ok() {
+	[ -x "$P/bin/ascend-smi" ] && [ "$("$P/bin/ascend-smi" --version)" = "ascend-smi $VERSION" ]
+}
+check tree/bin-ascend-smi smi_ok
+
+# --- the module: where modprobe finds it -------------------------------------------
+mods=("$ROOT"/lib/modules/*/updates/ascend.ko)
+module_ok() {
+	local ko=${mods[0]} kver tmp st
+	[ "${#mods[@]}" = 1 ] && [ -f "$ko" ] || { log "no single lib/modules/*/updates/ascend.ko"; return 1; }
+	kver=$(basename "$(dirname "$(dirname "$ko")")")
+	[ "$(modinfo -F name "$ko")" = ascend ] || return 1
+	[ "$(modinfo -F vermagic "$ko" | awk '{print $1}')" = "$kver" ] || return 1
+	# What depmod + modprobe on the target would do, in a scratch copy.
+	tmp=$WORK/depmod && rm -rf "$tmp" && mkdir -p "$tmp/lib/modules/$kver/updates" &&
+		cp "$ko" "$tmp/lib/modules/$kver/updates/" &&
+		depmod -b "$tmp" "$kver" 2>/dev/null || return 1
+	modprobe -d "$tmp" -S "$kver" --show-depends ascend 2>&1 | tee /dev/stderr |
+		grep -q "^insmod $tmp/lib/modules/$kver/updates/ascend.ko"
+}
+check tree/module-updates-ascend.ko module_ok
+
+SRC=$ROOT/usr/src/ascend-$VERSION
+dkms_ok() {
+	local f
+	for f in dkms.conf Kbuild drivers/accel/ascend/Kbuild drivers/accel/ascend/ascend_drv.c \
+		drivers/accel/ascend/ascend_hw.h include/uapi/drm/ascend_accel.h; do
+		[ -f "$SRC/$f" ] || { log "missing $SRC/$f"; return 1; }
+	done
+	# Every source the Kbuild names is there.
+	for f in $(sed -n 's/^[[:space:]]*\(ascend[a-z_0-9]*\)\.o.*/\1/p' "$SRC/drivers/accel/ascend/Kbuild"); do
+		[ "$f" = ascend ] && continue
+		[ -f "$SRC/drivers/accel/ascend/$f.c" ] || { log "missing $f.c"; return 1; }
+	done
+	# dkms.conf is shell: evaluate it the way dkms does.
+	(
+		kernel_source_dir=/lib/modules/K/build dkms_tree=/var/lib/dkms
+		# shellcheck disable=SC1091
+		. "$SRC/dkms.conf" || exit 1
+		[ "$PACKAGE_NAME" = ascend ] && [ "$PACKAGE_VERSION" = "$VERSION" ] &&
+			[ "${BUILT_MODULE_NAME[0]}" = ascend ] &&
+			[ "${BUILT_MODULE_LOCATION[0]}" = drivers/accel/ascend ] &&
+			[ "$AUTOINSTALL" = yes ] &&
+			[ "${MAKE[0]}" = "make -C /lib/modules/K/build M=/var/lib/dkms/ascend/$VERSION/build/drivers/accel/ascend modules" ]
+	)
+}
+check tree/dkms-usr-src-ascend dkms_ok
+
+udev_ok() {
+	local r=$ROOT/etc/udev/rules.d/70-ascend.rules
+	grep -v '^#' "$r" | grep 'SUBSYSTEM=="accel"' | grep 'KERNEL=="accel' |
+		grep 'GROUP="render"' | grep -q 'MODE="0660"'
+}
+check tree/udev-70-ascend.rules udev_ok
+
+# Every parameter the modprobe.d example names exists in the module.
+modprobe_ok() {
+	local ex=$ROOT/etc/modprobe.d/ascend.conf.example p params
+	grep -q '^#options ascend ' "$ex" || return 1
+	params=$(modinfo -F parm "${mods[0]}" | sed 's/:.*//')
+	for p in $(sed -n 's/^#options ascend //p' "$ex" | tr ' ' '\n' | sed 's/=.*//'); do
+		printf '%s\n' "$params" | grep -qx "$p" || { log "unknown parameter $p"; return 1; }
+	done
+}
+check tree/modprobe.d-ascend.conf.example modprobe_ok
+
+# --- the sample application against the installed tree ---------------------------
+mkdir -p "$PAY/install/opt"
+app_pkgconfig() { # environment from set_env.sh only
+	# shellcheck disable=SC1091
+	(source "$P/set_env.sh" &&
+		cc -std=c11 -Wall -Wextra -Werror -o "$PAY/install/app_pkgconfig" "$HERE/app/app.c" \
+			$(pkg-config --cflags --libs acl_rt))
+}
+check app/pkg-config app_pkgconfig
+app_cmake() {
+	local b=$WORK/cmake-build
+	rm -rf "$b"
+	cmake -S "$HERE/app" -B "$b" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=Release &&
+		cmake --build "$b" &&
+		cp "$b/app" "$b/app_ascendcl" "$PAY/install/" &&
+		readelf -d "$b/app_ascendcl" | grep -q 'NEEDED.*\[libacl_rt.so\]'
+}
+check app/cmake-find_package app_cmake
+smi_test() {
+	cc -std=c11 -Wall -Wextra -Werror -I"$TOP/tests/lib" -o "$PAY/test_install_smi" \
+		"$HERE/test_install_smi.c" \
+		$(PKG_CONFIG_PATH=$P/lib64/pkgconfig pkg-config --cflags --libs acl_rt)
+}
+check build/test_install_smi smi_test
+
+# --- staged for the VM ------------------------------------------------------------
+cp -a "$P" "$PAY/install/opt/" && install -m 0755 "$HERE/vm-test.sh" "$PAY/test_install_app" ||
+	result FAIL stage-for-vm
+exit 0

@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ascend-smi against known allocations, in the VM (TAP).  Built by
+ * tests/install/check.sh against the installed tree (pkg-config) and staged
+ * as /work/user/test_install_smi; the installed tree is /work/user/install/
+ * (PREFIX /opt/ascend under it), so ascend-smi is
+ * install/opt/ascend/bin/ascend-smi (or $ASCEND_SMI).
+ *
+ * The program holds 64 MiB of HBM on device 0 and checks that ascend-smi
+ * reports it: its own pid's process line, the device's HBM used, in text and
+ * in JSON (parsed by the small JSON reader below: the VM has no python).
+ * The cases run in order in this process (not forked like tap_main() does):
+ * they share the allocation and the runtime state.  A failed REQUIRE ends
+ * the program; the runner counts the cases it never saw as failed.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "acl/acl.h"
+#include "tap.h"
+
+#define MIB (1024ULL * 1024ULL)
+#define HOLD (64 * MIB)
+
+/* --- a minimal JSON reader ---------------------------------------------- */
+
+enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
+
+struct jval {
+	enum jtype type;
+	double num;
+	char *str;			/* J_STR */
+	int n;				/* J_ARR, J_OBJ: members */
+	char **keys;			/* J_OBJ */
+	struct jval **items;
+};
+
+struct jparser {
+	const char *s;
+	int err;
+};
+
+static void jws(struct jparser *p)
+{
+	while (*p->s == ' ' || *p->s == '\n' || *p->s == '\t' || *p->s == '\r')
+		p->s++;
+}
+
+static char *jparse_string(struct jparser *p)
+{
+	size_t cap = 16, len = 0;
+	char *out;
+
+	if (*p->s != '"') {
+		p->err = 1;
+		return NULL;
+	}
+	p->s++;
+	out = malloc(cap);
+	while (out && *p->s != '"') {
+		char c = *p->s++;
+
+		if (c == '\0' || (unsigned char)c < 0x20) {
+			p->err = 1;
+			break;
+		}
+		if (c == '\\') {
+			c = *p->s++;
+			switch (c) {
+			case '"': case '\\': case '/': break;
+			case 'n': c = '\n'; break;
+			case 't': c = '\t'; break;
+			case 'r': c = '\r'; break;
+			case 'b': c = '\b'; break;
+			case 'f': c = '\f'; break;
+			case 'u':
+				for (int i = 0; i < 4; i++)
+					if (!isxdigit((unsigned char)*p->s++))
+						p->err = 1;
+				c = '?';
+				break;
+			default:
+				p->err = 1;
+			}
+		}
+		if (p->err)
+			break;
+		if (len + 2 > cap) {
+			char *n = realloc(out, cap *= 2);
+
+			if (!n) {
+				free(out);
+				out = NULL;
+				break;
+			}
+			out = n;
+		}
+		out[len++] = c;
+	}
+	if (!out || p->err) {
+		free(out);
+		p->err = 1;
+		return NULL;
+	}
+	p->s++;
+	out[len] = '\0';
+	return out;
+}
+
+static struct jval *jparse_value(struct jparser *p, int depth);
+
+static void jpush(struct jval *v, char *key, struct jval *item)
+{
+	v->items = realloc(v->items, sizeof(*v->items) * (v->n + 1));
+	v->keys = realloc(v->keys, sizeof(*v->keys) * (v->n + 1));
+	if (!v->items || !v->keys)
+		abort();
+	v->items[v->n] = item;
+	v->keys[v->n] = key;
+	v->n++;
+}
+
+static struct jval *jparse_value(struct jparser *p, int depth)
+{
+	struct jval *v = calloc(1, sizeof(*v));
+
+	if (!v || depth > 32) {
+		p->err = 1;
+		return v;
+	}
+	jws(p);
+	if (*p->s == '{' || *p->s == '[') {
+		char close = *p->s == '{' ? '}' : ']';
+
+		v->type = close == '}' ? J_OBJ : J_ARR;
+		p->s++;
+		jws(p);
+		if (*p->s == close) {
+			p->s++;
+			return v;
+		}
+		for (;;) {
+			char *key = NULL;
+
+			jws(p);
+			if (v->type == J_OBJ) {
+				key = jparse_string(p);
+				jws(p);
+				if (p->err || *p->s != ':') {
+					p->err = 1;
+					free(key);
+					return v;
+				}
+				p->s++;
+			}
+			jpush(v, key, jparse_value(p, depth + 1));
+			if (p->err)
+				return v;
+			jws(p);
+			if (*p->s == ',') {
+				p->s++;
+				continue;
+			}
+			if (*p->s == close) {
+				p->s++;
+				return v;
+			}
+			p->err = 1;
+			return v;
+		}
+	}
+	if (*p->s == '"') {
+		v->type = J_STR;
+		v->str = jparse_string(p);
+		return v;
+	}
+	if (!strncmp(p->s, "true", 4) || !strncmp(p->s, "null", 4)) {
+		v->type = *p->s == 't' ? J_BOOL : J_NULL;
+		v->num = *p->s == 't';
+		p->s += 4;
+		return v;
+	}
+	if (!strncmp(p->s, "false", 5)) {
+		v->type = J_BOOL;
+		p->s += 5;
+		return v;
+	}
+	if (*p->s == '-' || isdigit((unsigned char)*p->s)) {
+		char *end;
+
+		v->type = J_NUM;
+		v->num = strtod(p->s, &end);
+		if (end == p->s)
+			p->err = 1;
+		p->s = end;
+		return v;
+	}
+	p->err = 1;
+	return v;
+}
+
+static void jfree(struct jval *v)
+{
+	if (!v)
+		return;
+	for (int i = 0; i < v->n; i++) {
+		jfree(v->items[i]);
+		if (v->keys)
+			free(v->keys[i]);
+	}
+	free(v->items);
+	free(v->keys);
+	free(v->str);
+	free(v);
+}
+
+/* Parse one complete document; NULL when it is not valid JSON. */
+static struct jval *jparse(const char *text)
+{
+	struct jparser p = { text, 0 };
+	struct jval *v = jparse_value(&p, 0);
+
+	jws(&p);
+	if (p.err || *p.s) {
+		jfree(v);
+		return NULL;
+	}
+	return v;
+}
+
+static struct jval *jget(const struct jval *o, const char *key)
+{
+	if (!o || o->type != J_OBJ)
+		return NULL;
+	for (int i = 0; i < o->n; i++)
+		if (!strcmp(o->keys[i], key))
+			return o->items[i];
+	return NULL;
+}
+
+static double jnum(const struct jval *o, const char *key)
+{
+	const struct jval *v = jget(o, key);
+
+	return v && v->type == J_NUM ? v->num : -1;
+}
+
+static const char *jstr(const struct jval *o, const char *key)
+{
+	const struct jval *v = jget(o, key);
+
+	return v && v->type == J_STR ? v->str : "";
+}
+
+/* --- running ascend-smi ------------------------------------------------- */
+
+static char smi[512];
+static void *held;
+
+static const char *smi_path(void)
+{
+	const char *e = getenv("ASCEND_SMI");
+
+	if (e && *e)
+		return e;
+	if (!smi[0]) {
+		if (access("install/opt/ascend/bin/ascend-smi", X_OK) == 0)
+			snprintf(smi, sizeof(smi), "./install/opt/ascend/bin/ascend-smi");
+		else
+			snprintf(smi, sizeof(smi), "ascend-smi");
+	}
+	return smi;
+}
+
+/* Output of "ascend-smi ARGS" (malloc'd) and its exit status in *status. */
+static char *run_smi(const char *args, int *status)
+{
+	char cmd[1024], *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "%s %s 2>/dev/null", smi_path(), args);
+	f = popen(cmd, "r");
+	if (!f)
+		return NULL;
+	for (;;) {
+		char buf[4096];
+		size_t n = fread(buf, 1, sizeof(buf), f);
+		char *nb;
+
+		if (n == 0)
+			break;
+		nb = realloc(out, len + n + 1);
+		if (!nb)
+			break;
+		out = nb;
+		memcpy(out + len, buf, n);
+		len += n;
+		out[len] = '\0';
+	}
+	*status = pclose(f);
+	if (*status != -1 && WIFEXITED(*status))
+		*status = WEXITSTATUS(*status);
+	if (!out)
+		out = calloc(1, 1);
+	printf("# $ ascend-smi %s (exit %d)\n", args, *status);
+	for (char *s = out, *e; s && *s; s = *e ? e + 1 : e) {
+		e = strchrnul(s, '\n');
+		printf("#   %.*s\n", (int)(e - s), s);
+	}
+	return out;
+}
+
+static int expected_devices(void)
+{
+	const char *e = getenv("ASCEND_EXPECT_DEVICES");
+
+	return e && *e ? atoi(e) : 0;
+}
+
+static size_t hbm_total;
+
+/* Find the text line whose first two fields are NPU @npu and PID @pid. */
+static int text_process_mib(const char *out, unsigned int npu, int pid,
+			    char *comm, size_t comm_len)
+{
+	const char *s = strstr(out, "\nProcesses:\n");
+
+	if (!s)
+		return -1;
+	for (s = strchr(s + 1, '\n'); s && *s; s = strchr(s, '\n')) {
+		unsigned int n;
+		int p;
+		char c[64];
+		unsigned long long mib;
+
+		s++;
+		if (sscanf(s, "%u %d %63s %llu", &n, &p, c, &mib) == 4 &&
+		    n == npu && p == pid) {
+			snprintf(comm, comm_len, "%s", c);
+			return (int)mib;
+		}
+	}
+	return -1;
+}
+
+TEST(setup_hold_64mib)
+{
+	size_t free_b;
+
+	REQUIRE(aclInit(NULL) == ACL_SUCCESS);
+	REQUIRE(aclrtSetDevice(0) == ACL_SUCCESS);
+	REQUIRE(aclrtMalloc(&held, HOLD, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+	REQUIRE(aclrtGetMemInfo(ACL_HBM_MEM, &free_b, &hbm_total) == ACL_SUCCESS);
+	printf("# holding %llu MiB on device 0 as pid %d, hbm total %zu\n",
+	       HOLD / MIB, (int)getpid(), hbm_total);
+}
+
+TEST(text_lists_devices)
+{
+	int st, rows = 0;
+	char *out = run_smi("", &st);
+	const char *soc = aclrtGetSocName();
+
+	REQUIRE(out);
+	CHECK_EQ(st, 0);
+	for (char *s = out; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL) {
+		unsigned int idx;
+		char node[64], bus[64], socname[64], health[32];
+		unsigned long long used, total;
+
+		if (sscanf(s, "%u %63s %63s %63s %31s %llu / %llu", &idx, node, bus,
+			   socname, health, &used, &total) != 7 ||
+		    strncmp(node, "/dev/accel/accel", 16))
+			continue;
+		rows++;
+		CHECK(!strcmp(health, "OK"));
+		CHECK(soc && !strcmp(socname, soc));
+		CHECK_EQ(total, hbm_total / MIB);
+		if (idx == 0)
+			CHECK(used >= HOLD / MIB);
+	}
+	if (expected_devices())
+		CHECK_EQ(rows, expected_devices());
+	else
+		CHECK(rows >= 1);
+	free(out);
+}
+
+TEST(text_own_process_line)
+{
+	char comm[64] = "";
+	int st, mib;
+	char *out = run_smi("", &st);
+
+	REQUIRE(out);
+	mib = text_process_mib(out, 0, getpid(), comm, sizeof(comm));
+	CHECK(mib >= (int)(HOLD / MIB));
+	CHECK(mib < (int)(HOLD / MIB) + 16);	/* ours plus a little runtime state */
+	CHECK(!strncmp(comm, "test_install_sm", 15));
+	free(out);
+}
+
+/* Our process object on device 0 in a parsed document, NULL if absent. */
+static const struct jval *json_own(const struct jval *doc)
+{
+	const struct jval *devs = jget(doc, "devices"), *procs;
+
+	if (!devs || devs->type != J_ARR || devs->n < 1)
+		return NULL;
+	procs = jget(devs->items[0], "processes");
+	if (!procs || procs->type != J_ARR)
+		return NULL;
+	for (int i = 0; i < procs->n; i++)
+		if (jnum(procs->items[i], "pid") == getpid())
+			return procs->items[i];
+	return NULL;
+}
+
+TEST(json_matches_allocations)
+{
+	int st;
+	char *out = run_smi("--json", &st);
+	struct jval *doc;
+	const struct jval *devs, *d0, *own;
+
+	REQUIRE(out);
+	CHECK_EQ(st, 0);
+	doc = jparse(out);
+	REQUIRE(doc);
+	devs = jget(doc, "devices");
+	REQUIRE(devs && devs->type == J_ARR);
+	if (expected_devices())
+		CHECK_EQ(devs->n, expected_devices());
+	REQUIRE(devs->n >= 1);
+	d0 = devs->items[0];
+	CHECK_EQ(jnum(d0, "index"), 0);
+	CHECK(!strcmp(jstr(d0, "node"), "/dev/accel/accel0"));
+	CHECK(!strcmp(jstr(d0, "health"), "OK"));
+	CHECK(!strcmp(jstr(d0, "soc_name"), aclrtGetSocName()));
+	CHECK_EQ((size_t)jnum(d0, "hbm_total"), hbm_total);
+	CHECK(jnum(d0, "hbm_used") >= (double)HOLD);
+	CHECK(jnum(d0, "ai_cores") >= 1);
+	CHECK(jnum(d0, "dma_engines") >= 1);
+	CHECK(jget(doc, "debugfs") && jget(doc, "debugfs")->type == J_BOOL &&
+	      jget(doc, "debugfs")->num == 1);
+	own = json_own(doc);
+	REQUIRE(own);
+	CHECK(jnum(own, "hbm_used") >= (double)HOLD);
+	CHECK(jnum(own, "hbm_used") < (double)(HOLD + 16 * MIB));
+	CHECK(jnum(own, "bos") >= 1);
+	CHECK(!strncmp(jstr(own, "command"), "test_install_sm", 15));
+	jfree(doc);
+	free(out);
+}
+
+TEST(json_follows_free)
+{
+	double before, after;
+	struct jval *doc;
+	int st;
+	char *out = run_smi("--json", &st);
+
+	REQUIRE(out);
+	doc = jparse(out);
+	REQUIRE(doc && json_own(doc));
+	before = jnum(json_own(doc), "hbm_used");
+	jfree(doc);
+	free(out);
+
+	REQUIRE(aclrtFree(held) == ACL_SUCCESS);
+	held = NULL;
+	out = run_smi("--json", &st);
+	REQUIRE(out);
+	doc = jparse(out);
+	REQUIRE(doc && json_own(doc));
+	after = jnum(json_own(doc), "hbm_used");
+	/* libaclrt pads and rounds an allocation up (64 MiB -> 66 MiB here) */
+	CHECK(before - after >= (double)HOLD);
+	CHECK(before - after <= (double)(HOLD + 4 * MIB));
+	jfree(doc);
+	free(out);
+}
+
+TEST(watch_count_json_lines)
+{
+	int st, docs = 0, lines = 0;
+	char *out = run_smi("--json --watch 1 --count 2", &st);
+
+	REQUIRE(out);
+	CHECK_EQ(st, 0);
+	for (char *s = out, *e; *s; s = *e ? e + 1 : e) {
+		char line[65536];
+		struct jval *doc;
+
+		e = strchrnul(s, '\n');
+		snprintf(line, sizeof(line), "%.*s", (int)(e - s), s);
+		lines++;
+		doc = jparse(line);
+		if (doc && jget(doc, "devices"))
+			docs++;
+		jfree(doc);
+	}
+	CHECK_EQ(lines, 2);
+	CHECK_EQ(docs, 2);
+	free(out);
+}
+
+TEST(without_debugfs_devices_still_listed)
+{
+	int st;
+	char *out = run_smi("--json --debugfs /nonexistent", &st);
+	struct jval *doc;
+	const struct jval *devs;
+
+	REQUIRE(out);
+	CHECK_EQ(st, 0);
+	doc = jparse(out);
+	REQUIRE(doc);
+	devs = jget(doc, "devices");
+	REQUIRE(devs && devs->type == J_ARR && devs->n >= 1);
+	CHECK(!strcmp(jstr(devs->items[0], "health"), "OK"));
+	CHECK(jget(devs->items[0], "processes") &&
+	      jget(devs->items[0], "processes")->type == J_NULL);
+	CHECK(jget(doc, "debugfs") && jget(doc, "debugfs")->num == 0);
+	jfree(doc);
+	free(out);
+
+	out = run_smi("--debugfs /nonexistent", &st);
+	REQUIRE(out);
+	CHECK_EQ(st, 0);
+	CHECK(strstr(out, "/dev/accel/accel0") != NULL);
+	CHECK(strstr(out, "not available") != NULL);
+	free(out);
+}
+
+TEST(bad_arguments_exit_2)
+{
+	int st;
+	char *out = run_smi("--no-such-option", &st);
+
+	CHECK_EQ(st, 2);
+	free(out);
+	out = run_smi("--count 0", &st);
+	CHECK_EQ(st, 2);
+	free(out);
+}
+
+/* tap_main() without the fork: the cases share this process's allocation. */
+static int run_in_order(void)
+{
+	struct tap_case *c;
+	int n = 0, failed = 0;
+
+	for (c = tap_cases; c; c = c->next)
+		n++;
+	printf("1..%d\n", n);
+	n = 0;
+	for (c = tap_cases; c; c = c->next) {
+		tap_failed_checks = 0;
+		c->fn();
+		printf("%sok %d - %s\n", tap_failed_checks ? "not " : "", ++n, c->name);
+		fflush(stdout);
+		failed += tap_failed_checks != 0;
+	}
+	return failed ? 1 : 0;
+}
+
+int main(void)
+{
+	int rc = run_in_order();
+
+	if (held)
+		aclrtFree(held);
+	aclrtResetDevice(0);
+	aclFinalize();
+	return rc;
+}

@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# The installed tree in the VM (TAP; busybox sh).  Staged by
+# tests/install/check.sh as /work/user/test_install_app next to install/,
+# which holds the tree `make install DESTDIR=... PREFIX=/opt/ascend` made
+# (install/opt/ascend) and the sample application built against it with
+# pkg-config (app_pkgconfig) and CMake (app, app_ascendcl).  The tree is
+# copied to its real place, /opt/ascend, set_env.sh is sourced, and every
+# application must run with /opt/ascend/lib64/libacl_rt.so.
+
+cd "$(dirname "$0")" || exit 1
+T=$PWD/install
+N=0
+ok() { # STATUS NAME
+	N=$((N + 1))
+	if [ "$1" = 0 ]; then echo "ok $N - $2"; else echo "not ok $N - $2"; fi
+}
+
+echo "1..6"
+
+rm -rf /opt/ascend && mkdir -p /opt && cp -a "$T/opt/ascend" /opt/ascend
+ok $? copy-tree-to-opt-ascend
+
+# Under a POSIX sh the prefix comes from the path baked in at install time.
+. /opt/ascend/set_env.sh
+st=0
+[ "$ASCEND_HOME_PATH" = /opt/ascend ] || st=1
+[ "$ASCEND_INSTALL_PATH" = /opt/ascend ] || st=1
+case $LD_LIBRARY_PATH in /opt/ascend/lib64:*) ;; *) st=1 ;; esac
+case :$PATH: in *:/opt/ascend/bin:*) ;; *) st=1 ;; esac
+echo "# ASCEND_HOME_PATH=$ASCEND_HOME_PATH LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
+ok $st set_env.sh
+
+st=0
+[ "$(command -v ascend-smi)" = /opt/ascend/bin/ascend-smi ] || st=1
+ascend-smi >/tmp/smi.out 2>&1 || st=1
+sed 's/^/# /' /tmp/smi.out
+grep -q '/dev/accel/accel0 .* OK ' /tmp/smi.out || st=1
+ok $st ascend-smi-on-path
+
+for app in app_pkgconfig app app_ascendcl; do
+	st=0
+	"$T/$app" >/tmp/app.out 2>&1 || st=1
+	sed 's/^/# /' /tmp/app.out
+	grep -q '^libacl_rt: /opt/ascend/lib64/libacl_rt.so$' /tmp/app.out || st=1
+	grep -q '^OK: ' /tmp/app.out || st=1
+	ok $st "$app"
+done

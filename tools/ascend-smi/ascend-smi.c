@@ -1,0 +1,730 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ascend-smi - status of the NPUs driven by the ascend accel driver.
+ *
+ *   ascend-smi [--json] [--watch [SECS]] [--count N] [--debugfs DIR]
+ *
+ * Per device: index, node, bus id, SoC name, health, HBM total/used/free,
+ * DMA engines, AI cores (DRM_IOCTL_ASCEND_DEV_QUERY on /dev/accel/accelN);
+ * per process: HBM held, buffer objects, queues and whatever else the
+ * driver's debugfs "clients" file lists (e.g. pinned host memory); the
+ * driver's debugfs views of queues, engines and faults when it has them.
+ * Nothing comes from logs.  Without access to debugfs (not root, debugfs
+ * not mounted) the device list still works and the per-process part says
+ * why it is missing.  Documentation/install.rst shows example output.
+ *
+ * Exit status: 0 when at least one device was listed and all answered,
+ * 1 when a device did not answer (health not OK), 2 on usage errors,
+ * 3 when no ascend device was found.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ascend_accel.h"
+
+#ifndef ASCEND_SMI_VERSION
+#define ASCEND_SMI_VERSION "0.0.0"
+#endif
+
+#define MAX_DEVICES	64
+#define MAX_CLIENTS	256
+#define MAX_COLS	16
+#define MIB		(1024ULL * 1024ULL)
+
+/* Optional debugfs views shown raw (text) or as arrays of lines (JSON). */
+static const char *const extra_views[] = { "queues", "engines", "faults" };
+#define NR_EXTRA (sizeof(extra_views) / sizeof(extra_views[0]))
+
+struct client {
+	char col[MAX_COLS][64];		/* values in header order */
+};
+
+struct device {
+	unsigned int index;		/* N of /dev/accel/accelN */
+	char node[64];
+	char bus[64];			/* parent device, e.g. ascend.0 */
+	int open_errno;			/* 0 when the node opened */
+	int query_errno;		/* 0 when DEV_QUERY answered */
+	char driver[32];
+	char driver_version[32];
+	struct drm_ascend_device_info info;
+
+	bool have_debugfs;		/* hbm/clients readable */
+	unsigned long long dbg_allocations;
+	int ncols;
+	char colname[MAX_COLS][32];
+	int nclients;
+	struct client clients[MAX_CLIENTS];
+	char *extra[NR_EXTRA];		/* raw text, NULL when not exposed */
+};
+
+static struct device devs[MAX_DEVICES];
+static int ndevs;
+static const char *debugfs_root = "/sys/kernel/debug";
+static int debugfs_errno;		/* why debugfs could not be read */
+
+static void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n, sz);
+
+	if (!p) {
+		fprintf(stderr, "ascend-smi: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+/* Whole file as a NUL-terminated string; NULL (errno set) on failure. */
+static char *read_file(const char *path)
+{
+	size_t cap = 4096, len = 0;
+	char *buf;
+	ssize_t r;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = xcalloc(1, cap);
+	for (;;) {
+		if (len + 1 >= cap) {
+			char *nb = realloc(buf, cap * 2);
+
+			if (!nb) {
+				free(buf);
+				close(fd);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(fd, buf + len, cap - len - 1);
+		if (r < 0) {
+			int e = errno;
+
+			if (e == EINTR)
+				continue;
+			free(buf);
+			close(fd);
+			errno = e;
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+}
+
+static bool is_number(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+/* Split @line at blanks into at most @max tokens (modifies @line). */
+static int split(char *line, char **tok, int max)
+{
+	int n = 0;
+	char *save = NULL, *t;
+
+	for (t = strtok_r(line, " \t", &save); t && n < max;
+	     t = strtok_r(NULL, " \t", &save))
+		tok[n++] = t;
+	return n;
+}
+
+/*
+ * clients: a header line of column names, then one line per open file.  The
+ * second column is the command name, which may contain blanks: surplus
+ * tokens are joined back into it.
+ */
+static void parse_clients(struct device *d, char *text)
+{
+	char *save = NULL, *line;
+	bool header = true;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *tok[MAX_COLS + 32];
+		int n = split(line, tok, MAX_COLS + 32), i, extra;
+
+		if (n == 0)
+			continue;
+		if (header) {
+			d->ncols = n < MAX_COLS ? n : MAX_COLS;
+			for (i = 0; i < d->ncols; i++)
+				snprintf(d->colname[i], sizeof(d->colname[i]), "%s", tok[i]);
+			header = false;
+			continue;
+		}
+		if (d->nclients >= MAX_CLIENTS || n < d->ncols)
+			continue;
+		extra = n - d->ncols;
+		struct client *c = &d->clients[d->nclients++];
+
+		for (i = 0; i < d->ncols; i++) {
+			if (i == 1 && d->ncols > 1) {
+				char buf[64] = "";
+				int k;
+
+				for (k = 1; k <= 1 + extra; k++) {
+					if (k > 1)
+						strncat(buf, " ", sizeof(buf) - strlen(buf) - 1);
+					strncat(buf, tok[k], sizeof(buf) - strlen(buf) - 1);
+				}
+				snprintf(c->col[i], sizeof(c->col[i]), "%s", buf);
+			} else {
+				snprintf(c->col[i], sizeof(c->col[i]), "%s",
+					 tok[i > 1 ? i + extra : i]);
+			}
+		}
+	}
+}
+
+static void read_debugfs(struct device *d)
+{
+	char path[PATH_MAX];
+	char *text;
+	unsigned int i;
+
+	snprintf(path, sizeof(path), "%s/accel/%s/clients", debugfs_root, d->bus);
+	text = read_file(path);
+	if (!text) {
+		debugfs_errno = errno;
+		return;
+	}
+	parse_clients(d, text);
+	free(text);
+	d->have_debugfs = true;
+
+	snprintf(path, sizeof(path), "%s/accel/%s/hbm", debugfs_root, d->bus);
+	text = read_file(path);
+	if (text) {
+		char *p = strstr(text, "allocations:");
+
+		if (p)
+			d->dbg_allocations = strtoull(p + strlen("allocations:"), NULL, 10);
+		free(text);
+	}
+	for (i = 0; i < NR_EXTRA; i++) {
+		snprintf(path, sizeof(path), "%s/accel/%s/%s", debugfs_root, d->bus,
+			 extra_views[i]);
+		d->extra[i] = read_file(path);
+	}
+}
+
+static void query_device(struct device *d)
+{
+	struct drm_ascend_dev_query q = { 0 };
+	struct drm_version v = { 0 };
+	int fd;
+
+	fd = open(d->node, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		d->open_errno = errno;
+		return;
+	}
+	v.name = d->driver;
+	v.name_len = sizeof(d->driver) - 1;
+	if (ioctl(fd, DRM_IOCTL_VERSION, &v) == 0)
+		snprintf(d->driver_version, sizeof(d->driver_version), "%d.%d.%d",
+			 v.version_major, v.version_minor, v.version_patchlevel);
+	q.type = DRM_ASCEND_QUERY_DEVICE_INFO;
+	q.size = sizeof(d->info);
+	q.data = (uintptr_t)&d->info;
+	if (ioctl(fd, DRM_IOCTL_ASCEND_DEV_QUERY, &q) != 0)
+		d->query_errno = errno;
+	d->info.soc_name[sizeof(d->info.soc_name) - 1] = '\0';
+	close(fd);
+}
+
+static int cmp_dev(const void *a, const void *b)
+{
+	const struct device *x = a, *y = b;
+
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static void free_devices(void)
+{
+	int i;
+	unsigned int k;
+
+	for (i = 0; i < ndevs; i++)
+		for (k = 0; k < NR_EXTRA; k++)
+			free(devs[i].extra[k]);
+	memset(devs, 0, sizeof(devs));
+	ndevs = 0;
+}
+
+/* Every accel device whose parent is an ascend device (ascend.N). */
+static void scan(void)
+{
+	DIR *dir = opendir("/sys/class/accel");
+	struct dirent *e;
+	int i;
+
+	free_devices();
+	debugfs_errno = 0;
+	if (!dir)
+		return;
+	while ((e = readdir(dir)) && ndevs < MAX_DEVICES) {
+		char link[PATH_MAX], target[PATH_MAX];
+		struct device *d = &devs[ndevs];
+		unsigned int idx;
+		const char *base;
+		char tail;
+		ssize_t n;
+
+		if (sscanf(e->d_name, "accel%u%c", &idx, &tail) != 1)
+			continue;
+		snprintf(link, sizeof(link), "/sys/class/accel/%s/device", e->d_name);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = '\0';
+		base = strrchr(target, '/');
+		base = base ? base + 1 : target;
+		if (strncmp(base, "ascend.", 7) != 0)
+			continue;
+		memset(d, 0, sizeof(*d));
+		d->index = idx;
+		snprintf(d->node, sizeof(d->node), "/dev/accel/%.40s", e->d_name);
+		snprintf(d->bus, sizeof(d->bus), "%.60s", base);
+		ndevs++;
+	}
+	closedir(dir);
+	qsort(devs, ndevs, sizeof(devs[0]), cmp_dev);
+	for (i = 0; i < ndevs; i++) {
+		query_device(&devs[i]);
+		read_debugfs(&devs[i]);
+	}
+}
+
+static bool healthy(const struct device *d)
+{
+	return !d->open_errno && !d->query_errno;
+}
+
+static const char *health(const struct device *d)
+{
+	if (d->open_errno == EACCES || d->open_errno == EPERM)
+		return "NoAccess";
+	if (d->open_errno || d->query_errno)
+		return "Error";
+	return "OK";
+}
+
+static const char *health_detail(const struct device *d)
+{
+	static char buf[128];
+
+	if (d->open_errno)
+		snprintf(buf, sizeof(buf), "open %s: %s", d->node, strerror(d->open_errno));
+	else if (d->query_errno)
+		snprintf(buf, sizeof(buf), "device query: %s", strerror(d->query_errno));
+	else
+		snprintf(buf, sizeof(buf), "answers device queries");
+	return buf;
+}
+
+/* Columns holding byte counts are shown in MiB in text mode. */
+static bool bytes_column(const char *name)
+{
+	return strstr(name, "hbm") || strstr(name, "pinned") || strstr(name, "host") ||
+	       strstr(name, "bytes");
+}
+
+static void now_string(char *buf, size_t len, bool iso)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (iso)
+		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+	else
+		strftime(buf, len, "%a %b %e %H:%M:%S %Y", localtime_r(&t, &tm));
+}
+
+static void print_text(void)
+{
+	char when[64];
+	bool any_dbg = false;
+	int i, j, c;
+	unsigned int k;
+
+	now_string(when, sizeof(when), false);
+	printf("ascend-smi %s%*s%s\n", ASCEND_SMI_VERSION, 40, "", when);
+	printf("%-4s %-18s %-10s %-14s %-9s %-22s %6s %4s\n", "NPU", "Node", "Bus",
+	       "SoC", "Health", "HBM-Usage(MiB)", "AICore", "DMA");
+	for (i = 0; i < ndevs; i++) {
+		const struct device *d = &devs[i];
+		char usage[48] = "-";
+		char aic[16] = "-", dma[16] = "-";
+
+		if (healthy(d)) {
+			snprintf(usage, sizeof(usage), "%llu / %llu",
+				 (unsigned long long)((d->info.hbm_total - d->info.hbm_free) / MIB),
+				 (unsigned long long)(d->info.hbm_total / MIB));
+			snprintf(aic, sizeof(aic), "%u", d->info.num_ai_cores);
+			snprintf(dma, sizeof(dma), "%u", d->info.num_dma_engines);
+		}
+		printf("%-4u %-18s %-10s %-14s %-9s %-22s %6s %4s\n", d->index, d->node,
+		       d->bus, healthy(d) ? d->info.soc_name : "-", health(d), usage,
+		       aic, dma);
+		if (!healthy(d))
+			printf("     (%s)\n", health_detail(d));
+		any_dbg |= d->have_debugfs;
+	}
+	if (!ndevs) {
+		printf("(no ascend device)\n");
+		fflush(stdout);
+		return;
+	}
+
+	printf("\nProcesses:\n");
+	if (!any_dbg) {
+		printf("  not available: cannot read %s/accel/<device>/clients (%s);\n"
+		       "  needs root and debugfs mounted (mount -t debugfs none /sys/kernel/debug)\n",
+		       debugfs_root, strerror(debugfs_errno ? debugfs_errno : ENOENT));
+	} else {
+		const struct device *h = NULL;
+
+		for (i = 0; i < ndevs && !h; i++)
+			if (devs[i].have_debugfs)
+				h = &devs[i];
+		printf("%-4s %-8s %-16s", "NPU", "PID", "Command");
+		for (c = 2; c < h->ncols; c++) {
+			char name[48];
+
+			if (bytes_column(h->colname[c]))
+				snprintf(name, sizeof(name), "%s(MiB)", h->colname[c]);
+			else
+				snprintf(name, sizeof(name), "%s", h->colname[c]);
+			printf(" %12s", name);
+		}
+		printf("\n");
+		for (i = 0; i < ndevs; i++) {
+			const struct device *d = &devs[i];
+
+			for (j = 0; j < d->nclients; j++) {
+				const struct client *cl = &d->clients[j];
+
+				printf("%-4u %-8s %-16s", d->index, cl->col[0],
+				       d->ncols > 1 ? cl->col[1] : "?");
+				for (c = 2; c < d->ncols; c++) {
+					if (bytes_column(d->colname[c]) && is_number(cl->col[c]))
+						printf(" %12llu", strtoull(cl->col[c], NULL, 10) / MIB);
+					else
+						printf(" %12s", cl->col[c]);
+				}
+				printf("\n");
+			}
+		}
+	}
+
+	for (k = 0; k < NR_EXTRA; k++) {
+		bool shown = false;
+
+		for (i = 0; i < ndevs; i++) {
+			if (!devs[i].extra[k])
+				continue;
+			if (!shown)
+				printf("\n%c%s:\n", extra_views[k][0] - 'a' + 'A', extra_views[k] + 1);
+			shown = true;
+			printf("  NPU %u:\n", devs[i].index);
+			for (char *s = devs[i].extra[k], *e; *s; s = e + (*e != '\0')) {
+				e = strchrnul(s, '\n');
+				printf("    %.*s\n", (int)(e - s), s);
+			}
+		}
+		if (!shown && any_dbg)
+			printf("\n%c%s: not exposed by the driver\n",
+			       extra_views[k][0] - 'a' + 'A', extra_views[k] + 1);
+	}
+	fflush(stdout);
+}
+
+/* --- JSON ------------------------------------------------------------- */
+
+static bool compact;
+static int depth;
+static bool need_comma;
+
+static void jnl(void)
+{
+	if (!compact)
+		printf("\n%*s", depth * 2, "");
+}
+
+static void jstr(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch == '\n')
+			printf("\\n");
+		else if (ch == '\t')
+			printf("\\t");
+		else if (ch < 0x20 || ch >= 0x7f)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+static void jkey(const char *k)
+{
+	if (need_comma)
+		putchar(',');
+	jnl();
+	if (k) {
+		jstr(k);
+		printf(compact ? ":" : ": ");
+	}
+	need_comma = true;
+}
+
+static void jopen(const char *k, char ch)
+{
+	jkey(k);
+	putchar(ch);
+	depth++;
+	need_comma = false;
+}
+
+static void jclose(char ch)
+{
+	depth--;
+	if (need_comma)
+		jnl();
+	putchar(ch);
+	need_comma = true;
+}
+
+static void jstrv(const char *k, const char *v)
+{
+	jkey(k);
+	jstr(v);
+}
+
+static void jnum(const char *k, unsigned long long v)
+{
+	jkey(k);
+	printf("%llu", v);
+}
+
+static void jraw(const char *k, const char *v)
+{
+	jkey(k);
+	fputs(v, stdout);
+}
+
+static void print_json(void)
+{
+	char when[64];
+	int i, j, c;
+	unsigned int k;
+
+	now_string(when, sizeof(when), true);
+	depth = 0;
+	need_comma = false;
+	putchar('{');
+	depth++;
+	jstrv("version", ASCEND_SMI_VERSION);
+	jstrv("timestamp", when);
+	jopen("devices", '[');
+	for (i = 0; i < ndevs; i++) {
+		const struct device *d = &devs[i];
+		char caps[32];
+
+		jopen(NULL, '{');
+		jnum("index", d->index);
+		jstrv("node", d->node);
+		jstrv("bus_id", d->bus);
+		jstrv("health", health(d));
+		jstrv("health_detail", health_detail(d));
+		if (d->driver[0]) {
+			jstrv("driver", d->driver);
+			jstrv("driver_version", d->driver_version);
+		}
+		if (healthy(d)) {
+			jstrv("soc_name", d->info.soc_name);
+			jnum("hbm_total", d->info.hbm_total);
+			jnum("hbm_used", d->info.hbm_total - d->info.hbm_free);
+			jnum("hbm_free", d->info.hbm_free);
+			jnum("hbm_largest_free", d->info.hbm_largest_free);
+			jnum("dma_engines", d->info.num_dma_engines);
+			jnum("ai_cores", d->info.num_ai_cores);
+			jnum("max_queues_per_file", d->info.max_queues_per_file);
+			jnum("cmd_timeout_ms", d->info.cmd_timeout_ms);
+			snprintf(caps, sizeof(caps), "0x%llx",
+				 (unsigned long long)d->info.capabilities);
+			jstrv("capabilities", caps);
+		}
+		if (!d->have_debugfs) {
+			jraw("processes", "null");
+		} else {
+			jnum("hbm_allocations", d->dbg_allocations);
+			jopen("processes", '[');
+			for (j = 0; j < d->nclients; j++) {
+				const struct client *cl = &d->clients[j];
+
+				jopen(NULL, '{');
+				for (c = 0; c < d->ncols; c++) {
+					if (c != 1 && is_number(cl->col[c]))
+						jraw(d->colname[c], cl->col[c]);
+					else
+						jstrv(d->colname[c], cl->col[c]);
+				}
+				jclose('}');
+			}
+			jclose(']');
+		}
+		for (k = 0; k < NR_EXTRA; k++) {
+			if (!d->extra[k]) {
+				jraw(extra_views[k], "null");
+				continue;
+			}
+			jopen(extra_views[k], '[');
+			for (char *s = d->extra[k], *e; *s; s = e + (*e != '\0')) {
+				char line[512];
+
+				e = strchrnul(s, '\n');
+				snprintf(line, sizeof(line), "%.*s", (int)(e - s), s);
+				jstrv(NULL, line);
+			}
+			jclose(']');
+		}
+		jclose('}');
+	}
+	jclose(']');
+	jraw("debugfs", ndevs && devs[0].have_debugfs ? "true" : "false");
+	if (ndevs && !devs[0].have_debugfs)
+		jstrv("debugfs_error", strerror(debugfs_errno ? debugfs_errno : ENOENT));
+	depth--;
+	jnl();
+	printf("}\n");
+	fflush(stdout);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ascend-smi [--json] [--watch [SECS]] [--count N] [--debugfs DIR]\n"
+		"  --json          print one JSON document (one per line with --watch)\n"
+		"  --watch [SECS]  refresh every SECS seconds (default 2) until interrupted\n"
+		"  --count N       with --watch: stop after N refreshes\n"
+		"  --debugfs DIR   where debugfs is mounted (default /sys/kernel/debug)\n"
+		"  --version       print the version\n");
+}
+
+static bool parse_uint(const char *s, unsigned long *v)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return false;
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	return !errno && !*end;
+}
+
+int main(int argc, char **argv)
+{
+	bool json = false, watch = false;
+	unsigned long secs = 2, count = 0, n;
+	int i, rc;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--json") || !strcmp(a, "-j")) {
+			json = true;
+		} else if (!strcmp(a, "--watch") || !strcmp(a, "-w")) {
+			watch = true;
+			if (i + 1 < argc && parse_uint(argv[i + 1], &secs))
+				i++;
+		} else if (!strncmp(a, "--watch=", 8)) {
+			watch = true;
+			if (!parse_uint(a + 8, &secs)) {
+				usage(stderr);
+				return 2;
+			}
+		} else if (!strcmp(a, "--count") || !strcmp(a, "-c")) {
+			if (i + 1 >= argc || !parse_uint(argv[++i], &count) || !count) {
+				fprintf(stderr, "ascend-smi: --count needs a number > 0\n");
+				return 2;
+			}
+		} else if (!strcmp(a, "--debugfs")) {
+			if (i + 1 >= argc) {
+				usage(stderr);
+				return 2;
+			}
+			debugfs_root = argv[++i];
+		} else if (!strcmp(a, "--version")) {
+			printf("ascend-smi %s\n", ASCEND_SMI_VERSION);
+			return 0;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "ascend-smi: unknown argument '%s'\n", a);
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!watch)
+		count = 1;
+	compact = json && watch;
+
+	for (n = 0;; n++) {
+		scan();
+		if (watch && !json && isatty(STDOUT_FILENO))
+			printf("\033[H\033[2J");
+		else if (watch && !json && n)
+			printf("\n");
+		if (json)
+			print_json();
+		else
+			print_text();
+		if (count && n + 1 >= count)
+			break;
+		sleep(secs);
+	}
+
+	rc = ndevs ? 0 : 3;
+	for (i = 0; i < ndevs; i++)
+		if (!healthy(&devs[i]))
+			rc = 1;
+	if (!ndevs)
+		fprintf(stderr, "ascend-smi: no ascend device (is the module loaded? modprobe ascend)\n");
+	free_devices();
+	return rc;
+}
