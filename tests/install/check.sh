@@ -14,6 +14,7 @@
 #   test_install_app          tests/install/vm-test.sh: runs the apps (TAP)
 #   test_install_smi          ascend-smi against known allocations (TAP)
 # Exit status 0 (failures are results).
+# pipefail: never end a pipeline with grep -q (SIGPIPE upstream fails it).
 set -uo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -59,7 +60,7 @@ check tree/include-acl headers_same
 soname() { readelf -d "$1" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p'; }
 lib_ok() {
 	[ -f "$P/lib64/libacl_rt.so" ] && [ "$(soname "$P/lib64/libacl_rt.so")" = libacl_rt.so ] &&
-		nm -D --defined-only "$P/lib64/libacl_rt.so" | grep -qw aclrtMalloc
+		nm -D --defined-only "$P/lib64/libacl_rt.so" | grep -w aclrtMalloc >/dev/null
 }
 check tree/lib64-libacl_rt.so lib_ok
 compat_ok() {
@@ -76,7 +77,7 @@ pc_ok() {
 	[ "$(PKG_CONFIG_PATH=$P/lib64/pkgconfig pkg-config --modversion acl_rt)" = "$VERSION" ] &&
 		[ "$(readlink -f "$(printf '%s\n' $flags | sed -n 's/^-I//p')")" = "$P/include" ] &&
 		[ "$(readlink -f "$(printf '%s\n' $flags | sed -n 's/^-L//p')")" = "$P/lib64" ] &&
-		printf '%s\n' $flags | grep -qx -- -lacl_rt
+		printf '%s\n' $flags | grep -x -- -lacl_rt >/dev/null
 }
 check tree/pkgconfig-acl_rt.pc pc_ok
 cmake_ok() {
@@ -122,7 +123,7 @@ module_ok() {
 		cp "$ko" "$tmp/lib/modules/$kver/updates/" &&
 		depmod -b "$tmp" "$kver" 2>/dev/null || return 1
 	modprobe -d "$tmp" -S "$kver" --show-depends ascend 2>&1 | tee /dev/stderr |
-		grep -q "^insmod $tmp/lib/modules/$kver/updates/ascend.ko"
+		grep "^insmod $tmp/lib/modules/$kver/updates/ascend.ko" >/dev/null
 }
 check tree/module-updates-ascend.ko module_ok
 
@@ -155,7 +156,7 @@ check tree/dkms-usr-src-ascend dkms_ok
 udev_ok() {
 	local r=$ROOT/etc/udev/rules.d/70-ascend.rules
 	grep -v '^#' "$r" | grep 'SUBSYSTEM=="accel"' | grep 'KERNEL=="accel' |
-		grep 'GROUP="render"' | grep -q 'MODE="0660"'
+		grep 'GROUP="render"' | grep 'MODE="0660"' >/dev/null
 }
 check tree/udev-70-ascend.rules udev_ok
 
@@ -165,7 +166,7 @@ modprobe_ok() {
 	grep -q '^#options ascend ' "$ex" || return 1
 	params=$(modinfo -F parm "${mods[0]}" | sed 's/:.*//')
 	for p in $(sed -n 's/^#options ascend //p' "$ex" | tr ' ' '\n' | sed 's/=.*//'); do
-		printf '%s\n' "$params" | grep -qx "$p" || { log "unknown parameter $p"; return 1; }
+		printf '%s\n' "$params" | grep -x "$p" >/dev/null || { log "unknown parameter $p"; return 1; }
 	done
 }
 check tree/modprobe.d-ascend.conf.example modprobe_ok
@@ -185,7 +186,7 @@ app_cmake() {
 	cmake -S "$HERE/app" -B "$b" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=Release &&
 		cmake --build "$b" &&
 		cp "$b/app" "$b/app_ascendcl" "$PAY/install/" &&
-		readelf -d "$b/app_ascendcl" | grep -q 'NEEDED.*\[libacl_rt.so\]'
+		readelf -d "$b/app_ascendcl" | grep 'NEEDED.*\[libacl_rt.so\]' >/dev/null
 }
 check app/cmake-find_package app_cmake
 smi_test() {
