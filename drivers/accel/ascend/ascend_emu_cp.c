@@ -693,8 +693,15 @@ static int ascend_cp_thread(void *data)
 			idle = true;
 			idle_since = ktime_get_ns();
 		}
+		/*
+		 * No polling while launch blocks wait for an AI core: a core
+		 * thread woken onto this CPU would wait for the poll to end
+		 * (about 300 us per launch with multi-threaded TCG).  The
+		 * finishing job kicks us.
+		 */
 		if (ktime_get_ns() - idle_since <
-		    (u64)READ_ONCE(poll_us) * NSEC_PER_USEC) {
+		    (u64)READ_ONCE(poll_us) * NSEC_PER_USEC &&
+		    list_empty_careful(&cp->launches)) {
 			cond_resched();
 			cpu_relax();
 			continue;
