@@ -118,6 +118,81 @@ TEST(queue_limit_per_file)
 	close(fd);
 }
 
+/* sysfs file of a writable module parameter of the driver */
+static const char *param_path(const char *name)
+{
+	static char path[128];
+	const char *drv = getenv("ASCEND_DRIVER");
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s",
+		 drv && *drv ? drv : "ascend", name);
+	return path;
+}
+
+static long param_read(const char *name)
+{
+	FILE *f = fopen(param_path(name), "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static int param_write(const char *name, long v)
+{
+	FILE *f = fopen(param_path(name), "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fprintf(f, "%ld\n", v) > 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/*
+ * The device-wide bound holds across files (processes): with max_queues
+ * lowered to 3, two files share three queues, the fourth gets ENOSPC, and a
+ * destroyed queue frees its slot for the other file.
+ */
+TEST(queue_limit_per_device)
+{
+	long old = param_read("max_queues");
+	struct drm_ascend_queue_create c;
+	struct drm_ascend_queue_destroy d = { 0 };
+	uint32_t h1[2];
+	int fd1 = open_accel(), fd2 = open_accel();
+	int i;
+
+	if (old < 0 || param_write("max_queues", 3))
+		SKIP("cannot read/write the driver's max_queues parameter");
+	for (i = 0; i < 2; i++) {
+		c = (struct drm_ascend_queue_create){ .ring_entries = 1 };
+		CHECK_EQ(aioctl(fd1, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c), 0);
+		h1[i] = c.handle;
+	}
+	c = (struct drm_ascend_queue_create){ .ring_entries = 1 };
+	CHECK_EQ(aioctl(fd2, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c), 0);
+	c = (struct drm_ascend_queue_create){ .ring_entries = 1 };
+	CHECK_ERRNO(aioctl(fd2, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c), ENOSPC);
+	CHECK_ERRNO(aioctl(fd1, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c), ENOSPC);
+
+	d.handle = h1[0];
+	CHECK_EQ(aioctl(fd1, DRM_IOCTL_ASCEND_QUEUE_DESTROY, &d), 0);
+	c = (struct drm_ascend_queue_create){ .ring_entries = 1 };
+	CHECK_EQ(aioctl(fd2, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c), 0);
+
+	/* closing a file returns its slots */
+	close(fd2);
+	c = (struct drm_ascend_queue_create){ .ring_entries = 1 };
+	CHECK_EQ(aioctl(fd1, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c), 0);
+	CHECK_EQ(param_write("max_queues", old), 0);
+	close(fd1);
+}
+
 TEST(unknown_handle_enoent)
 {
 	struct drm_ascend_queue_destroy d = { .handle = 0x7777 };

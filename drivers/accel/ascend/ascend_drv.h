@@ -38,6 +38,8 @@ struct platform_device;
  * @queues_lock: protects @queues
  * @queues: every live &struct ascend_queue of every file, for debugfs and
  *	for teardown
+ * @nr_queues: queues started on the device (at most the max_queues
+ *	module parameter)
  * @host_wq: gives memlock charges of released host memory back when the
  *	owner's mmap_lock was held (ascend_host.c); flushed at device release
  */
@@ -51,8 +53,9 @@ struct ascend_device {
 	struct ascend_hbm hbm;
 	const struct ascend_hw_ops *hw;
 	void *hw_priv;
-	struct mutex queues_lock;	/* protects queues */
+	struct mutex queues_lock;	/* protects queues, nr_queues */
 	struct list_head queues;
+	unsigned int nr_queues;
 	struct workqueue_struct *host_wq;
 };
 

@@ -45,6 +45,12 @@ module_param(cmd_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(cmd_timeout_ms,
 		 "Default limit in ms on the run time of one queue command before it is aborted (0: no limit; default 10000)");
 
+/* The device-wide bound on queues, across every process. */
+static unsigned int max_queues = 1024;
+module_param(max_queues, uint, 0644);
+MODULE_PARM_DESC(max_queues,
+		 "Queues one NPU serves across all processes (default 1024); QUEUE_CREATE fails with -ENOSPC beyond");
+
 u32 ascend_queue_cmd_timeout_ms(void)
 {
 	return READ_ONCE(cmd_timeout_ms);
@@ -280,7 +286,10 @@ static void ascend_queue_shutdown(struct ascend_queue *q)
 				       0, 0);
 
 	mutex_lock(&adev->queues_lock);
-	list_del_init(&q->dev_link);
+	if (!list_empty(&q->dev_link)) {
+		list_del_init(&q->dev_link);
+		adev->nr_queues--;
+	}
 	mutex_unlock(&adev->queues_lock);
 
 	mutex_lock(&af->queues_lock);
@@ -632,9 +641,19 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 	}
 	q->handle = handle;
 
+	/* reserve a slot under the device-wide limit before starting */
+	mutex_lock(&adev->queues_lock);
+	if (adev->nr_queues >= READ_ONCE(max_queues)) {
+		mutex_unlock(&adev->queues_lock);
+		ret = -ENOSPC;
+		goto err_erase;
+	}
+	adev->nr_queues++;
+	mutex_unlock(&adev->queues_lock);
+
 	ret = adev->hw->queue_start(adev, q);
 	if (ret)
-		goto err_erase;
+		goto err_unreserve;
 
 	mutex_lock(&adev->queues_lock);
 	list_add_tail(&q->dev_link, &adev->queues);
@@ -650,6 +669,10 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 	args->mmap_size = size;
 	return 0;
 
+err_unreserve:
+	mutex_lock(&adev->queues_lock);
+	adev->nr_queues--;
+	mutex_unlock(&adev->queues_lock);
 err_erase:
 	mutex_lock(&af->queues_lock);
 	xa_erase(&af->queues, handle);
