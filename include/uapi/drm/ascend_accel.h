@@ -58,6 +58,8 @@ extern "C" {
 #define DRM_ASCEND_QUEUE_RESET		0x0d
 #define DRM_ASCEND_HOST_ALLOC		0x0e
 #define DRM_ASCEND_HOST_REGISTER	0x0f
+#define DRM_ASCEND_COPY_BATCH		0x10
+#define DRM_ASCEND_COPY_2D		0x11
 
 #define DRM_IOCTL_ASCEND_DEV_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_DEV_QUERY, struct drm_ascend_dev_query)
@@ -91,6 +93,10 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_HOST_ALLOC, struct drm_ascend_host_alloc)
 #define DRM_IOCTL_ASCEND_HOST_REGISTER \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_HOST_REGISTER, struct drm_ascend_host_register)
+#define DRM_IOCTL_ASCEND_COPY_BATCH \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_COPY_BATCH, struct drm_ascend_copy_batch)
+#define DRM_IOCTL_ASCEND_COPY_2D \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_COPY_2D, struct drm_ascend_copy_2d)
 
 /* ------------------------------------------------------------------------ */
 /* DEV_QUERY */
@@ -135,6 +141,8 @@ struct drm_ascend_dev_query {
 #define DRM_ASCEND_CAP_QUEUE_RESET	(1ULL << 9)	/* QUEUE_RESET */
 #define DRM_ASCEND_CAP_HOST_MEMORY	(1ULL << 10)	/* HOST_ALLOC, HOST_REGISTER,
 							 * host addresses in COPY */
+#define DRM_ASCEND_CAP_COPY_EXT		(1ULL << 11)	/* COPY_BATCH, COPY_2D, ring
+							 * COPY_2D/_BATCH/_INDIRECT/_OFFSET */
 
 #define DRM_ASCEND_SOC_NAME_LEN		32
 
@@ -296,6 +304,74 @@ struct drm_ascend_copy {
 	__u64 dst;
 	__u64 src;
 	__u64 size;
+	__u32 flags;
+	__u32 pad;
+};
+
+/* ------------------------------------------------------------------------ */
+/* COPY_BATCH and COPY_2D: synchronous batch and strided copies */
+
+/* Most entries one synchronous batch may hold (CANN's limit). */
+#define DRM_ASCEND_COPY_BATCH_MAX	4096
+
+/**
+ * struct drm_ascend_copy_entry - one copy of a batch
+ * @dst: destination address (as in &struct drm_ascend_copy)
+ * @src: source address
+ * @size: bytes; 0 is allowed and copies nothing
+ */
+struct drm_ascend_copy_entry {
+	__u64 dst;
+	__u64 src;
+	__u64 size;
+};
+
+/**
+ * struct drm_ascend_copy_batch - many copies as one submission
+ * @entries: user pointer to @count entries of @entry_size bytes each
+ * @count: number of entries, 1..%DRM_ASCEND_COPY_BATCH_MAX
+ * @entry_size: sizeof(struct drm_ascend_copy_entry) as user space knows
+ *	it; a larger size is accepted if the extra bytes are zero
+ * @flags: must be 0
+ * @fail_index: out: index of the first entry whose range is invalid
+ *	(-EFAULT/-EINVAL returned), or 0xffffffff when no single entry is at
+ *	fault
+ *
+ * Addresses follow &struct drm_ascend_copy (device VAs, pinned host memory,
+ * or pageable host memory pinned for the duration).  Every entry is checked
+ * before any byte moves; then all entries run on the DMA engines, in any
+ * order, and the ioctl returns when all bytes moved.  Ordered after the
+ * file's published queue work, like COPY.
+ */
+struct drm_ascend_copy_batch {
+	__u64 entries;
+	__u32 count;
+	__u32 entry_size;
+	__u32 flags;
+	__u32 fail_index;
+};
+
+/**
+ * struct drm_ascend_copy_2d - synchronous strided copy
+ * @dst: destination address of the first row
+ * @src: source address of the first row
+ * @dpitch: bytes between the starts of destination rows, >= @width
+ * @spitch: bytes between the starts of source rows, >= @width
+ * @width: bytes per row, > 0
+ * @height: rows, > 0
+ * @flags: must be 0
+ * @pad: must be 0
+ *
+ * Each side's whole span (pitch * (height - 1) + width, overflow-checked)
+ * must be valid as in &struct drm_ascend_copy.  Ordered like COPY.
+ */
+struct drm_ascend_copy_2d {
+	__u64 dst;
+	__u64 src;
+	__u64 dpitch;
+	__u64 spitch;
+	__u64 width;
+	__u64 height;
 	__u32 flags;
 	__u32 pad;
 };
@@ -610,6 +686,10 @@ struct ascend_queue_status {
 #define ASCEND_CMD_EVENT_WAIT	5	/* stall until an event generation */
 #define ASCEND_CMD_WRITE_VALUE	6	/* 64-bit store to a device VA */
 #define ASCEND_CMD_WAIT_VALUE	7	/* stall until a 64-bit value matches */
+#define ASCEND_CMD_COPY_2D	8	/* strided copy */
+#define ASCEND_CMD_COPY_BATCH	9	/* entries read from device-visible memory */
+#define ASCEND_CMD_COPY_INDIRECT 10	/* descriptor read from device memory */
+#define ASCEND_CMD_COPY_OFFSET	11	/* base pointers read from device slots */
 
 #define ASCEND_CMD_SIZE		128
 #define ASCEND_LAUNCH_ARGS_MAX	96
@@ -658,6 +738,95 @@ struct ascend_cmd_fill {
 	__u64 pattern;
 	__u32 pattern_size;
 	__u32 pad;
+};
+
+/**
+ * struct ascend_cmd_copy_2d - %ASCEND_CMD_COPY_2D payload
+ * @dst: destination address of the first row (MMU-mapped)
+ * @src: source address of the first row (MMU-mapped)
+ * @dpitch: destination pitch, >= @width
+ * @spitch: source pitch, >= @width
+ * @width: bytes per row, > 0
+ * @height: rows, > 0
+ */
+struct ascend_cmd_copy_2d {
+	__u64 dst;
+	__u64 src;
+	__u64 dpitch;
+	__u64 spitch;
+	__u64 width;
+	__u64 height;
+};
+
+/**
+ * struct ascend_cmd_copy_batch - %ASCEND_CMD_COPY_BATCH payload
+ * @entries: MMU-mapped address (device memory or pinned host memory) of
+ *	@count &struct drm_ascend_copy_entry, read when the command executes;
+ *	8-byte aligned
+ * @count: number of entries, > 0 (no upper limit beyond the mapping)
+ * @pad: zero
+ *
+ * Every entry is translated before any byte moves; an invalid entry faults
+ * the queue (fault_addr = the entry's address field that failed).
+ */
+struct ascend_cmd_copy_batch {
+	__u64 entries;
+	__u32 count;
+	__u32 pad;
+};
+
+/* &ascend_memcpy_desc.magic */
+#define ASCEND_MEMCPY_DESC_MAGIC	0x44435341	/* "ASCD" little endian */
+#define ASCEND_MEMCPY_DESC_SIZE		64
+#define ASCEND_MEMCPY_DESC_ALIGN	64
+
+/**
+ * struct ascend_memcpy_desc - a copy descriptor kept in device memory
+ * @magic: %ASCEND_MEMCPY_DESC_MAGIC
+ * @version: 1
+ * @dst: destination device VA
+ * @src: source device VA
+ * @size: bytes, > 0
+ * @reserved: zero
+ *
+ * aclrtSetMemcpyDesc writes it; %ASCEND_CMD_COPY_INDIRECT reads it when the
+ * command executes, so device code may rewrite it in between.  A malformed
+ * descriptor faults the queue with %ASCEND_FAULT_BAD_COMMAND.
+ */
+struct ascend_memcpy_desc {
+	__u32 magic;
+	__u32 version;
+	__u64 dst;
+	__u64 src;
+	__u64 size;
+	__u64 reserved[4];
+};
+
+/**
+ * struct ascend_cmd_copy_indirect - %ASCEND_CMD_COPY_INDIRECT payload
+ * @desc: device VA of a &struct ascend_memcpy_desc, 64-byte aligned
+ */
+struct ascend_cmd_copy_indirect {
+	__u64 desc;
+};
+
+/**
+ * struct ascend_cmd_copy_offset - %ASCEND_CMD_COPY_OFFSET payload
+ * @dst_slot: device VA of a 64-bit destination base pointer, 8-byte aligned
+ * @src_slot: device VA of a 64-bit source base pointer, 8-byte aligned
+ * @dst_offset: added to the destination base read at execution time
+ * @src_offset: added to the source base read at execution time
+ * @size: bytes, > 0
+ *
+ * Copies @size bytes from *@src_slot + @src_offset to *@dst_slot +
+ * @dst_offset, both pointers read when the command executes.
+ */
+struct ascend_cmd_copy_offset {
+	__u64 dst_slot;
+	__u64 src_slot;
+	__u64 dst_offset;
+	__u64 src_offset;
+	__u64 size;
 };
 
 /* &ascend_cmd_event.flags */
@@ -710,6 +879,10 @@ struct ascend_cmd_value {
  * @fill: payload of %ASCEND_CMD_FILL
  * @event: payload of %ASCEND_CMD_EVENT_RECORD and %ASCEND_CMD_EVENT_WAIT
  * @value: payload of %ASCEND_CMD_WRITE_VALUE and %ASCEND_CMD_WAIT_VALUE
+ * @copy_2d: payload of %ASCEND_CMD_COPY_2D
+ * @copy_batch: payload of %ASCEND_CMD_COPY_BATCH
+ * @copy_indirect: payload of %ASCEND_CMD_COPY_INDIRECT
+ * @copy_offset: payload of %ASCEND_CMD_COPY_OFFSET
  * @raw: payload bytes; every byte past the opcode's payload must be zero
  */
 struct ascend_cmd {
@@ -722,6 +895,10 @@ struct ascend_cmd {
 		struct ascend_cmd_fill fill;
 		struct ascend_cmd_event event;
 		struct ascend_cmd_value value;
+		struct ascend_cmd_copy_2d copy_2d;
+		struct ascend_cmd_copy_batch copy_batch;
+		struct ascend_cmd_copy_indirect copy_indirect;
+		struct ascend_cmd_copy_offset copy_offset;
 		__u8 raw[ASCEND_CMD_SIZE - 16];
 	};
 };
