@@ -221,10 +221,14 @@ static void emu_dma_errors(struct kunit *test)
 static void emu_dma_concurrent_jobs(struct kunit *test)
 {
 	struct emu_ctx *ctx = test->priv;
-	struct ascend_dma_desc d[8][4] = {};
+	/* on the heap: the descriptors do not fit the stack frame limit */
+	struct ascend_dma_desc (*d)[4] = kunit_kcalloc(test, 8, sizeof(*d),
+						       GFP_KERNEL);
 	struct ascend_dma_job jobs[8] = {};
 	u64 v, r;
 	unsigned int i, j;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
 
 	for (i = 0; i < 8; i++) {
 		v = 0x1000 + i;
