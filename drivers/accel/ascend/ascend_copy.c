@@ -353,6 +353,8 @@ static int ascend_copy_pin(struct ascend_file *af, struct ascend_copy_side *s,
 	int ret;
 
 	ascend_copy_page_span(addr, len, &first, &count);
+	if (ascend_should_fail(af->adev, ASCEND_FAULT_SITE_PIN))
+		return -EFAULT;
 	ret = pin_user_pages_fast(first << PAGE_SHIFT, count,
 				  s->write ? FOLL_WRITE : 0, s->pages);
 	if (ret <= 0)
@@ -369,7 +371,11 @@ static int ascend_copy_pin(struct ascend_file *af, struct ascend_copy_side *s,
 					offset_in_page(addr), len, GFP_KERNEL);
 	if (ret)
 		goto err_unpin;
-	ret = dma_map_sgtable(af->adev->drm.dev, &s->sgt, ascend_copy_dir(s), 0);
+	if (ascend_should_fail(af->adev, ASCEND_FAULT_SITE_DMA_MAP))
+		ret = -ENOMEM;
+	else
+		ret = dma_map_sgtable(af->adev->drm.dev, &s->sgt,
+				      ascend_copy_dir(s), 0);
 	if (ret) {
 		sg_free_table(&s->sgt);
 		goto err_unpin;

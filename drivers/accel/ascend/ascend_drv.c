@@ -197,6 +197,7 @@ static int ascend_device_create(unsigned int index, struct ascend_device **out)
 	ret = drm_dev_register(&adev->drm, 0);
 	if (ret)
 		goto err_release_devres;
+	ascend_fault_debugfs_init(adev);
 
 	drm_info(&adev->drm, "%s: %u MiB HBM, %u DMA engines, %u AI cores\n",
 		 adev->soc_name, hbm_size_mb, dma_engines, ai_cores);

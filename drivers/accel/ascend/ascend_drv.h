@@ -16,6 +16,7 @@
 #include <linux/xarray.h>
 
 #include "ascend_accel.h"
+#include "ascend_fault.h"
 #include "ascend_hbm.h"
 #include "ascend_vm.h"
 
@@ -42,6 +43,7 @@ struct platform_device;
  *	module parameter)
  * @host_wq: gives memlock charges of released host memory back when the
  *	owner's mmap_lock was held (ascend_host.c); flushed at device release
+ * @fault: fault-injection countdowns (ascend_fault.h; atomics, no lock)
  */
 struct ascend_device {
 	struct drm_device drm;
@@ -57,6 +59,7 @@ struct ascend_device {
 	struct list_head queues;
 	unsigned int nr_queues;
 	struct workqueue_struct *host_wq;
+	struct ascend_fault fault;
 };
 
 static inline struct ascend_device *to_ascend_device(struct drm_device *drm)

@@ -120,6 +120,9 @@ int ascend_ioctl_event_create(struct drm_device *drm, void *data,
 
 	if (args->flags & ~DRM_ASCEND_EVENT_FLAGS)
 		return -EINVAL;
+	if (ascend_should_fail(to_ascend_device(drm),
+			       ASCEND_FAULT_SITE_EVENT_CREATE))
+		return -ENOMEM;
 
 	e = kzalloc(sizeof(*e), GFP_KERNEL);
 	if (!e)

@@ -97,8 +97,12 @@ int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 		return -ENOMEM;
 	bo->af = af;
 
-	ret = ascend_hbm_alloc_flags(&adev->hbm, args->size, args->policy,
-				     args->flags, &bo->mem);
+	if (ascend_should_fail(adev, ASCEND_FAULT_SITE_HBM_ALLOC))
+		ret = -ENOSPC;
+	else
+		ret = ascend_hbm_alloc_flags(&adev->hbm, args->size,
+					     args->policy, args->flags,
+					     &bo->mem);
 	if (ret)
 		goto err_free_bo;
 

@@ -354,8 +354,11 @@ static int ascend_host_map_dma(struct ascend_host_bo *bo)
 					bo->size, GFP_KERNEL);
 	if (ret)
 		return ret;
-	ret = dma_map_sgtable(dev, &bo->sgt, bo->readonly ? DMA_TO_DEVICE :
-			      DMA_BIDIRECTIONAL, 0);
+	if (ascend_should_fail(bo->af->adev, ASCEND_FAULT_SITE_DMA_MAP))
+		ret = -ENOMEM;
+	else
+		ret = dma_map_sgtable(dev, &bo->sgt, bo->readonly ?
+				      DMA_TO_DEVICE : DMA_BIDIRECTIONAL, 0);
 	if (ret) {
 		sg_free_table(&bo->sgt);
 		return ret;
@@ -437,7 +440,10 @@ int ascend_ioctl_host_register(struct drm_device *drm, void *data,
 		goto err_release;
 
 	gup = FOLL_LONGTERM | (bo->readonly ? 0 : FOLL_WRITE);
-	ret = pin_user_pages_fast(args->addr, npages, gup, bo->pages);
+	if (ascend_should_fail(af->adev, ASCEND_FAULT_SITE_PIN))
+		ret = -EFAULT;
+	else
+		ret = pin_user_pages_fast(args->addr, npages, gup, bo->pages);
 	if (ret != npages) {
 		/* a partial pin fails: nothing stays pinned or charged */
 		if (ret > 0)

@@ -577,6 +577,8 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 
 	if (args->flags || args->pad)
 		return -EINVAL;
+	if (ascend_should_fail(adev, ASCEND_FAULT_SITE_QUEUE_CREATE))
+		return -ENOMEM;
 	if (!entries)
 		entries = ASCEND_QUEUE_DEFAULT_RING_ENTRIES;
 	if (!is_power_of_2(entries) || entries > ASCEND_QUEUE_MAX_RING_ENTRIES)
@@ -738,6 +740,8 @@ int ascend_ioctl_queue_doorbell(struct drm_device *drm, void *data,
 
 	if (args->pad)
 		return -EINVAL;
+	if (ascend_should_fail(af->adev, ASCEND_FAULT_SITE_DOORBELL))
+		return -EIO;
 
 	q = ascend_queue_get(af, args->handle);
 	if (!q)
