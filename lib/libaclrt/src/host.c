@@ -794,3 +794,32 @@ void host_release_device(struct acl_device *dev)
 	ledger_prune(dev);
 	pthread_mutex_unlock(&u_lock);
 }
+
+/* ---- commands reading a pinned snapshot (batch entry arrays) ----------- */
+
+size_t host_stage_max(void)
+{
+	return STAGE_CHUNK;
+}
+
+aclError host_stage_cmd(struct acl_stream *s, const void *data, size_t len,
+			struct ascend_cmd *cmd, __u64 *addr_field, uint64_t *seq,
+			bool *staged)
+{
+	struct stage *b;
+	aclError ret;
+
+	*staged = false;
+	*seq = 0;
+	if (!len || len > STAGE_CHUNK)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "%zu bytes cannot be staged", len);
+	b = stage_get(s->dev, stage_class(len));
+	if (!b)
+		return ACL_SUCCESS;
+	*staged = true;
+	memcpy(b->p, data, len);
+	*addr_field = (uintptr_t)b->p;
+	ret = stream_submit_seq(s, cmd, seq);
+	stage_put(b, ret ? NULL : s, *seq);
+	return ret;
+}

@@ -191,6 +191,38 @@ aclError host_stage_h2d(struct acl_stream *s, void *dst, const void *src, size_t
 aclError host_pin_error(int e, size_t bytes, const char *what);
 void host_release_device(struct acl_device *dev);	/* dev rw write-held */
 
+/* memcpy.c: where the two sides of a copy are, and checks shared by the
+ * copy files (memcpy_2d.c, memcpy_batch.c, memcpy_desc.c) */
+enum copy_loc { CL_HOST, CL_DEV, CL_UNREG };	/* acl-pinned, device, pageable */
+extern const char *const copy_loc_name[];
+struct copy_side {
+	enum copy_loc loc;
+	enum addr_class cls;
+	struct acl_alloc a;		/* ADDR_DEVICE, ADDR_HOST */
+	struct acl_device *dev;		/* device memory: its device */
+};
+void copy_locate(const void *p, struct copy_side *sd);
+bool copy_dst_readonly(const struct copy_side *sd);
+/* [p, +count) inside one device allocation (its requested size), else 107000 */
+aclError copy_check_range(const char *name, const void *p, size_t count);
+aclError copy_check_host_range(const char *name, const void *p, size_t count,
+			       const struct acl_alloc *a);
+aclError copy_check_host_side(const char *name, const void *p, size_t count,
+			      const struct copy_side *sd, int dev_id, bool is_dst);
+/* one DRM_IOCTL_ASCEND_COPY on @dev (rw read-held) */
+aclError copy_ioctl(struct acl_device *dev, void *dst, const void *src, size_t count, bool host);
+/* CANN's MemcpyKindAutoCorrect: the corrected kind, or -1 */
+int copy_auto_correct(enum copy_loc s, enum copy_loc d, aclrtMemcpyKind kind);
+
+/* host.c: one command whose payload points at a libaclrt-owned pinned copy
+ * of @data (@len <= host_stage_max()); *@addr_field (inside *@cmd) is set to
+ * the buffer's device address before submission; the buffer is recycled
+ * once the command completed.  *staged false: no staging memory. */
+size_t host_stage_max(void);
+aclError host_stage_cmd(struct acl_stream *s, const void *data, size_t len,
+			struct ascend_cmd *cmd, __u64 *addr_field, uint64_t *seq,
+			bool *staged);
+
 /* memory.c */
 void memory_release_device(struct acl_device *dev);
 

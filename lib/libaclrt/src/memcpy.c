@@ -42,49 +42,41 @@ static int kind_dir(aclrtMemcpyKind kind)
 	return tab[kind];
 }
 
-/* What CANN's location check sees. */
-enum loc { L_HOST, L_DEV, L_UNREG };
-static const char *const loc_name[] = {
+/* What CANN's location check sees (enum copy_loc, internal.h). */
+const char *const copy_loc_name[] = {
 	"acl host memory (aclrtMallocHost/aclrtHostRegister)", "device memory",
 	"pageable host memory (not registered with acl)",
 };
 
-struct side {
-	enum loc loc;
-	enum addr_class cls;
-	struct acl_alloc a;		/* ADDR_DEVICE, ADDR_HOST */
-	struct acl_device *dev;		/* device memory: its device */
-};
-
-static void locate(const void *p, struct side *sd)
+void copy_locate(const void *p, struct copy_side *sd)
 {
 	memset(sd, 0, sizeof(*sd));
 	sd->cls = addrmap_classify(p, &sd->a);
 	switch (sd->cls) {
 	case ADDR_DEVICE:
-		sd->loc = L_DEV;
+		sd->loc = CL_DEV;
 		sd->dev = dev_by_id(sd->a.dev_id);
 		break;
 	case ADDR_DEVICE_UNALLOCATED:
-		sd->loc = L_DEV;
+		sd->loc = CL_DEV;
 		sd->dev = dev_of_va(p);
 		break;
 	case ADDR_HOST:
-		sd->loc = L_HOST;
+		sd->loc = CL_HOST;
 		break;
 	default:
-		sd->loc = L_UNREG;
+		sd->loc = CL_UNREG;
 		break;
 	}
 }
 
-static bool dst_readonly(const struct side *sd)
+bool copy_dst_readonly(const struct copy_side *sd)
 {
-	return sd->loc == L_HOST && (sd->a.hflags & HOST_F_READONLY);
+	return sd->loc == CL_HOST && (sd->a.hflags & HOST_F_READONLY);
 }
 
 /* [p, p+count) must lie inside one device allocation of this process. */
-static aclError check_range(const char *name, const void *p, size_t count)
+aclError copy_check_range(const char *name, const void *p, size_t count)
 {
 	struct acl_alloc a;
 
@@ -101,7 +93,7 @@ static aclError check_range(const char *name, const void *p, size_t count)
 }
 
 /* Pinned host memory used through the device MMU must hold the range. */
-static aclError check_host_range(const char *name, const void *p, size_t count,
+aclError copy_check_host_range(const char *name, const void *p, size_t count,
 				 const struct acl_alloc *a)
 {
 	uintptr_t off = (uintptr_t)p - a->va;
@@ -114,20 +106,19 @@ static aclError check_host_range(const char *name, const void *p, size_t count,
 }
 
 /* Checks of the host side of a copy with device @dev_id. */
-static aclError check_host_side(const char *name, const void *p, size_t count,
-				const struct side *sd, int dev_id, bool is_dst)
+aclError copy_check_host_side(const char *name, const void *p, size_t count,
+			     const struct copy_side *sd, int dev_id, bool is_dst)
 {
-	if (is_dst && dst_readonly(sd))
+	if (is_dst && copy_dst_readonly(sd))
 		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
 				  "dst %p is host memory registered read-only for the device", p);
-	if (sd->loc == L_HOST && host_usable(&sd->a, dev_id))
-		return check_host_range(name, p, count, &sd->a);
+	if (sd->loc == CL_HOST && host_usable(&sd->a, dev_id))
+		return copy_check_host_range(name, p, count, &sd->a);
 	return ACL_SUCCESS;
 }
 
 /* One DRM_IOCTL_ASCEND_COPY on @dev (rw read-held). */
-static aclError ioctl_copy(struct acl_device *dev, void *dst, const void *src, size_t count,
-			   bool host)
+aclError copy_ioctl(struct acl_device *dev, void *dst, const void *src, size_t count, bool host)
 {
 	struct drm_ascend_copy c = {
 		.dst = (uintptr_t)dst, .src = (uintptr_t)src, .size = count,
@@ -160,7 +151,7 @@ static bool overlap(const void *a, const void *b, size_t n)
 
 /* A synchronous copy between host memory and device memory, or D2D. */
 static aclError copy_sync(int dir, void *dst, const void *src, size_t count,
-			  const struct side *ds, const struct side *ss)
+			  const struct copy_side *ds, const struct copy_side *ss)
 {
 	struct acl_device *owner = dir == D2H ? ss->dev : ds->dev, *dev;
 	aclError ret;
@@ -169,13 +160,13 @@ static aclError copy_sync(int dir, void *dst, const void *src, size_t count,
 		return acl_err_at(acl_api_name, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 				  "copies between device %d and device %d are not supported yet",
 				  ss->dev->id, ds->dev->id);
-	ret = dir == D2H ? ACL_SUCCESS : check_range("dst", dst, count);
+	ret = dir == D2H ? ACL_SUCCESS : copy_check_range("dst", dst, count);
 	if (!ret && dir != H2D)
-		ret = check_range("src", src, count);
+		ret = copy_check_range("src", src, count);
 	if (!ret && dir == H2D)
-		ret = check_host_side("src", src, count, ss, owner->id, false);
+		ret = copy_check_host_side("src", src, count, ss, owner->id, false);
 	if (!ret && dir == D2H)
-		ret = check_host_side("dst", dst, count, ds, owner->id, true);
+		ret = copy_check_host_side("dst", dst, count, ds, owner->id, true);
 	if (ret)
 		return ret;
 	if (dir == D2D && overlap(dst, src, count))
@@ -185,7 +176,7 @@ static aclError copy_sync(int dir, void *dst, const void *src, size_t count,
 	ret = dev_acquire(owner->id, &dev);
 	if (ret)
 		return ret;
-	ret = ioctl_copy(dev, dst, src, count, dir != D2D);
+	ret = copy_ioctl(dev, dst, src, count, dir != D2D);
 	dev_release(dev);
 	return ret;
 }
@@ -223,7 +214,7 @@ static aclError common_checks(void *dst, size_t destMax, const void *src, size_t
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
 		     aclrtMemcpyKind kind)
 {
-	struct side ds, ss;
+	struct copy_side ds, ss;
 	int want, have;
 	aclError ret;
 
@@ -236,17 +227,17 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
 	if (dst == src)
 		return ACL_SUCCESS;
 
-	locate(dst, &ds);
-	locate(src, &ss);
-	have = ds.loc == L_DEV ? (ss.loc == L_DEV ? D2D : H2D) : (ss.loc == L_DEV ? D2H : H2H);
+	copy_locate(dst, &ds);
+	copy_locate(src, &ss);
+	have = ds.loc == CL_DEV ? (ss.loc == CL_DEV ? D2D : H2D) : (ss.loc == CL_DEV ? D2H : H2H);
 	want = kind_dir(kind);
 	if (want >= 0 && want != have)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "kind %s contradicts the pointers: dst %p is %s, src %p is %s (a %s copy)",
-			       kind_name[kind], dst, loc_name[ds.loc], src, loc_name[ss.loc],
+			       kind_name[kind], dst, copy_loc_name[ds.loc], src, copy_loc_name[ss.loc],
 			       dir_name[have]);
 	if (have == H2H) {
-		if (dst_readonly(&ds))
+		if (copy_dst_readonly(&ds))
 			return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 				       "dst %p is host memory registered read-only", dst);
 		memmove(dst, src, count);
@@ -260,28 +251,28 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
  * pairs with pageable memory accept a set of kinds and map DEFAULT.
  * HOST_TO_BUF_TO_DEVICE counts as HOST_TO_DEVICE.  Returns the kind, or -1.
  */
-static int auto_correct(enum loc s, enum loc d, aclrtMemcpyKind kind)
+int copy_auto_correct(enum copy_loc s, enum copy_loc d, aclrtMemcpyKind kind)
 {
 	int k = kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE ? ACL_MEMCPY_HOST_TO_DEVICE : (int)kind;
 	unsigned int ok;
 	int def;
 
-	if (s != L_UNREG && d != L_UNREG)
-		return s == L_HOST ? (d == L_HOST ? ACL_MEMCPY_HOST_TO_HOST :
+	if (s != CL_UNREG && d != CL_UNREG)
+		return s == CL_HOST ? (d == CL_HOST ? ACL_MEMCPY_HOST_TO_HOST :
 				      ACL_MEMCPY_HOST_TO_DEVICE) :
-				     (d == L_HOST ? ACL_MEMCPY_DEVICE_TO_HOST :
+				     (d == CL_HOST ? ACL_MEMCPY_DEVICE_TO_HOST :
 				      ACL_MEMCPY_DEVICE_TO_DEVICE);
 #define B(x) (1U << (x))
-	if (s == L_UNREG && d == L_DEV) {
+	if (s == CL_UNREG && d == CL_DEV) {
 		ok = B(ACL_MEMCPY_HOST_TO_DEVICE) | B(ACL_MEMCPY_DEVICE_TO_DEVICE);
 		def = ACL_MEMCPY_HOST_TO_DEVICE;
-	} else if (s == L_DEV) {		/* dev -> unreg */
+	} else if (s == CL_DEV) {		/* dev -> unreg */
 		ok = B(ACL_MEMCPY_DEVICE_TO_HOST) | B(ACL_MEMCPY_DEVICE_TO_DEVICE);
 		def = ACL_MEMCPY_DEVICE_TO_HOST;
-	} else if (s == L_HOST) {		/* host -> unreg */
+	} else if (s == CL_HOST) {		/* host -> unreg */
 		ok = B(ACL_MEMCPY_HOST_TO_HOST) | B(ACL_MEMCPY_HOST_TO_DEVICE);
 		def = ACL_MEMCPY_HOST_TO_HOST;
-	} else if (d == L_HOST) {		/* unreg -> host */
+	} else if (d == CL_HOST) {		/* unreg -> host */
 		ok = B(ACL_MEMCPY_HOST_TO_HOST) | B(ACL_MEMCPY_DEVICE_TO_HOST);
 		def = ACL_MEMCPY_HOST_TO_HOST;
 	} else {				/* unreg -> unreg */
@@ -301,11 +292,11 @@ static aclError sync_then_copy(struct acl_stream *s, int dir, void *dst, const v
 {
 	aclError ret = stream_sync(s, deadline_from_ms(-1), -1);
 
-	return ret ? ret : ioctl_copy(s->dev, dst, src, count, dir != D2D);
+	return ret ? ret : copy_ioctl(s->dev, dst, src, count, dir != D2D);
 }
 
 static aclError ring_copy(struct acl_stream *s, void *dst, const void *src, size_t count,
-			  const struct side *host)
+			  const struct copy_side *host)
 {
 	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_COPY };
 	uint64_t seq;
@@ -325,7 +316,7 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
 {
 	struct acl_device *dev, *ddev;
 	struct acl_stream *s;
-	struct side ds, ss;
+	struct copy_side ds, ss;
 	bool staged, pinned;
 	int k, dir;
 	aclError ret;
@@ -336,25 +327,25 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
 	if (ret)
 		return ret;
 
-	locate(dst, &ds);
-	locate(src, &ss);
-	k = auto_correct(ss.loc, ds.loc, kind);
+	copy_locate(dst, &ds);
+	copy_locate(src, &ss);
+	k = copy_auto_correct(ss.loc, ds.loc, kind);
 	if (k < 0)
 		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
 				  "kind %s is not accepted for src %p (%s) and dst %p (%s)",
-				  kind_name[kind], src, loc_name[ss.loc], dst, loc_name[ds.loc]);
-	if (ss.loc != L_DEV && ds.loc != L_DEV)
+				  kind_name[kind], src, copy_loc_name[ss.loc], dst, copy_loc_name[ds.loc]);
+	if (ss.loc != CL_DEV && ds.loc != CL_DEV)
 		return acl_err_at(acl_api_name, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 				  "asynchronous host-to-host copies (dst %p, src %p) are not supported (use aclrtMemcpy)",
 				  dst, src);
-	dir = ds.loc == L_DEV ? (ss.loc == L_DEV ? D2D : H2D) : D2H;
+	dir = ds.loc == CL_DEV ? (ss.loc == CL_DEV ? D2D : H2D) : D2H;
 	if (dir == D2D && ds.dev != ss.dev)
 		return acl_err_at(acl_api_name, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 				  "copies between device %d and device %d are not supported yet",
 				  ss.dev->id, ds.dev->id);
-	ret = dir == D2H ? ACL_SUCCESS : check_range("dst", dst, count);
+	ret = dir == D2H ? ACL_SUCCESS : copy_check_range("dst", dst, count);
 	if (!ret && dir != H2D)
-		ret = check_range("src", src, count);
+		ret = copy_check_range("src", src, count);
 	if (ret)
 		return ret;
 	if (dir == D2D && overlap(dst, src, count))
@@ -388,9 +379,9 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
 		goto out;
 	}
 	if (dir == H2D) {
-		pinned = ss.loc == L_HOST && host_usable(&ss.a, dev->id);
+		pinned = ss.loc == CL_HOST && host_usable(&ss.a, dev->id);
 		if (pinned && kind != ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
-			ret = check_host_range("src", src, count, &ss.a);
+			ret = copy_check_host_range("src", src, count, &ss.a);
 			if (!ret)
 				ret = ring_copy(s, dst, src, count, &ss);
 			goto out;
@@ -401,10 +392,10 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
 		goto out;
 	}
 	/* D2H */
-	ret = check_host_side("dst", dst, count, &ds, dev->id, true);
+	ret = copy_check_host_side("dst", dst, count, &ds, dev->id, true);
 	if (ret)
 		goto out;
-	if (ds.loc == L_HOST && host_usable(&ds.a, dev->id))
+	if (ds.loc == CL_HOST && host_usable(&ds.a, dev->id))
 		ret = ring_copy(s, dst, src, count, &ds);
 	else
 		ret = sync_then_copy(s, dir, dst, src, count);

@@ -6,9 +6,15 @@
  * The synchronous calls use DRM_IOCTL_ASCEND_FILL (ordered after the work
  * this process already queued, like CANN's sync memset on its device); the
  * asynchronous ones put an ASCEND_CMD_FILL on the stream.  Where the memory
- * is comes from the address map: device memory is filled by the device,
- * acl host memory (once acl allocates host memory) by the CPU, and host
- * memory acl does not know is refused (undefined behaviour in CANN).
+ * is comes from the address map: device memory is filled by the device;
+ * acl-pinned host memory (aclrtMallocHost, aclrtHostRegister) is filled by
+ * the CPU at once in the synchronous calls (CANN: "initialises the memory
+ * immediately, no implicit device or stream synchronisation"), and by a
+ * ring FILL through the device MMU in the asynchronous ones (in stream
+ * order; the memory cannot be freed before the fill ran); host memory acl
+ * does not know is refused with 107000 (undefined behaviour in CANN).
+ * count > maxCount (memSize < 4 * N for D32) -> 107000; a range running
+ * past its allocation -> 107000.
  */
 #include <errno.h>
 #include <string.h>
@@ -43,7 +49,7 @@ static aclError locate(const struct fill_req *r, struct acl_alloc *a)
 			       r->p);
 	default:
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "%p is host memory not allocated by acl; only device memory (aclrtMalloc) can be filled",
+			       "%p is host memory not allocated by acl; only device memory (aclrtMalloc) and acl host memory (aclrtMallocHost, aclrtHostRegister) can be filled (pageable memory: undefined behaviour in CANN, refused here)",
 			       r->p);
 	}
 }
@@ -113,6 +119,7 @@ static aclError fill_async(const struct fill_req *r, aclrtStream stream)
 	struct acl_device *dev;
 	struct acl_stream *s;
 	struct acl_alloc a;
+	uint64_t seq;
 	aclError ret;
 
 	ret = stream_acquire(stream, &s, &dev);
@@ -121,8 +128,22 @@ static aclError fill_async(const struct fill_req *r, aclrtStream stream)
 	ret = locate(r, &a);
 	if (ret)
 		goto out;
+	if (a.kind == ALLOC_HOST && host_usable(&a, dev->id) &&
+	    (dev->info.capabilities & DRM_ASCEND_CAP_FILL)) {
+		/* Pinned host memory in the stream's device MMU: the DMA
+		 * engine fills it in stream order, the call returns at once. */
+		cmd.fill.dst = (uintptr_t)r->p;
+		cmd.fill.size = r->bytes;
+		cmd.fill.pattern = r->pattern;
+		cmd.fill.pattern_size = r->pattern_size;
+		ret = stream_submit_seq(s, &cmd, &seq);
+		if (!ret)
+			host_note_use(s, seq, a.va, a.size);
+		goto out;
+	}
 	if (a.kind == ALLOC_HOST) {
-		/* As CANN does for host memory: synchronously, in stream order. */
+		/* Host memory of another device (or orphaned by a reset): as
+		 * CANN does for host memory, synchronously, in stream order. */
 		ret = stream_sync(s, deadline_from_ms(-1), -1);
 		if (!ret)
 			host_fill(r);

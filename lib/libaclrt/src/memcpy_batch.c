@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: MIT
+/*
+ * memcpy_batch.c - aclrtMemcpyBatch, aclrtMemcpyBatchV2, aclrtMemcpyBatchAsync
+ * and aclrtMemcpyBatchAsyncV2: many host<->device copies as one submission.
+ *
+ * CANN's checks in CANN's order (facts §7 "Batch copies"):
+ *  1. ACL layer -> 100000, *failIndex untouched: numBatches 0, sizes NULL,
+ *     failIndex NULL (non-V2), dsts/destMaxs/srcs/attrs/attrsIndexes NULL,
+ *     destMaxs[i] < sizes[i], a non-zero rsv byte in attrs[k].
+ *  2. *failIndex = SIZE_MAX; every size 0 -> success.
+ *  3. Runtime -> 107000, failIndex SIZE_MAX: numAttrs 0 or > numBatches,
+ *     attrsIndexes[0] != 0, attrsIndexes not strictly increasing or not
+ *     below numBatches, a synchronous batch of more than 4096 entries.
+ *  4. Per entry -> 107000 with *failIndex = the first failing entry: the real
+ *     location of dst/src (pageable counts as HOST) against the entry's
+ *     attribute (HOST_NUMA counts as HOST; DEVICE ids must match), dst and
+ *     src on the same side (only H2D or D2H), a direction other than the
+ *     first entry's (one direction per batch), a range outside its
+ *     allocation.
+ *
+ * Submission: a synchronous batch is one DRM_IOCTL_ASCEND_COPY_BATCH (the
+ * kernel pins pageable entries).  An asynchronous batch is one ring
+ * ASCEND_CMD_COPY_BATCH whose entry array is a snapshot in libaclrt's pinned
+ * staging memory (host.c; recycled once the command completed); entries
+ * with pageable host memory follow CANN's rule: the stream is synchronized
+ * (after the ring batch of the pinned entries was queued) and those entries
+ * are copied synchronously, so the call returns after they moved.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xf86drm.h>
+
+#include "internal.h"
+
+#define ERR(code, ...) acl_err_at(acl_api_name, (code), __VA_ARGS__)
+
+enum { B_H2D, B_D2H };
+
+struct batch {
+	size_t n;				/* entries with bytes to move */
+	struct drm_ascend_copy_entry *e;	/* those entries */
+	size_t *orig;				/* their index in the caller's arrays */
+	bool *pinned;				/* host side in the device's MMU */
+	struct acl_alloc *host;			/* the host side's allocation */
+	struct acl_device *dev;
+	int dir;
+};
+
+static void batch_free(struct batch *b)
+{
+	free(b->e);
+	free(b->orig);
+	free(b->pinned);
+	free(b->host);
+}
+
+static const char *loc_type_name(uint32_t t)
+{
+	static const char *const n[] = { "HOST", "DEVICE", "UNREGISTERED", "MANAGED",
+					 "HOST_NUMA" };
+
+	return t < 5 ? n[t] : "unknown";
+}
+
+/* The attribute location matches the real one? */
+static bool loc_matches(const aclrtMemLocation *want, const struct copy_side *sd)
+{
+	uint32_t t = want->type;
+
+	if (t == ACL_MEM_LOCATION_TYPE_HOST_NUMA)
+		t = ACL_MEM_LOCATION_TYPE_HOST;
+	if (sd->loc == CL_DEV)
+		return t == ACL_MEM_LOCATION_TYPE_DEVICE && sd->dev &&
+		       want->id == (uint32_t)sd->dev->id;
+	return t == ACL_MEM_LOCATION_TYPE_HOST;
+}
+
+static aclError entry_fail(size_t *fi, size_t i, aclError code)
+{
+	*fi = i;
+	return code;
+}
+
+/* Step 4 for entry @i, and its place in @b. */
+static aclError check_entry(struct batch *b, size_t i, void *dst, const void *src, size_t size,
+			    const aclrtMemcpyBatchAttr *at, size_t *fi)
+{
+	struct copy_side ds, ss;
+	struct acl_device *dev;
+	aclError ret;
+	int dir;
+
+	copy_locate(dst, &ds);
+	copy_locate(src, &ss);
+	if (!loc_matches(&at->dstLoc, &ds))
+		return entry_fail(fi, i, ERR(ACL_ERROR_RT_PARAM_INVALID,
+			"entry %zu: dst %p is %s but its attribute says %s id %u", i, dst,
+			copy_loc_name[ds.loc], loc_type_name(at->dstLoc.type), at->dstLoc.id));
+	if (!loc_matches(&at->srcLoc, &ss))
+		return entry_fail(fi, i, ERR(ACL_ERROR_RT_PARAM_INVALID,
+			"entry %zu: src %p is %s but its attribute says %s id %u", i, src,
+			copy_loc_name[ss.loc], loc_type_name(at->srcLoc.type), at->srcLoc.id));
+	if ((ds.loc == CL_DEV) == (ss.loc == CL_DEV))
+		return entry_fail(fi, i, ERR(ACL_ERROR_RT_PARAM_INVALID,
+			"entry %zu: dst and src are both %s; a batch copies only host to device or device to host",
+			i, ds.loc == CL_DEV ? "device memory" : "host memory"));
+	dir = ds.loc == CL_DEV ? B_H2D : B_D2H;
+	dev = dir == B_H2D ? ds.dev : ss.dev;
+	if (!b->dev) {
+		b->dev = dev;
+		b->dir = dir;
+	} else if (dir != b->dir) {
+		return entry_fail(fi, i, ERR(ACL_ERROR_RT_PARAM_INVALID,
+			"entry %zu is %s but the batch started %s; a batch has one direction",
+			i, dir == B_H2D ? "host to device" : "device to host",
+			b->dir == B_H2D ? "host to device" : "device to host"));
+	} else if (dev != b->dev) {
+		return entry_fail(fi, i, ERR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			"entry %zu uses device %d but the batch started on device %d",
+			i, dev->id, b->dev->id));
+	}
+	if (!size)
+		return ACL_SUCCESS;
+	if (dir == B_H2D) {
+		ret = copy_check_range("dst", dst, size);
+		if (!ret)
+			ret = copy_check_host_side("src", src, size, &ss, dev->id, false);
+	} else {
+		ret = copy_check_range("src", src, size);
+		if (!ret)
+			ret = copy_check_host_side("dst", dst, size, &ds, dev->id, true);
+	}
+	if (ret)
+		return entry_fail(fi, i, ret);
+	b->e[b->n] = (struct drm_ascend_copy_entry){
+		.dst = (uintptr_t)dst, .src = (uintptr_t)src, .size = size };
+	b->orig[b->n] = i;
+	b->host[b->n] = dir == B_H2D ? ss.a : ds.a;
+	b->pinned[b->n] = host_usable(&b->host[b->n], dev->id);
+	b->n++;
+	return ACL_SUCCESS;
+}
+
+/* One DRM_IOCTL_ASCEND_COPY_BATCH of @n entries (<= 4096) of @b from @first. */
+static aclError ioctl_batch(struct acl_device *dev, struct batch *b,
+			    const struct drm_ascend_copy_entry *e, const size_t *orig, size_t n,
+			    size_t *fi)
+{
+	struct drm_ascend_copy_batch cb = {
+		.entries = (uintptr_t)e, .count = (uint32_t)n,
+		.entry_size = sizeof(*e),
+	};
+	int err;
+
+	(void)b;
+	if (!drmIoctl(dev->fd, DRM_IOCTL_ASCEND_COPY_BATCH, &cb))
+		return ACL_SUCCESS;
+	err = errno;
+	if ((err == EFAULT || err == EINVAL) && cb.fail_index < n)
+		*fi = orig[cb.fail_index];
+	if (err == ENOMEM)
+		return host_pin_error(err, 0, "pinning pageable memory for a batch copy");
+	if (err == ENOTTY)
+		return ERR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			   "device %d's kernel driver has no batch copies", dev->id);
+	return ERR(err == EFAULT || err == EINVAL ? ACL_ERROR_RT_PARAM_INVALID :
+		   ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+		   "device %d: batch copy of %zu entries failed: %s%s", dev->id, n, strerror(err),
+		   cb.fail_index < n ? " (at the entry in *failIndex)" : "");
+}
+
+static aclError ioctl_batch_all(struct acl_device *dev, struct batch *b,
+				const struct drm_ascend_copy_entry *e, const size_t *orig,
+				size_t n, size_t *fi)
+{
+	size_t off, len;
+	aclError ret;
+
+	for (off = 0; off < n; off += len) {
+		len = n - off < DRM_ASCEND_COPY_BATCH_MAX ? n - off : DRM_ASCEND_COPY_BATCH_MAX;
+		ret = ioctl_batch(dev, b, e + off, orig + off, len, fi);
+		if (ret)
+			return ret;
+	}
+	return ACL_SUCCESS;
+}
+
+static aclError no_ext(const struct acl_device *dev)
+{
+	return ERR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		   "device %d's kernel driver has no batch copies (no DRM_ASCEND_CAP_COPY_EXT)",
+		   dev->id);
+}
+
+static aclError run_sync(struct batch *b, size_t *fi)
+{
+	struct acl_device *dev;
+	aclError ret;
+
+	ret = dev_acquire(b->dev->id, &dev);
+	if (ret)
+		return ret;
+	if (!(dev->info.capabilities & DRM_ASCEND_CAP_COPY_EXT))
+		ret = no_ext(dev);
+	else
+		ret = ioctl_batch_all(dev, b, b->e, b->orig, b->n, fi);
+	dev_release(dev);
+	return ret;
+}
+
+/* Queue the pinned entries [0, n) of @e as ring COPY_BATCH commands. */
+static aclError ring_batches(struct acl_stream *s, const struct drm_ascend_copy_entry *e,
+			     size_t n, uint64_t *seq, bool *staged)
+{
+	size_t per = host_stage_max() / sizeof(*e), off, len;
+	struct ascend_cmd cmd;
+	aclError ret;
+
+	*staged = true;
+	for (off = 0; off < n; off += len) {
+		len = n - off < per ? n - off : per;
+		memset(&cmd, 0, sizeof(cmd));
+		cmd.opcode = ASCEND_CMD_COPY_BATCH;
+		cmd.copy_batch.count = (uint32_t)len;
+		ret = host_stage_cmd(s, e + off, len * sizeof(*e), &cmd,
+				     &cmd.copy_batch.entries, seq, staged);
+		if (ret || !*staged)
+			return ret;
+	}
+	return ACL_SUCCESS;
+}
+
+static aclError run_async(struct batch *b, aclrtStream stream, size_t *fi)
+{
+	struct drm_ascend_copy_entry *pe = NULL;
+	size_t *porig = NULL, np = 0, nq = 0, i;
+	struct acl_device *dev;
+	struct acl_stream *s;
+	uintptr_t last = 0;
+	bool staged;
+	uint64_t seq;
+	aclError ret;
+
+	ret = stream_acquire(stream, &s, &dev);
+	if (ret)
+		return ret;
+	if (dev != b->dev) {
+		ret = ERR(ACL_ERROR_RT_STREAM_CONTEXT,
+			  "stream %p is on device %d but the batch's device memory is on device %d",
+			  stream, dev->id, b->dev->id);
+		goto out;
+	}
+	if (!(dev->info.capabilities & DRM_ASCEND_CAP_COPY_EXT)) {
+		ret = no_ext(dev);
+		goto out;
+	}
+	/* Pinned entries first in b->e (stable), pageable ones to pe[]. */
+	pe = malloc(b->n * sizeof(*pe));
+	porig = malloc(b->n * sizeof(*porig));
+	if (!pe || !porig) {
+		ret = ERR(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory for %zu entries", b->n);
+		goto out;
+	}
+	for (i = 0; i < b->n; i++) {
+		if (b->pinned[i]) {
+			b->e[nq] = b->e[i];
+			b->host[nq] = b->host[i];
+			nq++;
+		} else {
+			pe[np] = b->e[i];
+			porig[np++] = b->orig[i];
+		}
+	}
+	if (nq) {
+		ret = ring_batches(s, b->e, nq, &seq, &staged);
+		if (ret)
+			goto out;
+		if (!staged) {
+			/* No staging memory: these go the synchronous way too. */
+			for (i = 0; i < nq; i++) {
+				pe[np] = b->e[i];
+				porig[np++] = b->orig[i];
+			}
+		} else {
+			for (i = 0; i < nq; i++) {
+				if (b->host[i].va == last)
+					continue;
+				last = b->host[i].va;
+				host_note_use(s, seq, b->host[i].va, b->host[i].size);
+			}
+		}
+	}
+	if (np) {
+		ret = stream_sync(s, deadline_from_ms(-1), -1);
+		if (!ret)
+			ret = ioctl_batch_all(dev, b, pe, porig, np, fi);
+	}
+out:
+	free(pe);
+	free(porig);
+	stream_release(s, dev);
+	return ret;
+}
+
+static aclError memcpy_batch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+			     size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+			     size_t numAttrs, size_t *failIndex, bool v2, bool async,
+			     aclrtStream stream)
+{
+	struct batch b = { 0 };
+	struct acl_device *cur;
+	size_t dummy, *fi = v2 ? &dummy : failIndex, i, k, j;
+	bool any = false;
+	aclError ret;
+
+	/* 1. the ACL layer */
+	if (!numBatches)
+		return ERR(ACL_ERROR_INVALID_PARAM, "numBatches is 0");
+	if (!sizes)
+		return ERR(ACL_ERROR_INVALID_PARAM, "sizes is NULL");
+	if (!fi)
+		return ERR(ACL_ERROR_INVALID_PARAM, "failIndex is NULL");
+	if (!dsts || !destMaxs || !srcs || !attrs || !attrsIndexes)
+		return ERR(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+			   !dsts ? "dsts" : !destMaxs ? "destMaxs" : !srcs ? "srcs" :
+			   !attrs ? "attrs" : "attrsIndexes");
+	for (i = 0; i < numBatches; i++)
+		if (destMaxs[i] < sizes[i])
+			return ERR(ACL_ERROR_INVALID_PARAM,
+				   "entry %zu: sizes[%zu] = %zu is larger than destMaxs[%zu] = %zu",
+				   i, i, sizes[i], i, destMaxs[i]);
+	for (k = 0; k < numAttrs && k < numBatches; k++)
+		for (j = 0; j < sizeof(attrs[k].rsv); j++)
+			if (attrs[k].rsv[j])
+				return ERR(ACL_ERROR_INVALID_PARAM,
+					   "attrs[%zu].rsv[%zu] is %u; reserved bytes must be 0",
+					   k, j, attrs[k].rsv[j]);
+
+	/* 2. */
+	*fi = SIZE_MAX;
+	for (i = 0; i < numBatches && !any; i++)
+		any = sizes[i] != 0;
+	if (!any)
+		return ACL_SUCCESS;
+
+	/* 3. the runtime */
+	ret = dev_acquire_current(&cur);
+	if (ret)
+		return ret;
+	dev_release(cur);
+	if (!numAttrs)
+		return ERR(ACL_ERROR_RT_PARAM_INVALID, "numAttrs is 0");
+	if (numAttrs > numBatches)
+		return ERR(ACL_ERROR_RT_PARAM_INVALID, "numAttrs %zu is larger than numBatches %zu",
+			   numAttrs, numBatches);
+	if (attrsIndexes[0])
+		return ERR(ACL_ERROR_RT_PARAM_INVALID, "attrsIndexes[0] is %zu, must be 0",
+			   attrsIndexes[0]);
+	for (k = 1; k < numAttrs; k++)
+		if (attrsIndexes[k] <= attrsIndexes[k - 1] || attrsIndexes[k] >= numBatches)
+			return ERR(ACL_ERROR_RT_PARAM_INVALID,
+				   "attrsIndexes[%zu] = %zu: indexes must increase strictly and stay below numBatches %zu",
+				   k, attrsIndexes[k], numBatches);
+	if (!async && numBatches > DRM_ASCEND_COPY_BATCH_MAX)
+		return ERR(ACL_ERROR_RT_PARAM_INVALID,
+			   "a synchronous batch holds at most %d copies, not %zu",
+			   DRM_ASCEND_COPY_BATCH_MAX, numBatches);
+
+	/* 4. every entry */
+	b.e = malloc(numBatches * sizeof(*b.e));
+	b.orig = malloc(numBatches * sizeof(*b.orig));
+	b.pinned = malloc(numBatches * sizeof(*b.pinned));
+	b.host = malloc(numBatches * sizeof(*b.host));
+	if (!b.e || !b.orig || !b.pinned || !b.host) {
+		ret = ERR(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory for %zu entries",
+			  numBatches);
+		goto out;
+	}
+	for (i = 0, k = 0; i < numBatches; i++) {
+		while (k + 1 < numAttrs && attrsIndexes[k + 1] <= i)
+			k++;
+		ret = check_entry(&b, i, dsts[i], srcs[i], sizes[i], &attrs[k], fi);
+		if (ret)
+			goto out;
+	}
+	ret = async ? run_async(&b, stream, fi) : run_sync(&b, fi);
+out:
+	batch_free(&b);
+	return ret;
+}
+
+aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+			  size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+			  size_t numAttrs, size_t *failIndex)
+{
+	API_ENTER();
+	return memcpy_batch(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes,
+			    numAttrs, failIndex, false, false, NULL);
+}
+
+aclError aclrtMemcpyBatchV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+			    size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+			    size_t numAttrs)
+{
+	API_ENTER();
+	return memcpy_batch(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes,
+			    numAttrs, NULL, true, false, NULL);
+}
+
+aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+			       size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+			       size_t *attrsIndexes, size_t numAttrs, size_t *failIndex,
+			       aclrtStream stream)
+{
+	API_ENTER();
+	return memcpy_batch(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes,
+			    numAttrs, failIndex, false, true, stream);
+}
+
+aclError aclrtMemcpyBatchAsyncV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+				 size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+				 size_t *attrsIndexes, size_t numAttrs, aclrtStream stream)
+{
+	API_ENTER();
+	return memcpy_batch(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes,
+			    numAttrs, NULL, true, true, stream);
+}
