@@ -12,6 +12,10 @@
 #   make check        (installs packages if root) build everything, boot the test
 #                     VM once, run KUnit + user tests + samples; last line of the
 #                     output is "N passed, N failed[, N skipped]"
+#   make check-debug  (installs packages if root) the whole test suite on a debug
+#                     kernel (KASAN, lockdep, kmemleak, debugobjects, fault
+#                     injection) built once from linux-source-6.12 and cached;
+#                     not part of `make check` (Documentation/testing.rst)
 #   make bench        (installs packages if root) build, run the benchmarks in the
 #                     VM; prints a table, writes build/bench/results.json
 #   make clean
@@ -53,7 +57,7 @@ define submake
 endef
 
 .PHONY: all module lib tests samples pkgconfig kunit checkpatch run check \
-	check-body check-stage clean need-kdir bench smi install
+	check-body check-stage clean need-kdir bench smi install check-debug
 
 all: module lib tests samples pkgconfig smi
 
@@ -191,6 +195,13 @@ check-body:
 		--copy $(CHECKDIR)/payload/user --copy $(CHECKDIR)/payload/samples \
 		--copy tests/run-in-vm.sh -- sh run-in-vm.sh | tee $(CHECKDIR)/vm.log; \
 	echo $$? >$(CHECKDIR)/vm.status
+
+# Debug-kernel lane: tools/debug-kernel/check builds (cold: see
+# Documentation/testing.rst) or reuses the cached kernel, builds our modules
+# against it and runs the same suite; last line "N passed, N failed".
+check-debug:
+	tools/setup-deps --debug-kernel
+	@tools/debug-kernel/check
 
 # What the VM gets: every user-test executable and every sample (binaries from
 # build/samples/<name>/ over the sample's source directory, for data files).
