@@ -60,6 +60,11 @@ extern "C" {
 #define DRM_ASCEND_HOST_REGISTER	0x0f
 #define DRM_ASCEND_COPY_BATCH		0x10
 #define DRM_ASCEND_COPY_2D		0x11
+#define DRM_ASCEND_PEER			0x12
+#define DRM_ASCEND_IPC_EXPORT		0x13
+#define DRM_ASCEND_IPC_SET_PID		0x14
+#define DRM_ASCEND_IPC_IMPORT		0x15
+#define DRM_ASCEND_IPC_CLOSE		0x16
 
 #define DRM_IOCTL_ASCEND_DEV_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_DEV_QUERY, struct drm_ascend_dev_query)
@@ -97,6 +102,16 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_COPY_BATCH, struct drm_ascend_copy_batch)
 #define DRM_IOCTL_ASCEND_COPY_2D \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_COPY_2D, struct drm_ascend_copy_2d)
+#define DRM_IOCTL_ASCEND_PEER \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_PEER, struct drm_ascend_peer)
+#define DRM_IOCTL_ASCEND_IPC_EXPORT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_IPC_EXPORT, struct drm_ascend_ipc_export)
+#define DRM_IOCTL_ASCEND_IPC_SET_PID \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_IPC_SET_PID, struct drm_ascend_ipc_set_pid)
+#define DRM_IOCTL_ASCEND_IPC_IMPORT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_IPC_IMPORT, struct drm_ascend_ipc_import)
+#define DRM_IOCTL_ASCEND_IPC_CLOSE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_IPC_CLOSE, struct drm_ascend_ipc_close)
 
 /* ------------------------------------------------------------------------ */
 /* DEV_QUERY */
@@ -141,6 +156,8 @@ struct drm_ascend_dev_query {
 #define DRM_ASCEND_CAP_QUEUE_RESET	(1ULL << 9)	/* QUEUE_RESET */
 #define DRM_ASCEND_CAP_HOST_MEMORY	(1ULL << 10)	/* HOST_ALLOC, HOST_REGISTER,
 							 * host addresses in COPY */
+#define DRM_ASCEND_CAP_PEER		(1ULL << 12)	/* PEER, copies between devices */
+#define DRM_ASCEND_CAP_IPC		(1ULL << 13)	/* IPC_* for memory and events */
 #define DRM_ASCEND_CAP_COPY_EXT		(1ULL << 11)	/* COPY_BATCH, COPY_2D, ring
 							 * COPY_2D/_BATCH/_INDIRECT/_OFFSET */
 
@@ -374,6 +391,133 @@ struct drm_ascend_copy_2d {
 	__u64 height;
 	__u32 flags;
 	__u32 pad;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Peer access between devices of one process */
+
+/* &drm_ascend_peer.op */
+#define DRM_ASCEND_PEER_ENABLE		0
+#define DRM_ASCEND_PEER_DISABLE		1
+#define DRM_ASCEND_PEER_QUERY		2
+
+/**
+ * struct drm_ascend_peer - let this file's device reach a peer device
+ * @peer_fd: in: an open file of another ascend device, in the same process
+ * @op: in: DRM_ASCEND_PEER_*
+ * @status: out: 1 if access to the peer is enabled (after the op), else 0
+ * @pad: must be 0
+ *
+ * One direction: after ENABLE on device A's file naming device B's file,
+ * A's DMA engines and command processor may read and write B's memory, and
+ * addresses in B's VA window resolve through B's device MMU in A's
+ * commands and copies.  -EINVAL for a file of the same device or not an
+ * ascend file; -EPERM for a file of another process; -EEXIST if already
+ * enabled (ENABLE), -ENOENT if not enabled (DISABLE).  Closing either file
+ * removes the link.
+ */
+struct drm_ascend_peer {
+	__s32 peer_fd;
+	__u32 op;
+	__u32 status;
+	__u32 pad;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Inter-process sharing of device memory and events */
+
+/* Length of a key including its terminating NUL (CANN passes 65 bytes). */
+#define DRM_ASCEND_IPC_KEY_LEN		65
+
+/* &drm_ascend_ipc_export.type, &drm_ascend_ipc_import.type */
+#define DRM_ASCEND_IPC_MEM		0
+#define DRM_ASCEND_IPC_EVENT		1
+
+/* &drm_ascend_ipc_export.flags */
+#define DRM_ASCEND_IPC_NO_PID_CHECK	(1U << 0)	/* any process may import */
+
+/**
+ * struct drm_ascend_ipc_export - export memory or an event under a key
+ * @type: in: DRM_ASCEND_IPC_MEM or DRM_ASCEND_IPC_EVENT
+ * @flags: in: DRM_ASCEND_IPC_* flags
+ * @va: in (MEM): device VA inside an allocation of this file
+ * @size: in (MEM): bytes from @va, inside the same allocation, > 0
+ * @event: in (EVENT): event handle of this file
+ * @pad: must be 0
+ * @key: out: NUL-terminated key, unguessable (from the kernel's CSPRNG)
+ *
+ * Without %DRM_ASCEND_IPC_NO_PID_CHECK only processes added with
+ * %DRM_IOCTL_ASCEND_IPC_SET_PID may import; the kernel enforces it.  The
+ * exported memory stays alive while the export or any import holds it.
+ */
+struct drm_ascend_ipc_export {
+	__u32 type;
+	__u32 flags;
+	__u64 va;
+	__u64 size;
+	__u32 event;
+	__u32 pad;
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	__u8 pad2[7];
+};
+
+/**
+ * struct drm_ascend_ipc_set_pid - allow processes to import a key
+ * @key: in: key of an export of this file
+ * @pad: must be 0
+ * @pids: in: user pointer to @count __s32 process ids (thread-group ids as
+ *	the initial PID namespace sees them)
+ * @count: in: number of pids, 1..1024
+ * @pad2: must be 0
+ *
+ * -ENOENT if @key is not an export of this file.
+ */
+struct drm_ascend_ipc_set_pid {
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	__u8 pad[7];
+	__u64 pids;
+	__u32 count;
+	__u32 pad2;
+};
+
+/**
+ * struct drm_ascend_ipc_import - import an exported object into this file
+ * @key: in: the exporter's key
+ * @pad: must be 0
+ * @type: in: what the caller expects, DRM_ASCEND_IPC_MEM or _EVENT
+ * @flags: in: must be 0
+ * @va: out (MEM): device VA of the memory in this file's VA window
+ * @size: out (MEM): bytes
+ * @handle: out: GEM handle (MEM; DRM_IOCTL_GEM_CLOSE releases the import)
+ *	or event handle (EVENT; DRM_IOCTL_ASCEND_EVENT_DESTROY releases it)
+ * @pad2: must be 0
+ *
+ * The importer's file must be on the exporter's device.  An unknown key, a
+ * closed export, a key of another type and a process not allowed to import
+ * all fail alike with -ENOENT, so guessing learns nothing.
+ */
+struct drm_ascend_ipc_import {
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	__u8 pad[7];
+	__u32 type;
+	__u32 flags;
+	__u64 va;
+	__u64 size;
+	__u32 handle;
+	__u32 pad2;
+};
+
+/**
+ * struct drm_ascend_ipc_close - withdraw an export
+ * @key: in: key of an export of this file
+ * @pad: must be 0
+ *
+ * No new imports succeed afterwards; existing imports keep the object
+ * alive.  -ENOENT if @key is not an export of this file.
+ */
+struct drm_ascend_ipc_close {
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	__u8 pad[7];
 };
 
 /* ------------------------------------------------------------------------ */
