@@ -32,16 +32,18 @@ struct fill_req {
 /* Where @r goes: the allocation holding all of it, or an error. */
 static aclError locate(const struct fill_req *r, struct acl_alloc *a)
 {
-	uintptr_t off;
+	uintptr_t off, end;
 
 	switch (addrmap_classify(r->p, a)) {
 	case ADDR_DEVICE:
 	case ADDR_HOST:
+		/* Device memory: against the size the caller asked for. */
+		end = a->kind == ALLOC_DEVICE ? a->user_size : a->size;
 		off = (uintptr_t)r->p - a->va;
-		if (r->bytes > a->size - off)
+		if (off > end || r->bytes > end - off)
 			return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 				       "[%p, +%zu) runs past the end of its %zu-byte allocation at %#lx",
-				       r->p, r->bytes, a->size, (unsigned long)a->va);
+				       r->p, r->bytes, end, (unsigned long)a->va);
 		return ACL_SUCCESS;
 	case ADDR_DEVICE_UNALLOCATED:
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
