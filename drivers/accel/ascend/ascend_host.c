@@ -314,8 +314,9 @@ static struct ascend_host_bo *ascend_host_bo_new(struct ascend_file *af,
 	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
 	if (!bo)
 		return NULL;
+	/* user-sized: a huge request fails with -ENOMEM, not a WARN */
 	bo->pages = kvmalloc_array(size >> PAGE_SHIFT, sizeof(*bo->pages),
-				   GFP_KERNEL);
+				   GFP_KERNEL | __GFP_NOWARN);
 	if (!bo->pages) {
 		kfree(bo);
 		return NULL;

@@ -1,0 +1,1148 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/fuzz/fuzz.c - ioctl and ring fuzzer for the ascend driver.
+ *
+ * Every ioctl of include/uapi/drm/ascend_accel.h plus the generic DRM ones
+ * (VERSION, GET_CAP, GEM_CLOSE, GEM_FLINK/OPEN, PRIME) gets arguments that
+ * are valid-looking (live handles, VAs inside live buffers, sizes that fit)
+ * or malformed (flags, pads, sizes 0/huge/overflowing, NULL, kernel,
+ * unmapped, read-only and PROT_NONE pointers, stale handles), from several
+ * threads sharing one DRM file in each of several processes.  Queue rings
+ * get commands of every opcode (and unknown ones) with mutated fields,
+ * wptr games (backwards, far ahead) and status-page scribbles, then a
+ * doorbell; faulted queues are reset, stalled ones force-destroyed.
+ *
+ * What each process creates (BOs, host memory, queues, events) is tracked,
+ * so close/destroy paths and use-after-close (stale handles, commands
+ * naming freed VAs) are exercised too.  Host destinations of copies are
+ * only the fuzzer's own scratch buffers or addresses that cannot be
+ * written, so the device never scribbles over the fuzzer itself.
+ *
+ * The fuzzer checks nothing about return values: the verdict is the
+ * kernel's (any oops or WARN fails the VM run: panic_on_warn), that every
+ * process exits normally and in bounded time, and the caller's leak check
+ * (debugfs hbm/clients after the processes exited, module unload).
+ *
+ * Included by tests/user/test_fuzz_ioctl.c; needs _GNU_SOURCE.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <linux/capability.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <xf86drm.h>
+
+#include "ascend_accel.h"
+#include "fuzz.h"
+
+#define FZ_MAX_BOS	16
+#define FZ_MAX_HOST	8
+#define FZ_MAX_QUEUES	4
+#define FZ_MAX_EVENTS	16
+#define FZ_MAX_MAPS	256
+#define FZ_SCRATCH	(64 * 1024)
+#define FZ_REG_PAGES	16
+#define FZ_KERNEL_ADDR	0xffff888000000000ULL
+
+/* ---- PRNG (xorshift64*), one state per thread ---------------------------- */
+
+static __thread uint64_t fz_rs;
+
+static uint64_t rnd(void)
+{
+	fz_rs ^= fz_rs >> 12;
+	fz_rs ^= fz_rs << 25;
+	fz_rs ^= fz_rs >> 27;
+	return fz_rs * 0x2545F4914F6CDD1DULL;
+}
+
+static uint64_t rndn(uint64_t n)
+{
+	return n ? rnd() % n : 0;
+}
+
+static int chance(unsigned int pct)
+{
+	return rndn(100) < pct;
+}
+
+/* ---- per-process state --------------------------------------------------- */
+
+struct fz_obj {
+	uint32_t handle;
+	int live;
+	uint64_t addr;	/* device VA or host address */
+	uint64_t size;
+};
+
+struct fz_queue {
+	uint32_t handle;
+	int live;
+	uint32_t entries;
+	struct ascend_queue_status *st;
+	struct ascend_cmd *ring;
+};
+
+struct fz_map {
+	void *p;
+	size_t size;
+};
+
+struct fz_proc {
+	const struct fuzz_opts *o;
+	int fd;
+	pthread_mutex_t lock;	/* protects everything below */
+	uint64_t win_base, win_size;
+	struct fz_obj bos[FZ_MAX_BOS];
+	struct fz_obj hosts[FZ_MAX_HOST];	/* HOST_ALLOC and HOST_REGISTER */
+	struct fz_queue qs[FZ_MAX_QUEUES];
+	uint32_t events[FZ_MAX_EVENTS];
+	uint64_t event_gen[FZ_MAX_EVENTS];
+	uint32_t stale[32];			/* closed handles, for reuse */
+	struct fz_map maps[FZ_MAX_MAPS];	/* unmapped at the end */
+	unsigned int nmaps;
+	uint32_t kernel_ids[16];
+	unsigned int nkernels;
+	uint8_t *scratch;	/* pageable copy buffer */
+	uint8_t *regarea;	/* pages for HOST_REGISTER */
+	uint8_t *ro_page;	/* PROT_READ */
+	uint8_t *none_page;	/* PROT_NONE */
+	struct fuzz_totals *tot;	/* this process's slot (shared memory) */
+	uint64_t deadline_ns;
+};
+
+static uint64_t fz_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int fz_ioctl(struct fz_proc *p, unsigned long req, void *arg)
+{
+	int ret = ioctl(p->fd, req, arg);
+
+	__atomic_add_fetch(&p->tot->calls, 1, __ATOMIC_RELAXED);
+	if (ret == 0)
+		__atomic_add_fetch(&p->tot->ok, 1, __ATOMIC_RELAXED);
+	return ret ? -errno : 0;
+}
+
+/*
+ * Keep @m mapped until the file is closed (queue areas and host memory
+ * stay valid for the threads using them); 0 when kept.  When the table is
+ * full the mapping is undone at once and -1 returned: the caller must not
+ * record the address anywhere.
+ */
+static int fz_keep_map(struct fz_proc *p, void *m, size_t size)
+{
+	if (p->nmaps < FZ_MAX_MAPS) {
+		p->maps[p->nmaps].p = m;
+		p->maps[p->nmaps].size = size;
+		p->nmaps++;
+		return 0;
+	}
+	munmap(m, size);
+	return -1;
+}
+
+static void fz_stale(struct fz_proc *p, uint32_t h)
+{
+	p->stale[rndn(32)] = h;
+}
+
+/* ---- argument generators ------------------------------------------------- */
+
+static uint32_t gen_flags32(void)
+{
+	static const uint32_t v[] = { 0, 0, 0, 0, 1, 2, 0x80000000u, 0xffffffffu };
+
+	return chance(80) ? 0 : v[rndn(8)] | (chance(20) ? (uint32_t)rnd() : 0);
+}
+
+static uint64_t gen_size(uint64_t fit)
+{
+	static const uint64_t edge[] = {
+		0, 1, 3, 4095, 4096, 4097, 65536, 1ULL << 21, 1ULL << 30,
+		1ULL << 40, ~0ULL, ~0ULL - 4095, 0x8000000000000000ULL,
+	};
+
+	if (fit && chance(75))
+		return 1 + rndn(fit);
+	return chance(50) ? edge[rndn(sizeof(edge) / sizeof(edge[0]))] :
+			    1 + rndn(1 << 16);
+}
+
+/* A device address: mostly inside a live BO or host object of ours. */
+static uint64_t gen_dev_addr(struct fz_proc *p, uint64_t *room)
+{
+	struct fz_obj *o;
+	uint64_t off;
+
+	*room = 0;
+	switch (rndn(12)) {
+	case 0: return 0;
+	case 1: return FZ_KERNEL_ADDR + rndn(1 << 20);
+	case 2: return p->win_base + rndn(p->win_size ? p->win_size : 1);
+	case 3: return rnd();
+	case 4: return (uint64_t)(uintptr_t)p->none_page;
+	case 5: /* a stale VA (freed BO) or one past the end */
+		o = &p->bos[rndn(FZ_MAX_BOS)];
+		return o->addr + (chance(50) ? o->size : 0);
+	case 6: case 7:
+		o = &p->hosts[rndn(FZ_MAX_HOST)];
+		break;
+	default:
+		o = &p->bos[rndn(FZ_MAX_BOS)];
+		break;
+	}
+	if (!o->addr || !o->size)
+		return p->win_base;
+	off = chance(70) ? rndn(o->size) & ~7ULL : rndn(o->size);
+	*room = o->size - off;
+	return o->addr + off;
+}
+
+/*
+ * An address for a synchronous COPY: device address, our scratch buffer
+ * (pageable), or something that can never be written.  Never any other
+ * host memory of ours: the device would scribble over the fuzzer.
+ */
+static uint64_t gen_copy_addr(struct fz_proc *p, uint64_t *room, int dst,
+			      int *host)
+{
+	uint64_t off;
+
+	*host = 0;
+	switch (rndn(8)) {
+	case 0: case 1:
+		off = rndn(FZ_SCRATCH);
+		*room = FZ_SCRATCH - off;
+		*host = dst;	/* the kernel cannot bound a pageable range */
+		return (uint64_t)(uintptr_t)p->scratch + off;
+	case 2:
+		*room = 4096;
+		return (uint64_t)(uintptr_t)(dst ? p->ro_page : p->none_page);
+	default:
+		return gen_dev_addr(p, room);
+	}
+}
+
+static uint32_t gen_handle(struct fz_proc *p, int kind)
+{
+	switch (rndn(8)) {
+	case 0: return 0;
+	case 1: return (uint32_t)rnd();
+	case 2: return p->stale[rndn(32)];
+	case 3: return 1 + rndn(64);
+	default: break;
+	}
+	switch (kind) {
+	case 0: return p->bos[rndn(FZ_MAX_BOS)].handle;
+	case 1: return p->hosts[rndn(FZ_MAX_HOST)].handle;
+	case 2: return p->qs[rndn(FZ_MAX_QUEUES)].handle;
+	default: return p->events[rndn(FZ_MAX_EVENTS)];
+	}
+}
+
+static int64_t gen_timeout(void)
+{
+	switch (rndn(6)) {
+	case 0: return 0;
+	case 1: return -1;
+	case 2: return (int64_t)(fz_now_ns() - 1000000);
+	default: return (int64_t)(fz_now_ns() + rndn(20) * 1000000ULL);
+	}
+}
+
+/* ---- ioctl families ------------------------------------------------------ */
+
+static void op_query(struct fz_proc *p)
+{
+	union {
+		struct drm_ascend_device_info info;
+		uint8_t raw[4096];
+	} buf;
+	struct drm_ascend_dev_query q = { 0 };
+	struct drm_version v = { 0 };
+	struct drm_get_cap cap = { 0 };
+	char name[64], date[64], desc[64];
+
+	switch (rndn(4)) {
+	case 0:
+		q.type = chance(80) ? (uint32_t)rndn(3) : (uint32_t)rnd();
+		q.size = chance(70) ? (uint32_t)rndn(sizeof(buf)) : (uint32_t)rnd();
+		if (q.size > sizeof(buf) && chance(70))
+			q.size = sizeof(buf);
+		q.data = chance(85) ? (uint64_t)(uintptr_t)&buf :
+			 chance(50) ? FZ_KERNEL_ADDR : (uint64_t)(uintptr_t)p->ro_page;
+		fz_ioctl(p, DRM_IOCTL_ASCEND_DEV_QUERY, &q);
+		break;
+	case 1:
+		v.name_len = rndn(sizeof(name));
+		v.name = name;
+		v.date_len = rndn(sizeof(date));
+		v.date = chance(90) ? date : (char *)p->ro_page;
+		v.desc_len = rndn(sizeof(desc));
+		v.desc = desc;
+		fz_ioctl(p, DRM_IOCTL_VERSION, &v);
+		break;
+	case 2:
+		cap.capability = rndn(0x20);
+		fz_ioctl(p, DRM_IOCTL_GET_CAP, &cap);
+		break;
+	default:
+		/* unknown driver ioctl numbers, sizes and directions */
+		memset(&buf, 0, sizeof(buf));
+		fz_ioctl(p, DRM_IOWR(DRM_COMMAND_BASE + 0x12 + rndn(0x20),
+				     struct drm_ascend_copy), &buf);
+		fz_ioctl(p, DRM_IOW(DRM_COMMAND_BASE + rndn(0x14), uint32_t), &buf);
+		break;
+	}
+}
+
+static void op_va_window(struct fz_proc *p)
+{
+	struct drm_ascend_va_window w = { 0 };
+
+	w.base = chance(60) ? p->win_base : rnd();
+	w.size = chance(60) ? p->win_size : gen_size(0);
+	w.flags = gen_flags32();
+	w.pad = chance(90) ? 0 : 1;
+	fz_ioctl(p, DRM_IOCTL_ASCEND_VA_WINDOW, &w);
+}
+
+static void op_bo_create(struct fz_proc *p)
+{
+	struct drm_ascend_bo_create b = { 0 };
+	unsigned int i = rndn(FZ_MAX_BOS);
+
+	b.size = chance(85) ? 1 + rndn(256 * 1024) : gen_size(0);
+	b.policy = chance(80) ? (chance(60) ? DRM_ASCEND_BO_NORMAL_ONLY : 0) :
+		   (uint32_t)rndn(6);
+	b.flags = chance(85) ? (chance(20) ? DRM_ASCEND_BO_P2P : 0) : gen_flags32();
+	if (fz_ioctl(p, DRM_IOCTL_ASCEND_BO_CREATE, &b))
+		return;
+	pthread_mutex_lock(&p->lock);
+	if (p->bos[i].live && chance(50)) {
+		/* drop the old one's tracking: its handle stays open till exit */
+		fz_stale(p, p->bos[i].handle);
+	} else if (p->bos[i].live) {
+		struct drm_gem_close c = { .handle = p->bos[i].handle };
+
+		fz_ioctl(p, DRM_IOCTL_GEM_CLOSE, &c);
+		fz_stale(p, c.handle);
+	}
+	p->bos[i].handle = b.handle;
+	p->bos[i].addr = b.va;
+	p->bos[i].size = b.alloc_size;
+	p->bos[i].live = 1;
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void op_gem_close(struct fz_proc *p)
+{
+	struct drm_gem_close c = { 0 };
+	unsigned int i = rndn(FZ_MAX_BOS);
+
+	pthread_mutex_lock(&p->lock);
+	if (chance(60) && p->bos[i].live) {
+		c.handle = p->bos[i].handle;
+		p->bos[i].live = 0;	/* addr/size stay: use-after-free VAs */
+		fz_stale(p, c.handle);
+	} else {
+		c.handle = gen_handle(p, (int)rndn(2));
+	}
+	pthread_mutex_unlock(&p->lock);
+	c.pad = chance(95) ? 0 : 1;
+	fz_ioctl(p, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+static void op_copy(struct fz_proc *p)
+{
+	uint64_t dr, sr, size;
+	struct drm_ascend_copy c = { 0 };
+	struct drm_ascend_fill f = { 0 };
+	struct drm_ascend_copy_2d d = { 0 };
+	struct drm_ascend_copy_batch b = { 0 };
+	/*
+	 * A junk count makes the kernel read up to 4096 entries: they must
+	 * be zeros (size 0), never stack contents that could name our memory.
+	 */
+	static __thread struct drm_ascend_copy_entry e[DRM_ASCEND_COPY_BATCH_MAX + 8];
+	unsigned int i, n;
+	int dh, sh;
+
+	switch (rndn(4)) {
+	case 0:
+		c.dst = gen_copy_addr(p, &dr, 1, &dh);
+		c.src = gen_copy_addr(p, &sr, 0, &sh);
+		size = dr < sr ? dr : sr;
+		c.size = gen_size(size > 65536 ? 65536 : size);
+		if (dh && c.size > dr)
+			c.size = dr;
+		c.flags = gen_flags32();
+		c.pad = chance(95) ? 0 : 7;
+		fz_ioctl(p, DRM_IOCTL_ASCEND_COPY, &c);
+		break;
+	case 1:
+		f.dst = gen_dev_addr(p, &dr);
+		f.pattern_size = chance(85) ? 1u << rndn(3) : (uint32_t)rndn(9);
+		f.size = gen_size(dr > 65536 ? 65536 : dr);
+		if (chance(80) && f.pattern_size)
+			f.size -= f.size % f.pattern_size;
+		f.pattern = rnd();
+		f.flags = gen_flags32();
+		fz_ioctl(p, DRM_IOCTL_ASCEND_FILL, &f);
+		break;
+	case 2:
+		d.dst = gen_copy_addr(p, &dr, 1, &dh);
+		d.src = gen_copy_addr(p, &sr, 0, &sh);
+		d.width = chance(80) ? 1 + rndn(256) : gen_size(0);
+		d.height = chance(80) ? 1 + rndn(16) : gen_size(0);
+		d.dpitch = d.width + (chance(70) ? rndn(64) : rnd());
+		d.spitch = d.width + (chance(70) ? rndn(64) : rnd());
+		if (chance(10))
+			d.dpitch = d.width - 1;
+		if (dh && (d.dpitch > dr || d.height > dr / (d.dpitch ? d.dpitch : 1))) {
+			/* keep the host side inside the scratch buffer */
+			d.width = d.width > dr ? dr : d.width;
+			d.dpitch = d.width;
+			d.height = 1;
+		}
+		d.flags = gen_flags32();
+		fz_ioctl(p, DRM_IOCTL_ASCEND_COPY_2D, &d);
+		break;
+	default:
+		n = 1 + rndn(8);
+		for (i = 0; i < n; i++) {
+			e[i].dst = gen_copy_addr(p, &dr, 1, &dh);
+			e[i].src = gen_copy_addr(p, &sr, 0, &sh);
+			size = dr < sr ? dr : sr;
+			e[i].size = chance(10) ? 0 : gen_size(size > 8192 ? 8192 : size);
+			if (dh && e[i].size > dr)
+				e[i].size = dr;
+		}
+		b.entries = chance(90) ? (uint64_t)(uintptr_t)e :
+			    chance(50) ? 0 : FZ_KERNEL_ADDR;
+		b.count = chance(85) ? n : (uint32_t)rnd();
+		b.entry_size = chance(80) ? sizeof(e[0]) : (uint32_t)rndn(64);
+		if (b.entry_size > sizeof(e[0]) && b.count > n / 2)
+			b.count = n / 2;
+		b.flags = gen_flags32();
+		b.fail_index = (uint32_t)rnd();
+		fz_ioctl(p, DRM_IOCTL_ASCEND_COPY_BATCH, &b);
+		break;
+	}
+}
+
+static void op_host(struct fz_proc *p)
+{
+	struct drm_ascend_host_alloc a = { 0 };
+	struct drm_ascend_host_register r = { 0 };
+	struct drm_gem_close c = { 0 };
+	unsigned int i = rndn(FZ_MAX_HOST);
+	uint64_t start, npg;
+	void *m;
+
+	switch (rndn(4)) {
+	case 0: /* HOST_ALLOC, then mmap it (or not, or twice) */
+		a.size = chance(85) ? 1 + rndn(64 * 1024) :
+			 chance(50) ? 1 + rndn(4 << 20) : gen_size(0);
+		a.flags = gen_flags32();
+		if (fz_ioctl(p, DRM_IOCTL_ASCEND_HOST_ALLOC, &a))
+			return;
+		m = MAP_FAILED;
+		if (chance(85)) {
+			m = mmap(NULL, a.alloc_size, PROT_READ | PROT_WRITE,
+				 MAP_SHARED, p->fd, (off_t)a.mmap_offset);
+			__atomic_add_fetch(&p->tot->calls, 1, __ATOMIC_RELAXED);
+		}
+		if (chance(10)) {	/* a second mapping: -EBUSY */
+			void *m2 = mmap(NULL, a.alloc_size, PROT_READ, MAP_SHARED,
+					p->fd, (off_t)a.mmap_offset);
+
+			if (m2 != MAP_FAILED)
+				munmap(m2, a.alloc_size);
+		}
+		pthread_mutex_lock(&p->lock);
+		if (p->hosts[i].live && chance(70)) {
+			c.handle = p->hosts[i].handle;
+			fz_ioctl(p, DRM_IOCTL_GEM_CLOSE, &c);
+			fz_stale(p, c.handle);
+		}
+		if (m != MAP_FAILED && fz_keep_map(p, m, a.alloc_size))
+			m = MAP_FAILED;
+		p->hosts[i].handle = a.handle;
+		p->hosts[i].live = 1;
+		p->hosts[i].addr = m == MAP_FAILED ? 0 : (uint64_t)(uintptr_t)m;
+		p->hosts[i].size = m == MAP_FAILED ? 0 : a.alloc_size;
+		pthread_mutex_unlock(&p->lock);
+		break;
+	case 1: /* HOST_REGISTER pages of the register area, or junk */
+		start = rndn(FZ_REG_PAGES);
+		npg = 1 + rndn(FZ_REG_PAGES - start);
+		r.addr = (uint64_t)(uintptr_t)p->regarea + start * 4096;
+		r.size = npg * 4096;
+		if (chance(20)) {
+			switch (rndn(6)) {
+			case 0: r.addr += 1 + rndn(4095); break;
+			case 1: r.size = gen_size(0); break;
+			case 2: r.addr = (uint64_t)(uintptr_t)p->none_page; r.size = 4096; break;
+			case 3: r.addr = (uint64_t)(uintptr_t)p->ro_page; r.size = 4096; break;
+			case 4: r.addr = FZ_KERNEL_ADDR; break;
+			default: r.addr = p->win_base; break;
+			}
+		}
+		r.flags = chance(80) ? (chance(30) ? DRM_ASCEND_HOST_REG_READONLY : 0) :
+			  gen_flags32();
+		if (r.addr == (uint64_t)(uintptr_t)p->ro_page && chance(50))
+			r.flags = DRM_ASCEND_HOST_REG_READONLY;
+		if (fz_ioctl(p, DRM_IOCTL_ASCEND_HOST_REGISTER, &r))
+			return;
+		pthread_mutex_lock(&p->lock);
+		if (p->hosts[i].live && chance(70)) {
+			c.handle = p->hosts[i].handle;
+			fz_ioctl(p, DRM_IOCTL_GEM_CLOSE, &c);
+			fz_stale(p, c.handle);
+		}
+		p->hosts[i].handle = r.handle;
+		p->hosts[i].live = 1;
+		/* read-only or not, the device may only write where we allow */
+		p->hosts[i].addr = r.addr;
+		p->hosts[i].size = r.size > FZ_REG_PAGES * 4096 ? 0 : r.size;
+		pthread_mutex_unlock(&p->lock);
+		break;
+	case 2: /* unregister / free */
+		pthread_mutex_lock(&p->lock);
+		c.handle = p->hosts[i].live ? p->hosts[i].handle : gen_handle(p, 1);
+		p->hosts[i].live = 0;
+		fz_stale(p, c.handle);
+		pthread_mutex_unlock(&p->lock);
+		fz_ioctl(p, DRM_IOCTL_GEM_CLOSE, &c);
+		break;
+	default: /* mmap with junk offsets/sizes, mmap of a BO */
+		npg = 1ULL << rndn(4);
+		m = mmap(NULL, npg * 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 p->fd, (off_t)(chance(50) ? rndn(1u << 20) << 12 : rnd() & ~4095ULL));
+		__atomic_add_fetch(&p->tot->calls, 1, __ATOMIC_RELAXED);
+		if (m != MAP_FAILED) {
+			pthread_mutex_lock(&p->lock);
+			fz_keep_map(p, m, npg * 4096);	/* never touched */
+			pthread_mutex_unlock(&p->lock);
+		}
+		break;
+	}
+}
+
+static void op_event(struct fz_proc *p)
+{
+	struct drm_ascend_event_create c = { 0 };
+	struct drm_ascend_event_destroy d = { 0 };
+	struct drm_ascend_event_wait w = { 0 };
+	struct drm_ascend_event_signal s = { 0 };
+	unsigned int i = rndn(FZ_MAX_EVENTS);
+
+	switch (rndn(4)) {
+	case 0:
+		c.flags = chance(85) ? (uint32_t)rndn(2) : gen_flags32();
+		if (fz_ioctl(p, DRM_IOCTL_ASCEND_EVENT_CREATE, &c))
+			return;
+		pthread_mutex_lock(&p->lock);
+		if (p->events[i] && chance(50)) {
+			d.handle = p->events[i];
+			fz_ioctl(p, DRM_IOCTL_ASCEND_EVENT_DESTROY, &d);
+			fz_stale(p, d.handle);
+		}
+		p->events[i] = c.handle;
+		p->event_gen[i] = 0;
+		pthread_mutex_unlock(&p->lock);
+		break;
+	case 1:
+		d.handle = chance(70) ? p->events[i] : gen_handle(p, 3);
+		d.pad = chance(95) ? 0 : 1;
+		if (!fz_ioctl(p, DRM_IOCTL_ASCEND_EVENT_DESTROY, &d))
+			fz_stale(p, d.handle);
+		break;
+	case 2:
+		w.handle = chance(80) ? p->events[i] : gen_handle(p, 3);
+		w.flags = gen_flags32();
+		w.gen = chance(30) ? 0 : rndn(p->event_gen[i] + 3);
+		w.timeout_ns = gen_timeout();
+		if (!w.gen && chance(30))
+			w.timeout_ns = DRM_ASCEND_TIMEOUT_INFINITE;	/* query only */
+		fz_ioctl(p, DRM_IOCTL_ASCEND_EVENT_WAIT, &w);
+		break;
+	default:
+		s.handle = chance(80) ? p->events[i] : gen_handle(p, 3);
+		s.pad = chance(95) ? 0 : 1;
+		s.gen = chance(80) ? ++p->event_gen[i] : rnd();
+		fz_ioctl(p, DRM_IOCTL_ASCEND_EVENT_SIGNAL, &s);
+		break;
+	}
+}
+
+static void op_prime(struct fz_proc *p)
+{
+	struct drm_prime_handle ph = { 0 };
+	struct drm_gem_flink fl = { 0 };
+	struct drm_gem_open go = { 0 };
+
+	switch (rndn(3)) {
+	case 0:
+		ph.handle = gen_handle(p, (int)rndn(2));
+		ph.flags = chance(70) ? DRM_CLOEXEC | (chance(50) ? DRM_RDWR : 0) :
+			   gen_flags32();
+		if (!fz_ioctl(p, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph))
+			close(ph.fd);	/* must not happen: export is refused */
+		break;
+	case 1:
+		/* some fd of ours: the DRM file itself, stdin, a junk number */
+		ph.fd = chance(40) ? p->fd : chance(50) ? 0 : (int)rndn(1024);
+		ph.flags = gen_flags32();
+		if (!fz_ioctl(p, DRM_IOCTL_PRIME_FD_TO_HANDLE, &ph))
+			fz_stale(p, ph.handle);
+		break;
+	default:
+		fl.handle = gen_handle(p, 0);
+		fz_ioctl(p, DRM_IOCTL_GEM_FLINK, &fl);
+		go.name = chance(50) ? fl.name : (uint32_t)rndn(16);
+		if (!fz_ioctl(p, DRM_IOCTL_GEM_OPEN, &go))
+			fz_stale(p, go.handle);
+		break;
+	}
+}
+
+/* ---- queues and rings ---------------------------------------------------- */
+
+static void gen_cmd(struct fz_proc *p, struct ascend_cmd *c)
+{
+	uint64_t r1, r2, size;
+	unsigned int i;
+
+	memset(c, 0, sizeof(*c));
+	c->opcode = chance(95) ? (uint32_t)rndn(12) : (uint32_t)rnd();
+	if (chance(3))
+		c->flags = (uint32_t)rnd();
+	if (chance(3))
+		c->reserved = rnd();
+	switch (c->opcode) {
+	case ASCEND_CMD_LAUNCH:
+		c->launch.kernel_id = p->nkernels && chance(85) ?
+			p->kernel_ids[rndn(p->nkernels)] : (uint32_t)rnd();
+		c->launch.num_blocks = chance(85) ? 1 + rndn(4) : (uint32_t)rnd();
+		c->launch.args_size = chance(85) ? (uint32_t)rndn(ASCEND_LAUNCH_ARGS_MAX + 1) :
+				      (uint32_t)rnd();
+		c->launch.timeout_ms = chance(50) ? 0 : (uint32_t)rndn(100);
+		/* arguments: pointers into our memory, small counts, junk */
+		for (i = 0; i + 8 <= ASCEND_LAUNCH_ARGS_MAX; i += 8) {
+			uint64_t v;
+
+			switch (rndn(4)) {
+			case 0: v = gen_dev_addr(p, &r1); break;
+			case 1: v = rndn(64); break;
+			case 2: v = rnd(); break;
+			default: v = 0; break;
+			}
+			memcpy(&c->launch.args[i], &v, 8);
+		}
+		break;
+	case ASCEND_CMD_COPY:
+		c->copy.dst = gen_dev_addr(p, &r1);
+		c->copy.src = gen_dev_addr(p, &r2);
+		size = r1 < r2 ? r1 : r2;
+		c->copy.size = gen_size(size > 65536 ? 65536 : size);
+		break;
+	case ASCEND_CMD_FILL:
+		c->fill.dst = gen_dev_addr(p, &r1);
+		c->fill.pattern_size = chance(85) ? 1u << rndn(3) : (uint32_t)rndn(9);
+		c->fill.size = gen_size(r1 > 65536 ? 65536 : r1);
+		if (c->fill.pattern_size && chance(80))
+			c->fill.size -= c->fill.size % c->fill.pattern_size;
+		c->fill.pattern = rnd();
+		c->fill.pad = chance(95) ? 0 : 1;
+		break;
+	case ASCEND_CMD_EVENT_RECORD:
+	case ASCEND_CMD_EVENT_WAIT:
+		i = rndn(FZ_MAX_EVENTS);
+		c->event.handle = chance(80) ? p->events[i] : gen_handle(p, 3);
+		c->event.gen = chance(80) ? 1 + rndn(p->event_gen[i] + 2) : rnd();
+		if (c->opcode == ASCEND_CMD_EVENT_WAIT) {
+			c->event.flags = chance(85) ? ASCEND_CMD_EVENT_TIMEOUT : gen_flags32();
+			c->event.timeout_ms = (uint32_t)rndn(50);
+		} else {
+			c->event.flags = chance(95) ? 0 : gen_flags32();
+			p->event_gen[i] = c->event.gen;
+		}
+		break;
+	case ASCEND_CMD_WRITE_VALUE:
+	case ASCEND_CMD_WAIT_VALUE:
+		c->value.addr = gen_dev_addr(p, &r1);
+		c->value.value = chance(50) ? rndn(4) : rnd();
+		c->value.cond = c->opcode == ASCEND_CMD_WAIT_VALUE ?
+			(chance(90) ? (uint32_t)rndn(4) : (uint32_t)rnd()) :
+			(chance(95) ? 0 : 1);
+		c->value.timeout_ms = c->opcode == ASCEND_CMD_WAIT_VALUE ?
+			1 + (uint32_t)rndn(30) : 0;
+		break;
+	case ASCEND_CMD_COPY_2D:
+		c->copy_2d.dst = gen_dev_addr(p, &r1);
+		c->copy_2d.src = gen_dev_addr(p, &r2);
+		c->copy_2d.width = chance(80) ? 1 + rndn(128) : gen_size(0);
+		c->copy_2d.height = chance(80) ? 1 + rndn(8) : gen_size(0);
+		c->copy_2d.dpitch = c->copy_2d.width + (chance(80) ? rndn(64) : rnd());
+		c->copy_2d.spitch = c->copy_2d.width + (chance(80) ? rndn(64) : rnd());
+		break;
+	case ASCEND_CMD_COPY_BATCH:
+		c->copy_batch.entries = gen_dev_addr(p, &r1);
+		c->copy_batch.count = chance(80) ? 1 + (uint32_t)rndn(4) : (uint32_t)rnd();
+		c->copy_batch.pad = chance(95) ? 0 : 1;
+		break;
+	case ASCEND_CMD_COPY_INDIRECT:
+		c->copy_indirect.desc = gen_dev_addr(p, &r1) & (chance(80) ? ~63ULL : ~0ULL);
+		break;
+	case ASCEND_CMD_COPY_OFFSET:
+		c->copy_offset.dst_slot = gen_dev_addr(p, &r1) & ~7ULL;
+		c->copy_offset.src_slot = gen_dev_addr(p, &r2) & ~7ULL;
+		c->copy_offset.dst_offset = chance(70) ? rndn(256) : rnd();
+		c->copy_offset.src_offset = chance(70) ? rndn(256) : rnd();
+		c->copy_offset.size = chance(80) ? 1 + rndn(256) : gen_size(0);
+		break;
+	default: /* NOP or unknown: maybe junk in the payload */
+		if (chance(30))
+			for (i = 0; i < sizeof(c->raw); i++)
+				c->raw[i] = (uint8_t)rnd();
+		break;
+	}
+	/* trailing junk past the payload now and then */
+	if (chance(3))
+		c->raw[sizeof(c->raw) - 1 - rndn(8)] = (uint8_t)rnd();
+}
+
+static void op_queue_create(struct fz_proc *p)
+{
+	struct drm_ascend_queue_create c = { 0 };
+	struct drm_ascend_queue_destroy d = { 0 };
+	unsigned int i = rndn(FZ_MAX_QUEUES);
+	void *m;
+
+	c.ring_entries = chance(85) ? 1u << rndn(8) : (uint32_t)rnd();
+	if (chance(20))
+		c.ring_entries = 0;
+	c.flags = gen_flags32();
+	c.pad = chance(95) ? 0 : 1;
+	if (fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c))
+		return;
+	m = mmap(NULL, c.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd,
+		 (off_t)c.mmap_offset);
+	__atomic_add_fetch(&p->tot->calls, 1, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&p->lock);
+	if (p->qs[i].live) {
+		d.handle = p->qs[i].handle;
+		d.flags = chance(80) ? DRM_ASCEND_QUEUE_DESTROY_FORCE : 0;
+		fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_DESTROY, &d);
+		fz_stale(p, d.handle);
+		p->qs[i].live = 0;
+	}
+	if (m != MAP_FAILED && fz_keep_map(p, m, c.mmap_size))
+		m = MAP_FAILED;
+	if (m == MAP_FAILED) {
+		/* unusable without its area: destroy it */
+		d.handle = c.handle;
+		d.flags = DRM_ASCEND_QUEUE_DESTROY_FORCE;
+		fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_DESTROY, &d);
+	} else {
+		struct ascend_queue_status *st = m;
+
+		p->qs[i].handle = c.handle;
+		p->qs[i].st = st;
+		p->qs[i].entries = st->ring_entries;
+		p->qs[i].ring = (struct ascend_cmd *)((char *)m + st->ring_offset);
+		p->qs[i].live = st->ring_entries &&
+				st->ring_offset < c.mmap_size &&
+				(uint64_t)st->ring_entries * sizeof(struct ascend_cmd) <=
+				c.mmap_size - st->ring_offset;
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Write a few commands into a live queue's ring, publish, ring, wait. */
+static void op_ring(struct fz_proc *p)
+{
+	struct drm_ascend_queue_doorbell db = { 0 };
+	struct drm_ascend_queue_wait w = { 0 };
+	struct drm_ascend_queue_reset r = { 0 };
+	struct drm_ascend_queue_destroy d = { 0 };
+	unsigned int i = rndn(FZ_MAX_QUEUES), n, k;
+	struct ascend_queue_status *st;
+	struct ascend_cmd cmd;
+	struct fz_queue q;
+	uint64_t wp;
+
+	pthread_mutex_lock(&p->lock);
+	q = p->qs[i];
+	pthread_mutex_unlock(&p->lock);
+	if (!q.st)
+		return;	/* never created: the mapping may be gone otherwise */
+	st = q.st;
+
+	/* commands (the mapping outlives destroy: writes are harmless) */
+	wp = __atomic_load_n(&st->wptr, __ATOMIC_RELAXED);
+	n = 1 + rndn(4);
+	for (k = 0; k < n; k++) {
+		gen_cmd(p, &cmd);
+		memcpy(&q.ring[(wp + k) % q.entries], &cmd, sizeof(cmd));
+	}
+	switch (rndn(20)) {
+	case 0: wp = wp ? wp - 1 - rndn(wp) : 0; break;	/* backwards */
+	case 1: wp += q.entries + 1 + rndn(1000); break;	/* past the ring */
+	case 2: wp = rnd(); break;
+	default: wp += n; break;
+	}
+	if (chance(3)) {	/* scribble over device-owned fields */
+		switch (rndn(4)) {
+		case 0: st->rptr = rnd(); break;
+		case 1: st->completed = rndn(1000); break;
+		case 2: st->flags = (uint32_t)rnd(); break;
+		default: st->printf_tail = rnd(); break;
+		}
+	}
+	__atomic_store_n(&st->wptr, wp, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&p->tot->ring_cmds, n, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+
+	db.handle = chance(90) ? q.handle : gen_handle(p, 2);
+	db.pad = chance(97) ? 0 : 1;
+	if (chance(90) || (__atomic_load_n(&st->flags, __ATOMIC_ACQUIRE) &
+			   ASCEND_QUEUE_STATUS_NEED_WAKEUP))
+		fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_DOORBELL, &db);
+
+	w.handle = chance(90) ? q.handle : gen_handle(p, 2);
+	w.flags = chance(97) ? 0 : 1;
+	w.seq = chance(80) ? wp : rnd();
+	w.timeout_ns = (int64_t)(fz_now_ns() + (5 + rndn(40)) * 1000000ULL);
+	if (chance(5))
+		w.timeout_ns = gen_timeout();
+	if (fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_WAIT, &w) == 0 && w.fault) {
+		__atomic_add_fetch(&p->tot->faults, 1, __ATOMIC_RELAXED);
+		r.handle = q.handle;
+		if (!fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_RESET, &r))
+			__atomic_add_fetch(&p->tot->resets, 1, __ATOMIC_RELAXED);
+	} else if (chance(3)) {
+		/* stalled or unlucky: throw it away */
+		d.handle = q.handle;
+		d.flags = DRM_ASCEND_QUEUE_DESTROY_FORCE;
+		fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_DESTROY, &d);
+		pthread_mutex_lock(&p->lock);
+		if (p->qs[i].handle == q.handle)
+			p->qs[i].live = 0;
+		fz_stale(p, q.handle);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+static void op_queue_misc(struct fz_proc *p)
+{
+	struct drm_ascend_queue_destroy d = { 0 };
+	struct drm_ascend_queue_reset r = { 0 };
+	struct drm_ascend_queue_wait w = { 0 };
+	unsigned int i = rndn(FZ_MAX_QUEUES);
+
+	switch (rndn(3)) {
+	case 0:
+		pthread_mutex_lock(&p->lock);
+		d.handle = chance(70) && p->qs[i].live ? p->qs[i].handle :
+			   gen_handle(p, 2);
+		if (d.handle == p->qs[i].handle)
+			p->qs[i].live = 0;
+		pthread_mutex_unlock(&p->lock);
+		d.flags = chance(70) ? DRM_ASCEND_QUEUE_DESTROY_FORCE :
+			  chance(50) ? 0 : gen_flags32();
+		if (!fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_DESTROY, &d))
+			fz_stale(p, d.handle);
+		break;
+	case 1:
+		r.handle = chance(70) ? p->qs[i].handle : gen_handle(p, 2);
+		r.pad = chance(95) ? 0 : 1;
+		fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_RESET, &r);
+		break;
+	default:
+		w.handle = chance(70) ? p->qs[i].handle : gen_handle(p, 2);
+		w.seq = rndn(4) ? 0 : rnd();
+		w.timeout_ns = gen_timeout();
+		w.pad = chance(95) ? 0 : 1;
+		fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_WAIT, &w);
+		break;
+	}
+}
+
+/* ---- process / thread drivers -------------------------------------------- */
+
+static void fz_step(struct fz_proc *p)
+{
+	unsigned int fam = p->o->families;
+
+	for (;;) {
+		switch (rndn(14)) {
+		case 0: if (fam & FUZZ_F_QUERY) { op_query(p); return; } break;
+		case 1: if (fam & FUZZ_F_MEM) { op_va_window(p); return; } break;
+		case 2: case 3: if (fam & FUZZ_F_MEM) { op_bo_create(p); return; } break;
+		case 4: if (fam & FUZZ_F_MEM) { op_gem_close(p); return; } break;
+		case 5: case 6: if (fam & FUZZ_F_MEM) { op_copy(p); return; } break;
+		case 7: if (fam & FUZZ_F_HOST) { op_host(p); return; } break;
+		case 8: if (fam & FUZZ_F_EVENT) { op_event(p); return; } break;
+		case 9: if (fam & FUZZ_F_PRIME) { op_prime(p); return; } break;
+		case 10: if (fam & FUZZ_F_QUEUE) { op_queue_create(p); return; } break;
+		case 11: if (fam & FUZZ_F_QUEUE) { op_queue_misc(p); return; } break;
+		default: if (fam & FUZZ_F_QUEUE) { op_ring(p); return; } break;
+		}
+	}
+}
+
+struct fz_thread {
+	struct fz_proc *p;
+	uint64_t seed;
+};
+
+static void *fz_thread_main(void *arg)
+{
+	struct fz_thread *t = arg;
+	struct fz_proc *p = t->p;
+	long i;
+
+	fz_rs = t->seed | 1;
+	for (i = 0; !p->o->iterations || i < p->o->iterations; i++) {
+		if (p->deadline_ns && fz_now_ns() >= p->deadline_ns)
+			break;
+		fz_step(p);
+	}
+	return NULL;
+}
+
+static uint8_t *fz_mmap(size_t size, int prot)
+{
+	void *m = mmap(NULL, size, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED) {
+		perror("fuzz: mmap");
+		_exit(3);
+	}
+	return m;
+}
+
+/* Open, query, reserve and register a VA window (most of the time). */
+static void fz_open(struct fz_proc *p)
+{
+	struct drm_ascend_device_info info = { 0 };
+	struct drm_ascend_dev_query q = { .type = DRM_ASCEND_QUERY_DEVICE_INFO };
+	struct drm_ascend_kernel_info ks[16];
+	struct drm_ascend_va_window w = { 0 };
+	uint64_t align;
+	unsigned int i;
+	void *m;
+
+	p->fd = open(p->o->node ? p->o->node : "/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+	if (p->fd < 0) {
+		perror("fuzz: open");
+		_exit(2);
+	}
+	q.size = sizeof(info);
+	q.data = (uintptr_t)&info;
+	if (ioctl(p->fd, DRM_IOCTL_ASCEND_DEV_QUERY, &q)) {
+		perror("fuzz: DEV_QUERY");
+		_exit(2);
+	}
+	q.type = DRM_ASCEND_QUERY_KERNELS;
+	q.size = sizeof(ks);
+	q.data = (uintptr_t)ks;
+	p->nkernels = 0;
+	if (!ioctl(p->fd, DRM_IOCTL_ASCEND_DEV_QUERY, &q))
+		for (i = 0; i < q.size / sizeof(ks[0]) && i < 16; i++)
+			p->kernel_ids[p->nkernels++] = ks[i].id;
+
+	align = info.va_window_align ? info.va_window_align : 4096;
+	p->win_size = info.va_window_min_size;
+	if (!p->win_base) {
+		m = mmap(NULL, p->win_size + align, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (m == MAP_FAILED) {
+			perror("fuzz: window");
+			_exit(2);
+		}
+		p->win_base = ((uint64_t)(uintptr_t)m + align - 1) & ~(align - 1);
+	}
+	w.base = p->win_base;
+	w.size = p->win_size;
+	if (chance(95))
+		ioctl(p->fd, DRM_IOCTL_ASCEND_VA_WINDOW, &w);
+}
+
+/* Forget every object (the file is closed: the kernel frees them). */
+static void fz_forget(struct fz_proc *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nmaps; i++)
+		munmap(p->maps[i].p, p->maps[i].size);
+	p->nmaps = 0;
+	for (i = 0; i < FZ_MAX_BOS; i++)
+		p->bos[i].live = 0;	/* addresses stay: stale VAs */
+	for (i = 0; i < FZ_MAX_HOST; i++)
+		memset(&p->hosts[i], 0, sizeof(p->hosts[i]));
+	memset(p->qs, 0, sizeof(p->qs));
+	memset(p->events, 0, sizeof(p->events));
+}
+
+/*
+ * Fuzz like an unprivileged process as far as pinning goes: without
+ * CAP_IPC_LOCK, under a 32 MiB RLIMIT_MEMLOCK (HOST_ALLOC/REGISTER are
+ * charged to it), so the fuzzer cannot pin the VM's memory away.
+ */
+static void fz_limit_memlock(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+	struct rlimit rl = { 32 << 20, 32 << 20 };
+
+	setrlimit(RLIMIT_MEMLOCK, &rl);
+	if (syscall(SYS_capget, &hdr, data) == 0) {
+		data[0].effective &= ~(1u << CAP_IPC_LOCK);
+		data[0].permitted &= ~(1u << CAP_IPC_LOCK);
+		data[0].inheritable &= ~(1u << CAP_IPC_LOCK);
+		syscall(SYS_capset, &hdr, data);
+	}
+}
+
+static int fz_process(const struct fuzz_opts *o, unsigned int idx,
+		      struct fuzz_totals *tot)
+{
+	struct fz_proc p;
+	struct fz_thread *th;
+	pthread_t *tids;
+	int nthreads = o->threads > 0 ? o->threads : 1, t, round;
+	int rounds = o->fd_churn ? 3 : 1;
+
+	memset(&p, 0, sizeof(p));
+	fz_limit_memlock();
+	p.o = o;
+	p.tot = tot;
+	pthread_mutex_init(&p.lock, NULL);
+	fz_rs = (o->seed + 0x9e3779b97f4a7c15ULL * (idx + 1)) | 1;
+	p.scratch = fz_mmap(FZ_SCRATCH, PROT_READ | PROT_WRITE);
+	p.regarea = fz_mmap(FZ_REG_PAGES * 4096, PROT_READ | PROT_WRITE);
+	memset(p.regarea, 0x5a, FZ_REG_PAGES * 4096);
+	p.ro_page = fz_mmap(4096, PROT_READ);
+	p.none_page = fz_mmap(4096, PROT_NONE);
+	th = calloc(nthreads, sizeof(*th));
+	tids = calloc(nthreads, sizeof(*tids));
+	if (!th || !tids)
+		_exit(3);
+
+	for (round = 0; round < rounds; round++) {
+		struct fuzz_opts ro = *o;
+
+		/* with churn, each round gets a share of the budget */
+		if (o->iterations)
+			ro.iterations = o->iterations / rounds + 1;
+		p.o = &ro;
+		p.deadline_ns = o->seconds ?
+			fz_now_ns() + (uint64_t)o->seconds * 1000000000ULL *
+				(round + 1) / rounds : 0;
+		fz_open(&p);
+		for (t = 0; t < nthreads; t++) {
+			th[t].p = &p;
+			th[t].seed = rnd();
+			if (pthread_create(&tids[t], NULL, fz_thread_main, &th[t]))
+				_exit(3);
+		}
+		for (t = 0; t < nthreads; t++)
+			pthread_join(tids[t], NULL);
+		/* close with everything still alive: the release path cleans up */
+		close(p.fd);
+		fz_forget(&p);
+		p.o = o;
+	}
+	return 0;
+}
+
+/*
+ * Run the fuzzer: o->procs processes of o->threads threads; returns when
+ * every process exited.  *tot gets the sums; bad_children counts processes
+ * that crashed, failed or had to be killed (a hang: 60 s past the budget).
+ */
+static void fuzz_run(const struct fuzz_opts *o, struct fuzz_totals *tot)
+{
+	int procs = o->procs > 0 ? o->procs : 1, i, status, left;
+	struct fuzz_totals *shared;
+	pid_t *pids;
+	uint64_t limit;
+
+	memset(tot, 0, sizeof(*tot));
+	shared = mmap(NULL, sizeof(*shared) * procs, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pids = calloc(procs, sizeof(*pids));
+	if (shared == MAP_FAILED || !pids) {
+		tot->bad_children = procs;
+		return;
+	}
+	memset(shared, 0, sizeof(*shared) * procs);
+	fflush(NULL);
+	for (i = 0; i < procs; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0)
+			_exit(fz_process(o, i, &shared[i]));
+		if (pids[i] < 0)
+			tot->bad_children++;
+	}
+
+	/* reap; a process that outlives its budget by 60 s hangs somewhere */
+	limit = fz_now_ns() + ((uint64_t)(o->seconds ? o->seconds : 600) + 60) *
+		1000000000ULL;
+	left = procs;
+	while (left > 0) {
+		pid_t w = waitpid(-1, &status, WNOHANG);
+
+		if (w > 0) {
+			left--;
+			if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+				printf("# fuzz: process %d %s %d\n", (int)w,
+				       WIFEXITED(status) ? "exited" : "killed by signal",
+				       WIFEXITED(status) ? WEXITSTATUS(status) :
+				       WTERMSIG(status));
+				tot->bad_children++;
+			}
+			continue;
+		}
+		if (w < 0)
+			break;
+		if (fz_now_ns() > limit) {
+			printf("# fuzz: processes hang, killing them\n");
+			for (i = 0; i < procs; i++)
+				if (pids[i] > 0)
+					kill(pids[i], SIGKILL);
+			limit = ~0ULL;
+		}
+		usleep(20000);
+	}
+	for (i = 0; i < procs; i++) {
+		tot->calls += shared[i].calls;
+		tot->ok += shared[i].ok;
+		tot->ring_cmds += shared[i].ring_cmds;
+		tot->faults += shared[i].faults;
+		tot->resets += shared[i].resets;
+	}
+	munmap(shared, sizeof(*shared) * procs);
+	free(pids);
+}
