@@ -733,6 +733,205 @@ static int bench_bandwidth(void)
 	return 0;
 }
 
+/* ---- copy API: batch, 2D, memset (issue #6) --------------------------- */
+
+#define BATCH_N		4096
+#define BATCH_ENTRY	4096u
+#define BATCH_REPS	3
+
+/* ns of one run of @n D2H copies as one batch (@batch) or @n async calls. */
+static double batch_run(bool batch, void **dsts, void **srcs, size_t *sizes, size_t n,
+			aclrtStream s, aclError *err)
+{
+	aclrtMemcpyBatchAttr attr;
+	size_t idx = 0, fi, i;
+	uint64_t t0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.dstLoc.type = ACL_MEM_LOCATION_TYPE_HOST;
+	attr.srcLoc.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+	t0 = now_ns();
+	if (batch) {
+		*err = aclrtMemcpyBatchAsync(dsts, sizes, srcs, sizes, n, &attr, &idx, 1, &fi, s);
+	} else {
+		*err = ACL_SUCCESS;
+		for (i = 0; i < n && !*err; i++)
+			*err = aclrtMemcpyAsync(dsts[i], sizes[i], srcs[i], sizes[i],
+						ACL_MEMCPY_DEVICE_TO_HOST, s);
+	}
+	if (!*err)
+		*err = aclrtSynchronizeStream(s);
+	return (double)(now_ns() - t0);
+}
+
+static int bench_batch(void)
+{
+	double tb[BATCH_REPS], ti[BATCH_REPS];
+	void **dsts, **srcs;
+	size_t *sizes, i;
+	char *dev = NULL, *host = NULL;
+	struct counts c0;
+	double ops_b = 0, ops_i = 0;
+	aclrtStream s = NULL;
+	aclError r;
+	int k;
+
+	dsts = calloc(BATCH_N, sizeof(void *));
+	srcs = calloc(BATCH_N, sizeof(void *));
+	sizes = calloc(BATCH_N, sizeof(size_t));
+	if (!dsts || !srcs || !sizes)
+		return fail("calloc", ACL_ERROR_RT_MEMORY_ALLOCATION);
+	r = aclrtMalloc((void **)&dev, (size_t)BATCH_N * BATCH_ENTRY, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (!r)
+		r = aclrtMallocHost((void **)&host, (size_t)BATCH_N * BATCH_ENTRY);
+	if (!r)
+		r = aclrtCreateStream(&s);
+	if (!r)
+		r = aclrtMemset(dev, (size_t)BATCH_N * BATCH_ENTRY, 0x5b,
+				(size_t)BATCH_N * BATCH_ENTRY);
+	if (r)
+		return fail("batch set-up", r);
+	for (i = 0; i < BATCH_N; i++) {
+		dsts[i] = host + i * BATCH_ENTRY;
+		srcs[i] = dev + i * BATCH_ENTRY;
+		sizes[i] = BATCH_ENTRY;
+	}
+	for (k = -1; k < BATCH_REPS; k++) {
+		c0 = counts_now();
+		tb[k < 0 ? 0 : k] = batch_run(true, dsts, srcs, sizes, BATCH_N, s, &r);
+		if (r)
+			break;
+		ops_b = (double)counts_since(c0).total;
+		c0 = counts_now();
+		ti[k < 0 ? 0 : k] = batch_run(false, dsts, srcs, sizes, BATCH_N, s, &r);
+		if (r)
+			break;
+		ops_i = (double)counts_since(c0).total;
+	}
+	if (not_supported(r)) {
+		emit("batch_vs_individual", -1, "ms", -1, "ms", 0.25, "max",
+		     "not available: aclrtMemcpyBatchAsync returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+	} else if (r) {
+		return fail("aclrtMemcpyBatchAsync / aclrtMemcpyAsync", r);
+	} else {
+		emit("batch_vs_individual", median(tb, BATCH_REPS) / 1e6, "ms",
+		     median(ti, BATCH_REPS) / 1e6, "ms for 4096 aclrtMemcpyAsync", 0.25, "max",
+		     "4096 x 4 KiB D2H into pinned memory: one aclrtMemcpyBatchAsync + sync vs 4096 aclrtMemcpyAsync + sync; ioctls %.0f vs %.0f",
+		     ops_b, ops_i);
+	}
+	aclrtDestroyStream(s);
+	aclrtFreeHost(host);
+	aclrtFree(dev);
+	free(dsts);
+	free(srcs);
+	free(sizes);
+	return 0;
+}
+
+#define C2D_WIDTH	(16u << 10)
+#define C2D_PITCH	(32u << 10)
+#define C2D_HEIGHT	4096u
+#define C2D_BYTES	((size_t)C2D_WIDTH * C2D_HEIGHT)	/* 64 MiB moved */
+#define C2D_REPS	3
+
+static int bench_copy2d(void)
+{
+	double t2[C2D_REPS], tl[C2D_REPS];
+	char *src = NULL, *dst = NULL;
+	aclrtStream s = NULL;
+	uint64_t t0;
+	aclError r;
+	int k;
+
+	r = aclrtMalloc((void **)&src, (size_t)C2D_PITCH * C2D_HEIGHT, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (!r)
+		r = aclrtMalloc((void **)&dst, C2D_BYTES, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (!r)
+		r = aclrtCreateStream(&s);
+	/* written once, so that both copies read backed memory */
+	if (!r)
+		r = aclrtMemset(src, (size_t)C2D_PITCH * C2D_HEIGHT, 0x2d,
+				(size_t)C2D_PITCH * C2D_HEIGHT);
+	if (r)
+		return fail("2D set-up", r);
+	for (k = -1; k < C2D_REPS; k++) {
+		t0 = now_ns();
+		r = aclrtMemcpy2dAsync(dst, C2D_WIDTH, src, C2D_PITCH, C2D_WIDTH, C2D_HEIGHT,
+				       ACL_MEMCPY_DEVICE_TO_DEVICE, s);
+		if (!r)
+			r = aclrtSynchronizeStream(s);
+		if (r)
+			break;
+		t2[k < 0 ? 0 : k] = (double)(now_ns() - t0);
+		t0 = now_ns();
+		r = aclrtMemcpyAsync(dst, C2D_BYTES, src, C2D_BYTES, ACL_MEMCPY_DEVICE_TO_DEVICE, s);
+		if (!r)
+			r = aclrtSynchronizeStream(s);
+		if (r)
+			break;
+		tl[k < 0 ? 0 : k] = (double)(now_ns() - t0);
+	}
+	if (not_supported(r)) {
+		emit("copy2d_vs_linear", -1, "MiB/s", -1, "MiB/s", 0.8, "min",
+		     "not available: aclrtMemcpy2dAsync returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+	} else if (r) {
+		return fail("aclrtMemcpy2dAsync / aclrtMemcpyAsync D2D", r);
+	} else {
+		emit("copy2d_vs_linear",
+		     C2D_BYTES / (median(t2, C2D_REPS) / NS_PER_SEC) / (1 << 20), "MiB/s",
+		     C2D_BYTES / (median(tl, C2D_REPS) / NS_PER_SEC) / (1 << 20),
+		     "MiB/s linear aclrtMemcpyAsync D2D", 0.8, "min",
+		     "aclrtMemcpy2dAsync D2D of 4096 rows x 16 KiB at a 32 KiB source pitch vs one 64 MiB aclrtMemcpyAsync D2D (+ sync each)");
+	}
+	aclrtDestroyStream(s);
+	aclrtFree(src);
+	aclrtFree(dst);
+	return 0;
+}
+
+#define MS_BYTES	(64u << 20)
+#define MS_REPS		3
+
+static int bench_memset64(void)
+{
+	double td[MS_REPS], th[MS_REPS];
+	char *dev = NULL, *host;
+	uint64_t t0;
+	aclError r;
+	int k;
+
+	host = malloc(MS_BYTES);
+	if (!host)
+		return fail("malloc(64 MiB)", ACL_ERROR_RT_MEMORY_ALLOCATION);
+	r = aclrtMalloc((void **)&dev, MS_BYTES, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (r)
+		return fail("aclrtMalloc(64 MiB)", r);
+	for (k = -1; k < MS_REPS; k++) {
+		t0 = now_ns();
+		memset(host, 0x40 + k, MS_BYTES);
+		__asm__ __volatile__("" : : "r"(host) : "memory");
+		th[k < 0 ? 0 : k] = (double)(now_ns() - t0);
+		t0 = now_ns();
+		r = aclrtMemset(dev, MS_BYTES, 0x40 + k, MS_BYTES);
+		if (r)
+			break;
+		td[k < 0 ? 0 : k] = (double)(now_ns() - t0);
+	}
+	if (not_supported(r))
+		emit("memset_64m", -1, "MiB/s", -1, "MiB/s", 0.8, "min",
+		     "not available: aclrtMemset returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+	else if (r)
+		return fail("aclrtMemset(64 MiB)", r);
+	else
+		emit("memset_64m", MS_BYTES / (median(td, MS_REPS) / NS_PER_SEC) / (1 << 20),
+		     "MiB/s", MS_BYTES / (median(th, MS_REPS) / NS_PER_SEC) / (1 << 20),
+		     "MiB/s guest memset", 0.8, "min",
+		     "aclrtMemset of 64 MiB of device memory / memset() of 64 MiB in the guest");
+	aclrtFree(dev);
+	free(host);
+	return 0;
+}
+
 /* ---- main -------------------------------------------------------------- */
 
 static int open_node(void)
@@ -789,6 +988,9 @@ int main(void)
 	ret |= bench_launch_sync(&k);
 	ret |= bench_event();
 	ret |= bench_bandwidth();
+	ret |= bench_batch();
+	ret |= bench_copy2d();
+	ret |= bench_memset64();
 
 	/* the baseline again: a drift between the two says the run was noisy */
 	base2 = noop_ioctl_ns(fd);
