@@ -209,23 +209,27 @@ static aclError run_sync(struct batch *b, size_t *fi)
 	return ret;
 }
 
-/* Queue the pinned entries [0, n) of @e as ring COPY_BATCH commands. */
+/*
+ * Queue the pinned entries [0, n) of @e as ring COPY_BATCH commands (one
+ * unless the entry array exceeds a staging buffer).  *@done: entries
+ * queued (fewer than @n only when staging memory ran out).
+ */
 static aclError ring_batches(struct acl_stream *s, const struct drm_ascend_copy_entry *e,
-			     size_t n, uint64_t *seq, bool *staged)
+			     size_t n, uint64_t *seq, size_t *done)
 {
-	size_t per = host_stage_max() / sizeof(*e), off, len;
+	size_t per = host_stage_max() / sizeof(*e), len;
 	struct ascend_cmd cmd;
+	bool staged;
 	aclError ret;
 
-	*staged = true;
-	for (off = 0; off < n; off += len) {
-		len = n - off < per ? n - off : per;
+	for (*done = 0; *done < n; *done += len) {
+		len = n - *done < per ? n - *done : per;
 		memset(&cmd, 0, sizeof(cmd));
 		cmd.opcode = ASCEND_CMD_COPY_BATCH;
 		cmd.copy_batch.count = (uint32_t)len;
-		ret = host_stage_cmd(s, e + off, len * sizeof(*e), &cmd,
-				     &cmd.copy_batch.entries, seq, staged);
-		if (ret || !*staged)
+		ret = host_stage_cmd(s, e + *done, len * sizeof(*e), &cmd,
+				     &cmd.copy_batch.entries, seq, &staged);
+		if (ret || !staged)
 			return ret;
 	}
 	return ACL_SUCCESS;
@@ -234,11 +238,10 @@ static aclError ring_batches(struct acl_stream *s, const struct drm_ascend_copy_
 static aclError run_async(struct batch *b, aclrtStream stream, size_t *fi)
 {
 	struct drm_ascend_copy_entry *pe = NULL;
-	size_t *porig = NULL, np = 0, nq = 0, i;
+	size_t *porig = NULL, np = 0, nq = 0, done, i;
 	struct acl_device *dev;
 	struct acl_stream *s;
 	uintptr_t last = 0;
-	bool staged;
 	uint64_t seq;
 	aclError ret;
 
@@ -266,6 +269,7 @@ static aclError run_async(struct batch *b, aclrtStream stream, size_t *fi)
 		if (b->pinned[i]) {
 			b->e[nq] = b->e[i];
 			b->host[nq] = b->host[i];
+			b->orig[nq] = b->orig[i];
 			nq++;
 		} else {
 			pe[np] = b->e[i];
@@ -273,22 +277,19 @@ static aclError run_async(struct batch *b, aclrtStream stream, size_t *fi)
 		}
 	}
 	if (nq) {
-		ret = ring_batches(s, b->e, nq, &seq, &staged);
+		ret = ring_batches(s, b->e, nq, &seq, &done);
+		for (i = 0; i < done; i++) {
+			if (b->host[i].va == last)
+				continue;
+			last = b->host[i].va;
+			host_note_use(s, seq, b->host[i].va, b->host[i].size);
+		}
 		if (ret)
 			goto out;
-		if (!staged) {
-			/* No staging memory: these go the synchronous way too. */
-			for (i = 0; i < nq; i++) {
-				pe[np] = b->e[i];
-				porig[np++] = b->orig[i];
-			}
-		} else {
-			for (i = 0; i < nq; i++) {
-				if (b->host[i].va == last)
-					continue;
-				last = b->host[i].va;
-				host_note_use(s, seq, b->host[i].va, b->host[i].size);
-			}
+		/* No staging memory left: the rest go the synchronous way. */
+		for (i = done; i < nq; i++) {
+			pe[np] = b->e[i];
+			porig[np++] = b->orig[i];
 		}
 	}
 	if (np) {
