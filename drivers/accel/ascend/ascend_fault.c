@@ -9,6 +9,7 @@
  * in the device's debugfs directory, e.g. /sys/kernel/debug/accel/ascend.0/.
  * The countdowns are atomics; no lock is needed.
  */
+#include <linux/bits.h>
 #include <linux/debugfs.h>
 
 #include "ascend_drv.h"
@@ -24,6 +25,16 @@ static const char *const ascend_fault_site_names[ASCEND_FAULT_NR_SITES] = {
 	[ASCEND_FAULT_SITE_EVENT_CREATE] = "event_create",
 };
 
+/*
+ * Sites with a call in the driver; only these get knobs (the engine
+ * transfer site waits for the DMA engine rework to land).
+ */
+static const unsigned long ascend_fault_wired =
+	BIT(ASCEND_FAULT_SITE_HBM_ALLOC) | BIT(ASCEND_FAULT_SITE_PIN) |
+	BIT(ASCEND_FAULT_SITE_DMA_MAP) | BIT(ASCEND_FAULT_SITE_DOORBELL) |
+	BIT(ASCEND_FAULT_SITE_QUEUE_CREATE) |
+	BIT(ASCEND_FAULT_SITE_EVENT_CREATE);
+
 /* After drm_dev_register(): the device's debugfs directory exists then. */
 void ascend_fault_debugfs_init(struct ascend_device *adev)
 {
@@ -34,6 +45,8 @@ void ascend_fault_debugfs_init(struct ascend_device *adev)
 	if (IS_ERR_OR_NULL(root))
 		return;
 	for (i = 0; i < ASCEND_FAULT_NR_SITES; i++) {
+		if (!(ascend_fault_wired & BIT(i)))
+			continue;
 		snprintf(name, sizeof(name), "fail_%s",
 			 ascend_fault_site_names[i]);
 		debugfs_create_atomic_t(name, 0600, root,
