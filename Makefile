@@ -57,7 +57,7 @@ define submake
 endef
 
 .PHONY: all module lib tests samples pkgconfig kunit checkpatch run check \
-	check-body check-stage clean need-kdir bench smi install check-debug
+	check-body check-stage clean need-kdir bench smi install check-debug fuzz stress
 
 all: module lib tests samples pkgconfig smi
 
@@ -152,6 +152,27 @@ bench:
 	@set -o pipefail; tools/vm/run --timeout $(BENCH_TIMEOUT) \
 		--copy $(BUILD)/bench/ascend-bench -- ./ascend-bench | tee $(BUILD)/bench/vm.log; \
 	tools/bench/report --vm-status $$? $(BUILD)/bench/vm.log $(BUILD)/bench/results.json
+
+# Long forms of the reliability tests (Documentation/reliability.rst): the
+# fuzzer (tests/fuzz) for FUZZ_SECONDS, the kill/reload stress for
+# STRESS_SECONDS, each in one VM run; the VM's verdict (oops/WARN, module
+# unload at the end) counts as well as the program's.
+FUZZ_SECONDS ?= 3600
+FUZZ_ARGS ?=
+STRESS_SECONDS ?= 1800
+fuzz:
+	tools/setup-deps
+	$(MAKE) all
+	tools/vm/run --timeout $$(( $(FUZZ_SECONDS) + 600 )) --params "$(CHECK_PARAMS)" \
+		--copy $(BUILD)/tests/user/test_fuzz_ioctl -- \
+		./test_fuzz_ioctl --seconds $(FUZZ_SECONDS) $(FUZZ_ARGS)
+
+stress:
+	tools/setup-deps
+	$(MAKE) all
+	tools/vm/run --timeout $$(( $(STRESS_SECONDS) * 2 + 600 )) --params "$(CHECK_PARAMS)" \
+		--copy $(BUILD)/tests/user/test_stress_kill -- \
+		env STRESS_SECONDS=$(STRESS_SECONDS) ./test_stress_kill
 
 # One VM boot runs everything; build failures and a crashed/hung VM are counted
 # as failures by tools/check-summary, whose last line is "N passed, N failed".
