@@ -16,6 +16,8 @@ static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct acl_device g_devs[ACL_MAX_DEVICES];
 static int g_ndev = -1;			/* -1: not scanned yet */
 static __thread int t_cur = -1;		/* this thread's current device */
+/* This thread's current context (t_cur is its device); NULL with t_cur -1. */
+static __thread struct acl_context *t_ctx;
 
 static void scan_locked(void)
 {
@@ -33,6 +35,8 @@ static void scan_locked(void)
 		d->fd = -1;
 		pthread_rwlock_init(&d->rw, NULL);
 		pthread_mutex_init(&d->lock, NULL);
+		d->defctx.dev = d;
+		d->defctx.is_default = true;
 	}
 	__atomic_store_n(&g_ndev, n, __ATOMIC_RELEASE);
 }
@@ -86,10 +90,55 @@ aclError dev_acquire(int id, struct acl_device **out)
 
 aclError dev_acquire_current(struct acl_device **out)
 {
+	struct acl_context *c = t_ctx;
+	aclError ret;
+
 	if (t_cur < 0)
 		return acl_err(ACL_ERROR_RT_CONTEXT_NULL,
 			       "no device is set in this thread (call aclrtSetDevice first)");
-	return dev_acquire(t_cur, out);
+	ret = dev_acquire(t_cur, out);
+	if (ret || !c || c->is_default)
+		return ret;
+	/* An explicit context is destroyed under the device write lock. */
+	if (!handle_ok(c, H_CONTEXT) || c->dead) {
+		dev_release(*out);
+		return acl_err(ACL_ERROR_RT_CONTEXT_NULL,
+			       "the current context %p of this thread was destroyed (set another one, or call aclrtSetDevice)",
+			       (void *)c);
+	}
+	return ACL_SUCCESS;
+}
+
+struct acl_context *ctx_current(void)
+{
+	return t_ctx;
+}
+
+void ctx_set_current(struct acl_context *ctx)
+{
+	t_ctx = ctx;
+	t_cur = ctx ? ctx->dev->id : -1;
+}
+
+/* @ctx is the default context of an open device or a live explicit one. */
+bool ctx_valid(const struct acl_context *ctx)
+{
+	int i, n = __atomic_load_n(&g_ndev, __ATOMIC_ACQUIRE);
+
+	for (i = 0; i < n; i++)
+		if (ctx == &g_devs[i].defctx)
+			return __atomic_load_n(&g_devs[i].open, __ATOMIC_ACQUIRE);
+	return handle_ok(ctx, H_CONTEXT) && !ctx->dead;
+}
+
+void dev_lock(void)
+{
+	pthread_mutex_lock(&g_lock);
+}
+
+void dev_unlock(void)
+{
+	pthread_mutex_unlock(&g_lock);
 }
 
 void dev_release(struct acl_device *dev)
@@ -147,8 +196,17 @@ aclError dev_sync_all_streams(struct acl_device *dev, int32_t timeout_ms)
 /* Free everything @dev holds in this process.  g_lock held. */
 static void release_device(struct acl_device *dev)
 {
+	struct acl_context *c;
+
 	pthread_rwlock_wrlock(&dev->rw);
 	if (dev->open) {
+		peer_release_device(dev);
+		/* explicit contexts outlive it as dead handles: their
+		 * streams die with the others below */
+		for (c = dev->contexts; c; c = c->next) {
+			c->dead = true;
+			c->stream = NULL;
+		}
 		pthread_mutex_lock(&dev->lock);
 		while (dev->streams)
 			stream_kill(dev->streams, false);
@@ -169,7 +227,7 @@ void dev_release_all(void)
 	for (i = 0; i < (g_ndev > 0 ? g_ndev : 0); i++)
 		release_device(&g_devs[i]);
 	pthread_mutex_unlock(&g_lock);
-	t_cur = -1;
+	ctx_set_current(NULL);
 }
 
 /* At exit: hand out whatever device printf text is left.  Never block. */
@@ -212,26 +270,56 @@ aclError aclrtGetDeviceCount(uint32_t *count)
 	return ACL_SUCCESS;
 }
 
+/* Open @d's node if it is not open; no reference taken.  g_lock held. */
+aclError dev_open_locked(struct acl_device *d)
+{
+	aclError ret = ACL_SUCCESS;
+
+	pthread_rwlock_wrlock(&d->rw);
+	if (!d->open)
+		ret = devnode_open(d);
+	pthread_rwlock_unlock(&d->rw);
+	if (!ret)
+		acl_register_atexit();
+	return ret;
+}
+
+/* One more reference (aclrtSetDevice, an explicit context).  g_lock held. */
+aclError dev_retain_locked(struct acl_device *d)
+{
+	aclError ret = ACL_SUCCESS;
+
+	if (d->refcount == 0)
+		ret = dev_open_locked(d);
+	if (!ret)
+		d->refcount++;
+	return ret;
+}
+
+/* Drop a reference; the last one frees the device.  g_lock held. */
+void dev_unref_locked(struct acl_device *d)
+{
+	if (d->refcount > 0 && --d->refcount == 0)
+		release_device(d);
+}
+
+/*
+ * CANN: every aclrtSetDevice counts (per process), every aclrtResetDevice
+ * takes one back and the last frees the device; the thread's current
+ * context becomes the device's default context.
+ */
 aclError aclrtSetDevice(int32_t deviceId)
 {
 	struct acl_device *d = dev_by_id(deviceId);
-	aclError ret = ACL_SUCCESS;
+	aclError ret;
 
 	API_ENTER();
 	if (!d)
 		return bad_id(deviceId);
 	pthread_mutex_lock(&g_lock);
-	if (d->refcount == 0) {
-		pthread_rwlock_wrlock(&d->rw);
-		if (!d->open)
-			ret = devnode_open(d);
-		pthread_rwlock_unlock(&d->rw);
-	}
-	if (ret == ACL_SUCCESS) {
-		d->refcount++;
-		t_cur = deviceId;
-		acl_register_atexit();
-	}
+	ret = dev_retain_locked(d);
+	if (ret == ACL_SUCCESS)
+		ctx_set_current(&d->defctx);
 	pthread_mutex_unlock(&g_lock);
 	return ret;
 }
@@ -252,7 +340,7 @@ static aclError reset(int32_t deviceId, bool force)
 	if (force || --d->refcount == 0) {
 		release_device(d);
 		if (t_cur == deviceId)
-			t_cur = -1;
+			ctx_set_current(NULL);
 	}
 	pthread_mutex_unlock(&g_lock);
 	return ACL_SUCCESS;
@@ -352,4 +440,58 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
 			       "timeout %d is invalid: -1 waits forever, 0 polls, >0 is milliseconds",
 			       timeout);
 	return sync_device(timeout);
+}
+
+/*
+ * aclrtGetDeviceInfo: the attributes our header declares, from the
+ * driver's DEVICE_INFO.  The device need not be set.  The emulated NPU
+ * has AI cores only: no AI CPU, no separate vector cores and no L2 cache,
+ * so those read 0.  Other attribute values (CANN has more) -> 207000.
+ */
+aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value)
+{
+	struct drm_ascend_device_info info;
+	uint32_t size = sizeof(info);
+	struct acl_device *d;
+	int fd, e = 0;
+
+	API_ENTER();
+	if (deviceId > INT32_MAX || !(d = dev_by_id((int)deviceId)))
+		return bad_id((int32_t)deviceId);
+	if (!value)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "value is NULL");
+	switch (attr) {
+	case ACL_DEV_ATTR_AICPU_CORE_NUM:
+	case ACL_DEV_ATTR_AICORE_CORE_NUM:
+	case ACL_DEV_ATTR_VECTOR_CORE_NUM:
+	case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE:
+	case ACL_DEV_ATTR_L2_CACHE_SIZE:
+		break;
+	default:
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "attr %d is not supported (supported: AICPU_CORE_NUM 1, AICORE_CORE_NUM 101, VECTOR_CORE_NUM 201, TOTAL_GLOBAL_MEM_SIZE 301, L2_CACHE_SIZE 302)",
+			       (int)attr);
+	}
+	memset(&info, 0, sizeof(info));
+	fd = open(d->path, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || devnode_query(fd, DRM_ASCEND_QUERY_DEVICE_INFO, &info, &size))
+		e = 1;
+	if (fd >= 0)
+		close(fd);
+	if (e)
+		return acl_err(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+			       "cannot read the device information of device %u from %s", deviceId,
+			       d->path);
+	switch (attr) {
+	case ACL_DEV_ATTR_AICORE_CORE_NUM:
+		*value = info.num_ai_cores;
+		break;
+	case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE:
+		*value = (int64_t)info.hbm_total;
+		break;
+	default:		/* no AI CPU, vector cores or L2 here */
+		*value = 0;
+		break;
+	}
+	return ACL_SUCCESS;
 }

@@ -13,11 +13,27 @@
  * in any ring still names it - until then the event is a "zombie" that
  * later create/destroy calls reap.  For that each event keeps, per stream,
  * the sequence number of its latest command naming the event.
+ *
+ * IPC events (ACL_EVENT_IPC): aclrtIpcGetEventHandle exports the kernel
+ * event under a key (DRM_IOCTL_ASCEND_IPC_EXPORT, any process may import:
+ * CANN has no allow-list for events) and puts the key in the 64-byte
+ * aclrtIpcEventHandle; aclrtIpcOpenEventHandle imports it into the
+ * caller's file.  Both files then name one kernel event, so a wait in the
+ * importer completes when the exporter's record executes.  Which
+ * generation is "the latest record" only the exporter knows: it publishes
+ * it in a one-word shared file, /dev/shm/aclrt-ipcev-<hash of the key>
+ * (mode 0600; the name does not reveal the key), which importers map and
+ * read before each query or wait.  Events opened from a handle cannot be
+ * recorded (207000): only the exporter numbers the records.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 #include <xf86drm.h>
 
 #include "internal.h"
@@ -52,6 +68,11 @@ struct acl_event {
 	uint64_t rec_seq;		/* its sequence number */
 	struct ev_ref *refs;
 	size_t nrefs, caprefs;
+	/* IPC: exported (key set) or imported from another process */
+	bool imported;
+	char ipc_key[DRM_ASCEND_IPC_KEY_LEN];
+	uint64_t *ipc_gen;		/* shared: latest recorded generation */
+	char ipc_path[64];		/* the exporter unlinks it */
 };
 
 /* Protects ev_list and every field of every event.  Lock order:
@@ -123,8 +144,24 @@ static void ev_free(struct acl_event *ev)	/* unlinked; ev_lock held */
 		stream_put(ev->refs[i].s);
 	if (ev->rec_s)
 		stream_put(ev->rec_s);
+	if (ev->ipc_gen)
+		munmap(ev->ipc_gen, sizeof(*ev->ipc_gen));
 	free(ev->refs);
 	free(ev);
+}
+
+/* The exporter's latest record, as an importer sees it.  ev_lock held. */
+static void ipc_refresh(struct acl_event *ev)
+{
+	uint64_t g;
+
+	if (!ev->imported || !ev->ipc_gen)
+		return;
+	g = __atomic_load_n(ev->ipc_gen, __ATOMIC_ACQUIRE);
+	if (g != ev->gen) {
+		ev->gen = g;
+		ev->recorded = g != 0;
+	}
 }
 
 aclError event_kcreate(int fd, uint32_t flags, uint32_t *handle)
@@ -235,9 +272,6 @@ static aclError create(aclrtEvent *event, enum ev_kind kind, uint32_t flag)
 			return acl_err_at("event", ACL_ERROR_INVALID_PARAM,
 					  "flag %#x: ACL_EVENT_EXTERNAL cannot be combined with other flags",
 					  flag);
-		if (flag & ACL_EVENT_IPC)
-			return acl_err_at("event", ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-					  "ACL_EVENT_IPC: inter-process events are not supported yet");
 	}
 	/* Plain events measure elapsed time; flagged ones only with TIME_LINE. */
 	if (kind == EV_PLAIN || (flag & ACL_EVENT_TIME_LINE))
@@ -324,6 +358,7 @@ static aclError ev_get(aclrtEvent h, const char *name, struct acl_event **out,
 				  "%s %p is not a live event (destroyed, or its device was reset)",
 				  name, h);
 	}
+	ipc_refresh(ev);
 	*out = ev;
 	return ACL_SUCCESS;
 }
@@ -346,6 +381,14 @@ aclError aclrtDestroyEvent(aclrtEvent event)
 		return ret;
 	handle_del(ev);
 	ev->zombie = true;
+	if (ev->ipc_key[0] && !ev->imported) {
+		struct drm_ascend_ipc_close c = { 0 };
+
+		/* no new opens; existing ones keep the kernel event */
+		memcpy(c.key, ev->ipc_key, sizeof(c.key));
+		drmIoctl(dev->fd, DRM_IOCTL_ASCEND_IPC_CLOSE, &c);
+		unlink(ev->ipc_path);
+	}
 	reap(dev);		/* frees it now if no ring names it */
 	ev_put(dev);
 	return ACL_SUCCESS;
@@ -383,6 +426,12 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 	if (ret)
 		return ret;
 	id = ev->dev_id;
+	if (ev->imported) {
+		ev_put(dev);
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "event %p was opened with aclrtIpcOpenEventHandle: record it in the process that created it",
+			       event);
+	}
 	ev_put(dev);
 	ret = ev_stream(stream, id, &s, &sdev);
 	if (ret)
@@ -412,6 +461,8 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 		__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
 		ev->rec_s = s;
 		ev->rec_seq = seq;
+		if (ev->ipc_gen)	/* importers wait for this one now */
+			__atomic_store_n(ev->ipc_gen, ev->gen, __ATOMIC_RELEASE);
 	}
 	if (!ret)
 		ev_add_ref(ev, s, seq);
@@ -832,4 +883,138 @@ aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp_us)
 	if (!ret)
 		*timestamp_us = ns / 1000;	/* CANN reports microseconds */
 	return ret;
+}
+
+/* FNV-1a: names the shared generation word without revealing the key. */
+static uint64_t key_hash(const char *key)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (*key) {
+		h ^= (unsigned char)*key++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static uint64_t *map_gen(const char *path, bool create)
+{
+	int fd = open(path, create ? O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC : O_RDWR | O_CLOEXEC,
+		      0600);
+	void *p;
+
+	if (fd < 0)
+		return NULL;
+	if (create && ftruncate(fd, sizeof(uint64_t))) {
+		close(fd);
+		unlink(path);
+		return NULL;
+	}
+	p = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		if (create)
+			unlink(path);
+		return NULL;
+	}
+	return p;
+}
+
+aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle)
+{
+	struct acl_device *dev;
+	struct acl_event *ev;
+	char key[DRM_ASCEND_IPC_KEY_LEN], path[64];
+	aclError ret;
+
+	API_ENTER();
+	if (!handle)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "handle is NULL");
+	ret = ev_get(event, "event", &ev, &dev);
+	if (ret)
+		return ret;
+	if (ev->kind == EV_PLAIN || !(ev->flags & ACL_EVENT_IPC) || ev->imported) {
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "event %p %s", event, ev->imported ?
+			      "was itself opened from an IPC handle" :
+			      "was not created with ACL_EVENT_IPC (aclrtCreateEventExWithFlag/aclrtCreateEventWithFlag)");
+		goto out;
+	}
+	if (!ev->ipc_key[0]) {
+		ret = ipc_export(dev, DRM_ASCEND_IPC_EVENT, DRM_ASCEND_IPC_NO_PID_CHECK, 0, 0,
+				 ev->handle, key);
+		if (ret)
+			goto out;
+		snprintf(path, sizeof(path), "/dev/shm/aclrt-ipcev-%016llx",
+			 (unsigned long long)key_hash(key));
+		ev->ipc_gen = map_gen(path, true);
+		if (!ev->ipc_gen) {
+			struct drm_ascend_ipc_close c = { 0 };
+
+			memcpy(c.key, key, sizeof(c.key));
+			drmIoctl(dev->fd, DRM_IOCTL_ASCEND_IPC_CLOSE, &c);
+			ret = acl_err(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+				      "cannot create the shared record counter %s: %s", path,
+				      strerror(errno));
+			goto out;
+		}
+		*ev->ipc_gen = ev->recorded ? ev->gen : 0;
+		memcpy(ev->ipc_key, key, sizeof(key));
+		memcpy(ev->ipc_path, path, sizeof(path));
+	}
+	memset(handle, 0, sizeof(*handle));
+	memcpy(handle->reserved, ev->ipc_key,
+	       strnlen(ev->ipc_key, sizeof(handle->reserved)));
+out:
+	ev_put(dev);
+	return ret;
+}
+
+aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event)
+{
+	struct drm_ascend_ipc_import im;
+	char key[DRM_ASCEND_IPC_KEY_LEN] = { 0 }, path[64];
+	struct acl_device *dev;
+	struct acl_event *ev;
+	aclError ret;
+
+	API_ENTER();
+	if (!event)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "event is NULL");
+	memcpy(key, handle.reserved, sizeof(handle.reserved));
+	if (!key[0])
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "handle is empty (not filled by aclrtIpcGetEventHandle)");
+	ev = calloc(1, sizeof(*ev));
+	if (!ev)
+		return acl_err(ACL_ERROR_BAD_ALLOC, "out of host memory");
+	ret = dev_acquire_current(&dev);
+	if (ret) {
+		free(ev);
+		return ret;
+	}
+	ret = ipc_import(dev, key, DRM_ASCEND_IPC_EVENT, &im);
+	if (ret) {
+		dev_release(dev);
+		free(ev);
+		return ret;
+	}
+	snprintf(path, sizeof(path), "/dev/shm/aclrt-ipcev-%016llx",
+		 (unsigned long long)key_hash(key));
+	ev->ipc_gen = map_gen(path, false);	/* NULL: exporter gone, never waits */
+	ev->dev_id = dev->id;
+	ev->kind = EV_FLAG;
+	ev->flags = ACL_EVENT_SYNC | ACL_EVENT_IPC;
+	ev->handle = im.handle;
+	ev->imported = true;
+	memcpy(ev->ipc_key, key, sizeof(key));
+	pthread_mutex_lock(&ev_lock);
+	ipc_refresh(ev);
+	ev->next = ev_list;
+	ev_list = ev;
+	handle_add(ev, H_EVENT);
+	pthread_mutex_unlock(&ev_lock);
+	dev_release(dev);
+	*event = ev;
+	return ACL_SUCCESS;
 }

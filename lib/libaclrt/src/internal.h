@@ -26,6 +26,21 @@ extern __thread const char *acl_api_name;
 #define API_ENTER()	(acl_api_name = __func__)
 
 struct acl_stream;
+struct acl_device;
+
+/*
+ * A CANN context: a device plus a default stream.  Every device has one
+ * default context (acl_device.defctx, shared by the threads that set the
+ * device); aclrtCreateContext makes explicit ones (context.c), which hold a
+ * device reference like aclrtSetDevice and have their own default stream.
+ */
+struct acl_context {
+	struct acl_context *next;	/* dev->contexts; under g_lock */
+	struct acl_device *dev;
+	bool is_default;		/* &dev->defctx */
+	bool dead;			/* its device was force-reset */
+	struct acl_stream *stream;	/* explicit: default stream; dev->lock */
+};
 
 /*
  * One NPU as seen by this process.  The array of these never moves or
@@ -47,6 +62,11 @@ struct acl_device {
 	unsigned int num_kernels;
 
 	int refcount;			/* aclrtSetDevice count; under g_lock */
+	struct acl_context defctx;	/* the default context */
+	struct acl_context *contexts;	/* explicit contexts; under g_lock */
+	/* Devices whose memory this one's engines reach (PEER enabled), a
+	 * bit per device id; changed under g_lock, read atomically. */
+	uint64_t peer_mask;
 
 	/* Protects the stream list and the default stream pointer. */
 	pthread_mutex_t lock;
@@ -65,6 +85,23 @@ struct acl_device *dev_of_va(const void *p);	/* window owner or NULL */
 void dev_release_all(void);			/* aclFinalize */
 void dev_drain_all_printf(void);		/* atexit */
 aclError dev_sync_all_streams(struct acl_device *dev, int32_t timeout_ms);
+/* contexts and the device reference count (context.c, peer.c) */
+void dev_lock(void);				/* g_lock */
+void dev_unlock(void);
+aclError dev_retain_locked(struct acl_device *d);	/* opens at 0 -> 1 */
+void dev_unref_locked(struct acl_device *d);	/* releases at 1 -> 0 */
+aclError dev_open_locked(struct acl_device *d);	/* open, no reference */
+struct acl_context *ctx_current(void);		/* this thread's, may be NULL */
+void ctx_set_current(struct acl_context *ctx);	/* NULL: none */
+bool ctx_valid(const struct acl_context *ctx);	/* live, its device open */
+/* The stream of @s may be used in this thread (its device is current). */
+aclError stream_check_current(const struct acl_stream *s);
+/* peer.c: peer link bookkeeping when @dev's file closes (g_lock held) */
+void peer_release_device(struct acl_device *dev);
+bool peer_enabled(int dev, int peer);
+/* the device whose engines reach both (dst if it can), NULL: no link */
+struct acl_device *peer_route(struct acl_device *dst, struct acl_device *src);
+aclError peer_refused(int src, int dst);	/* 107000 with how to enable */
 
 /* devnode.c: opening a node and reserving its VA window */
 int devnode_scan(char paths[][64], int max);
@@ -73,7 +110,7 @@ void devnode_close(struct acl_device *dev);
 int devnode_query(int fd, uint32_t type, void *buf, uint32_t *size);
 
 /* handle.c: registry of live opaque handles (streams, binaries, ...) */
-enum handle_type { H_STREAM = 1, H_BINARY, H_FUNC, H_ARGS, H_EVENT };
+enum handle_type { H_STREAM = 1, H_BINARY, H_FUNC, H_ARGS, H_EVENT, H_CONTEXT };
 void handle_add(void *p, enum handle_type type);
 void handle_del(void *p);
 bool handle_ok(const void *p, enum handle_type type);
@@ -119,6 +156,7 @@ struct acl_stream {
 	int refs;			/* atomic; last put unmaps and frees */
 	pthread_mutex_t lock;		/* ring writes, printf tail, dead */
 	bool dead;
+	bool is_default;		/* a context's default stream */
 	struct acl_queue q;
 	struct acl_cb *cb;		/* callback.c: host callbacks, lazily */
 };
@@ -244,6 +282,12 @@ void event_kdestroy(int fd, uint32_t handle);
  * its callback state */
 void callback_stream_unblock(struct acl_stream *s);
 void callback_stream_gone(struct acl_stream *s);
+
+/* ipc.c: one export / import of a kernel object by key (dev rw held) */
+aclError ipc_export(struct acl_device *dev, uint32_t type, uint32_t flags, uint64_t va,
+		    uint64_t size, uint32_t event, char key[DRM_ASCEND_IPC_KEY_LEN]);
+aclError ipc_import(struct acl_device *dev, const char key[DRM_ASCEND_IPC_KEY_LEN],
+		    uint32_t type, struct drm_ascend_ipc_import *out);
 
 /* init.c */
 void acl_register_atexit(void);

@@ -156,10 +156,12 @@ static aclError copy_sync(int dir, void *dst, const void *src, size_t count,
 	struct acl_device *owner = dir == D2H ? ss->dev : ds->dev, *dev;
 	aclError ret;
 
-	if (dir == D2D && ds->dev != ss->dev)
-		return acl_err_at(acl_api_name, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-				  "copies between device %d and device %d are not supported yet",
-				  ss->dev->id, ds->dev->id);
+	/* between devices: on the one that has peer access to the other */
+	if (dir == D2D && ds->dev != ss->dev) {
+		owner = peer_route(ds->dev, ss->dev);
+		if (!owner)
+			return peer_refused(ss->dev->id, ds->dev->id);
+	}
 	ret = dir == D2H ? ACL_SUCCESS : copy_check_range("dst", dst, count);
 	if (!ret && dir != H2D)
 		ret = copy_check_range("src", src, count);
@@ -339,10 +341,6 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
 				  "asynchronous host-to-host copies (dst %p, src %p) are not supported (use aclrtMemcpy)",
 				  dst, src);
 	dir = ds.loc == CL_DEV ? (ss.loc == CL_DEV ? D2D : H2D) : D2H;
-	if (dir == D2D && ds.dev != ss.dev)
-		return acl_err_at(acl_api_name, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-				  "copies between device %d and device %d are not supported yet",
-				  ss.dev->id, ds.dev->id);
 	ret = dir == D2H ? ACL_SUCCESS : copy_check_range("dst", dst, count);
 	if (!ret && dir != H2D)
 		ret = copy_check_range("src", src, count);
@@ -357,7 +355,13 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
 	if (ret)
 		return ret;
 	ddev = dir == D2H ? ss.dev : ds.dev;
-	if (dev != ddev) {
+	if (dir == D2D && ds.dev != ss.dev && (dev == ss.dev || dev == ds.dev)) {
+		/* between devices: the stream's device must reach the other */
+		if (!peer_enabled(dev->id, (dev == ds.dev ? ss.dev : ds.dev)->id)) {
+			ret = peer_refused(ss.dev->id, ds.dev->id);
+			goto out;
+		}
+	} else if (dev != ddev) {
 		ret = acl_err_at(acl_api_name, ACL_ERROR_RT_STREAM_CONTEXT,
 				 "stream %p is on device %d but the device memory is on device %d",
 				 stream, dev->id, ddev->id);

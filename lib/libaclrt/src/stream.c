@@ -53,26 +53,52 @@ void stream_put(struct acl_stream *s)
 	free(s);
 }
 
+/* The current context's default stream (the device's for the default
+ * context, the context's own for an explicit one), created on first use. */
 static aclError default_stream(struct acl_stream **out, struct acl_device **dev)
 {
+	struct acl_context *c;
+	struct acl_stream **slot;
 	struct acl_device *d;
 	aclError ret;
 
 	ret = dev_acquire_current(&d);
 	if (ret)
 		return ret;
+	c = ctx_current();	/* valid: checked under d->rw just now */
+	slot = c && !c->is_default ? &c->stream : &d->default_stream;
 	pthread_mutex_lock(&d->lock);
-	if (!d->default_stream)
-		ret = stream_new(d, 0, &d->default_stream);
+	if (!*slot) {
+		ret = stream_new(d, 0, slot);
+		if (!ret)
+			(*slot)->is_default = true;
+	}
 	if (!ret)
-		__atomic_add_fetch(&d->default_stream->refs, 1, __ATOMIC_ACQ_REL);
-	*out = d->default_stream;
+		__atomic_add_fetch(&(*slot)->refs, 1, __ATOMIC_ACQ_REL);
+	*out = *slot;
 	pthread_mutex_unlock(&d->lock);
 	if (ret) {
 		dev_release(d);
 		return ret;
 	}
 	*dev = d;
+	return ACL_SUCCESS;
+}
+
+/*
+ * CANN binds a stream to its context: using a stream of another device than
+ * the thread's current one is ACL_ERROR_RT_STREAM_CONTEXT (107003).  A
+ * thread with no current device may use any stream (callback and helper
+ * threads hand streams around).
+ */
+aclError stream_check_current(const struct acl_stream *s)
+{
+	int cur = dev_current();
+
+	if (cur >= 0 && s->dev->id != cur)
+		return acl_err(ACL_ERROR_RT_STREAM_CONTEXT,
+			       "stream %p belongs to device %d, but this thread's current device is %d (switch with aclrtSetDevice/aclrtSetCurrentContext)",
+			       (const void *)s, s->dev->id, cur);
 	return ACL_SUCCESS;
 }
 
@@ -88,7 +114,9 @@ aclError stream_acquire(aclrtStream h, struct acl_stream **out, struct acl_devic
 	if (!handle_get(h, H_STREAM, &s->refs))
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "stream %p is not a live stream (never created, or destroyed)", h);
-	ret = dev_acquire(s->dev->id, dev);
+	ret = stream_check_current(s);
+	if (!ret)
+		ret = dev_acquire(s->dev->id, dev);
 	if (ret) {
 		stream_put(s);
 		return ret;
@@ -131,6 +159,11 @@ aclError stream_ref(aclrtStream h, struct acl_stream **out)
 	if (__atomic_load_n(&s->dead, __ATOMIC_ACQUIRE)) {
 		stream_put(s);
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "stream %p was destroyed", h);
+	}
+	ret = stream_check_current(s);
+	if (ret) {
+		stream_put(s);
+		return ret;
 	}
 	*out = s;
 	return ACL_SUCCESS;
@@ -315,7 +348,7 @@ static aclError destroy(aclrtStream stream, bool force)
 	if (ret)
 		return ret;
 	pthread_mutex_lock(&dev->lock);
-	if (s == dev->default_stream)
+	if (s == dev->default_stream || s->is_default)
 		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			      "stream %p is the default stream, it cannot be destroyed", stream);
 	else
