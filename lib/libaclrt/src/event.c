@@ -22,7 +22,8 @@
  * importer completes when the exporter's record executes.  Which
  * generation is "the latest record" only the exporter knows: it publishes
  * it in a one-word shared file, /dev/shm/aclrt-ipcev-<hash of the key>
- * (mode 0600; the name does not reveal the key), which importers map and
+ * (/tmp/... where there is no /dev/shm; mode 0600; the name does not
+ * reveal the key), which importers map and
  * read before each query or wait.  Events opened from a handle cannot be
  * recorded (207000): only the exporter numbers the records.
  */
@@ -897,12 +898,20 @@ static uint64_t key_hash(const char *key)
 	return h;
 }
 
-static uint64_t *map_gen(const char *path, bool create)
+/* The shared word of @key: created (exporter) or opened (importer). */
+static uint64_t *map_gen(const char *key, char path[64], bool create)
 {
-	int fd = open(path, create ? O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC : O_RDWR | O_CLOEXEC,
-		      0600);
+	static const char *const dirs[] = { "/dev/shm", "/tmp" };
+	int fd = -1;
+	size_t i;
 	void *p;
 
+	for (i = 0; fd < 0 && i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, 64, "%s/aclrt-ipcev-%016llx", dirs[i],
+			 (unsigned long long)key_hash(key));
+		fd = open(path, create ? O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC :
+			  O_RDWR | O_CLOEXEC, 0600);
+	}
 	if (fd < 0)
 		return NULL;
 	if (create && ftruncate(fd, sizeof(uint64_t))) {
@@ -945,16 +954,14 @@ aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle)
 				 ev->handle, key);
 		if (ret)
 			goto out;
-		snprintf(path, sizeof(path), "/dev/shm/aclrt-ipcev-%016llx",
-			 (unsigned long long)key_hash(key));
-		ev->ipc_gen = map_gen(path, true);
+		ev->ipc_gen = map_gen(key, path, true);
 		if (!ev->ipc_gen) {
 			struct drm_ascend_ipc_close c = { 0 };
 
 			memcpy(c.key, key, sizeof(c.key));
 			drmIoctl(dev->fd, DRM_IOCTL_ASCEND_IPC_CLOSE, &c);
 			ret = acl_err(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
-				      "cannot create the shared record counter %s: %s", path,
+				      "cannot create the shared record counter in /dev/shm or /tmp: %s",
 				      strerror(errno));
 			goto out;
 		}
@@ -999,9 +1006,7 @@ aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event)
 		free(ev);
 		return ret;
 	}
-	snprintf(path, sizeof(path), "/dev/shm/aclrt-ipcev-%016llx",
-		 (unsigned long long)key_hash(key));
-	ev->ipc_gen = map_gen(path, false);	/* NULL: exporter gone, never waits */
+	ev->ipc_gen = map_gen(key, path, false);	/* NULL: exporter gone */
 	ev->dev_id = dev->id;
 	ev->kind = EV_FLAG;
 	ev->flags = ACL_EVENT_SYNC | ACL_EVENT_IPC;

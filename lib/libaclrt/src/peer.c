@@ -129,6 +129,12 @@ static aclError peer_op(int32_t peerDeviceId, uint32_t op)
 		ret = acl_err(ACL_ERROR_RT_CONTEXT_NULL, "device %d was reset", id);
 		goto out;
 	}
+	if (op == DRM_ASCEND_PEER_DISABLE && !peer_enabled(id, peerDeviceId)) {
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "peer access from device %d to device %d is not enabled", id,
+			      peerDeviceId);
+		goto out;
+	}
 	if (!(cur->info.capabilities & DRM_ASCEND_CAP_PEER)) {
 		ret = acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 			      "device %d's driver has no peer access (no DRM_ASCEND_CAP_PEER)", id);
@@ -140,11 +146,6 @@ static aclError peer_op(int32_t peerDeviceId, uint32_t op)
 		ret = dev_open_locked(peer);
 		if (ret)
 			goto out;
-	} else if (!peer_enabled(id, peerDeviceId)) {
-		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			      "peer access from device %d to device %d is not enabled", id,
-			      peerDeviceId);
-		goto out;
 	}
 	p.peer_fd = peer->fd;
 	if (drmIoctl(cur->fd, DRM_IOCTL_ASCEND_PEER, &p)) {
