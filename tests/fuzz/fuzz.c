@@ -751,7 +751,7 @@ static void op_queue_create(struct fz_proc *p)
 	pthread_mutex_lock(&p->lock);
 	if (p->qs[i].live) {
 		d.handle = p->qs[i].handle;
-		d.flags = chance(80) ? DRM_ASCEND_QUEUE_DESTROY_FORCE : 0;
+		d.flags = DRM_ASCEND_QUEUE_DESTROY_FORCE;
 		fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_DESTROY, &d);
 		fz_stale(p, d.handle);
 		p->qs[i].live = 0;
@@ -868,8 +868,13 @@ static void op_queue_misc(struct fz_proc *p)
 		if (d.handle == p->qs[i].handle)
 			p->qs[i].live = 0;
 		pthread_mutex_unlock(&p->lock);
-		d.flags = chance(70) ? DRM_ASCEND_QUEUE_DESTROY_FORCE :
-			  chance(50) ? 0 : gen_flags32();
+		/*
+		 * Never a plain destroy: it waits (killably) for every
+		 * published command, and a device-side wait for an event
+		 * nobody signals may never end.  Junk flags with FORCE set.
+		 */
+		d.flags = DRM_ASCEND_QUEUE_DESTROY_FORCE |
+			  (chance(90) ? 0 : gen_flags32() & ~1u);
 		if (!fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_DESTROY, &d))
 			fz_stale(p, d.handle);
 		break;

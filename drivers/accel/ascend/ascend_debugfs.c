@@ -67,7 +67,7 @@ static pid_t ascend_file_pid(struct drm_file *file, char comm[TASK_COMM_LEN])
 static void ascend_debugfs_bo(struct seq_file *m, pid_t pid,
 			      struct ascend_bo *bo)
 {
-	const struct ascend_hbm_alloc *mem = &bo->mem;
+	const struct ascend_hbm_alloc *mem = &bo->buf->mem;
 	unsigned int i;
 
 	seq_printf(m, "%8d 0x%016llx %12llu %10llu %-11s %s%s", pid,
@@ -76,6 +76,8 @@ static void ascend_debugfs_bo(struct seq_file *m, pid_t pid,
 		   ascend_policy_names[mem->policy] : "?",
 		   mem->flags & DRM_ASCEND_BO_P2P ? "p2p" : "-",
 		   kref_read(&bo->base.refcount) ? "" : " retiring");
+	if (bo->imported)
+		seq_printf(m, " import@%#llx+%#llx", bo->offset, bo->map.size);
 	for (i = 0; i < mem->nr_ranges; i++)
 		seq_printf(m, " %#llx+%#llx", mem->ranges[i].addr,
 			   mem->ranges[i].size);

@@ -24,6 +24,8 @@
 #include "ascend_event.h"
 #include "ascend_host.h"
 #include "ascend_hw.h"
+#include "ascend_ipc.h"
+#include "ascend_peer.h"
 #include "ascend_queue.h"
 
 #define ASCEND_MAX_DEVICES	16
@@ -66,6 +68,7 @@ static int ascend_open(struct drm_device *drm, struct drm_file *file)
 	ascend_vm_init(&af->vm, af->adev);
 	ascend_queue_file_init(af);	/* queues_lock, queues */
 	ascend_event_file_init(af);
+	ascend_peer_file_init(af);
 
 	file->driver_priv = af;
 	return 0;
@@ -75,7 +78,10 @@ static void ascend_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct ascend_file *af = to_ascend_file(file);
 
-	/* First stop the device touching this file's memory... */
+	/* Withdraw its exports and peer links (others' imports live on)... */
+	ascend_ipc_file_fini(af);
+	ascend_peer_file_fini(af);
+	/* ...stop the device touching this file's memory... */
 	ascend_queue_file_fini(af);
 	ascend_event_file_fini(af);
 	/* ...then its address space goes (the GEM handles are already gone). */
@@ -103,9 +109,24 @@ static const struct drm_ioctl_desc ascend_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_RESET, ascend_ioctl_queue_reset, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_HOST_ALLOC, ascend_ioctl_host_alloc, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_HOST_REGISTER, ascend_ioctl_host_register, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_PEER, ascend_ioctl_peer, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_IPC_EXPORT, ascend_ioctl_ipc_export, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_IPC_SET_PID, ascend_ioctl_ipc_set_pid, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_IPC_IMPORT, ascend_ioctl_ipc_import, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_IPC_CLOSE, ascend_ioctl_ipc_close, 0),
 };
 
 DEFINE_DRM_ACCEL_FOPS(ascend_fops);
+
+struct ascend_file *ascend_file_from_file(struct file *f)
+{
+	struct drm_file *file;
+
+	if (f->f_op != &ascend_fops)
+		return NULL;
+	file = f->private_data;
+	return file ? to_ascend_file(file) : NULL;
+}
 
 static const struct drm_driver ascend_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_COMPUTE_ACCEL,

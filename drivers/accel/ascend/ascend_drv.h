@@ -84,6 +84,13 @@ static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
  * @retires: pending &struct ascend_retire (ascend_queue_file_defer())
  * @retire_fallbacks: entries of @retires without a queue snapshot
  * @retire_work: runs the retires whose queues have passed their marks
+ * @owner: thread group that opened the file (ascend_peer.c: a peer link
+ *	needs both files opened by the calling process)
+ * @peer_links: &struct ascend_peer_link this file enabled (ascend_peer.c;
+ *	ascend_peer_rwsem protects it)
+ * @peer_users: links of other files naming this one (ascend_peer_rwsem)
+ * @nr_ipc_exports: live IPC exports of this file (ascend_ipc.c; its table
+ *	lock protects it)
  */
 struct ascend_file {
 	struct ascend_device *adev;
@@ -98,6 +105,10 @@ struct ascend_file {
 	struct list_head retires;
 	unsigned int retire_fallbacks;
 	struct work_struct retire_work;
+	struct pid *owner;
+	struct list_head peer_links;
+	struct list_head peer_users;
+	unsigned int nr_ipc_exports;
 };
 
 static inline struct ascend_file *to_ascend_file(struct drm_file *file)
@@ -144,5 +155,15 @@ int ascend_ioctl_host_alloc(struct drm_device *drm, void *data,
 			    struct drm_file *file);		/* ascend_host.c */
 int ascend_ioctl_host_register(struct drm_device *drm, void *data,
 			       struct drm_file *file);		/* ascend_host.c */
+int ascend_ioctl_peer(struct drm_device *drm, void *data,
+		      struct drm_file *file);			/* ascend_peer.c */
+int ascend_ioctl_ipc_export(struct drm_device *drm, void *data,
+			    struct drm_file *file);		/* ascend_ipc.c */
+int ascend_ioctl_ipc_set_pid(struct drm_device *drm, void *data,
+			     struct drm_file *file);		/* ascend_ipc.c */
+int ascend_ioctl_ipc_import(struct drm_device *drm, void *data,
+			    struct drm_file *file);		/* ascend_ipc.c */
+int ascend_ioctl_ipc_close(struct drm_device *drm, void *data,
+			   struct drm_file *file);		/* ascend_ipc.c */
 
 #endif /* __ASCEND_DRV_H__ */

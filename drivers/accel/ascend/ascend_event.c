@@ -5,9 +5,14 @@
  *
  * An event lives in its file's xarray (handles from 1).  Lookups take a
  * reference under the xarray's lock, so the table's reference is still
- * held when they do; destroy erases the handle, marks the event dead,
- * wakes its waiters and drops the table's reference.  A queue command
- * stalled on an event holds its own reference.
+ * held when they do; destroy erases the handle and drops the table's
+ * reference.  A queue command stalled on an event holds its own reference.
+ *
+ * IPC (ascend_ipc.c) shares one event between files of the device: an
+ * export and every importer's table hold a "handle" (@handles) besides a
+ * reference.  Destroying a handle, or closing its file, kills the event
+ * (marks it dead, wakes its waiters, faults stalled commands) only when it
+ * was the last handle or export naming it.
  */
 
 #include <drm/drm_utils.h>
@@ -25,6 +30,7 @@ void ascend_event_init(struct ascend_event *e, struct ascend_device *adev,
 		       u32 flags)
 {
 	kref_init(&e->ref);
+	refcount_set(&e->handles, 1);
 	e->adev = adev;
 	e->flags = flags;
 	spin_lock_init(&e->lock);
@@ -93,6 +99,38 @@ static void ascend_event_kill(struct ascend_event *e)
 	wake_up_all(&e->wq);
 }
 
+void ascend_event_hold(struct ascend_event *e)
+{
+	refcount_inc(&e->handles);
+	kref_get(&e->ref);
+}
+
+/* Drop a handle and its reference; the last handle kills the event. */
+void ascend_event_unhold(struct ascend_event *e)
+{
+	if (refcount_dec_and_test(&e->handles)) {
+		ascend_event_kill(e);
+		/* queues stalled on it re-check and fault */
+		e->adev->hw->queue_doorbell(e->adev, NULL);
+	}
+	ascend_event_put(e);
+}
+
+int ascend_event_import(struct ascend_file *af, struct ascend_event *e,
+			u32 *handle)
+{
+	int ret;
+
+	ascend_event_hold(e);
+	ret = xa_alloc(&af->events, handle, e,
+		       XA_LIMIT(1, ASCEND_MAX_EVENTS_PER_FILE), GFP_KERNEL);
+	if (ret) {
+		ascend_event_unhold(e);
+		return ret == -EBUSY ? -ENOSPC : ret;
+	}
+	return 0;
+}
+
 void ascend_event_file_fini(struct ascend_file *af)
 {
 	struct ascend_event *e;
@@ -100,8 +138,7 @@ void ascend_event_file_fini(struct ascend_file *af)
 
 	xa_for_each(&af->events, idx, e) {
 		xa_erase(&af->events, idx);
-		ascend_event_kill(e);
-		ascend_event_put(e);
+		ascend_event_unhold(e);
 	}
 	xa_destroy(&af->events);
 }
@@ -152,10 +189,7 @@ int ascend_ioctl_event_destroy(struct drm_device *drm, void *data,
 	e = xa_erase(&af->events, args->handle);
 	if (!e)
 		return -ENOENT;
-	ascend_event_kill(e);
-	/* queues stalled on it re-check and fault */
-	e->adev->hw->queue_doorbell(e->adev, NULL);
-	ascend_event_put(e);
+	ascend_event_unhold(e);
 	return 0;
 }
 

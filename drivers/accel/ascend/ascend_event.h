@@ -8,6 +8,7 @@
 #define __ASCEND_EVENT_H__
 
 #include <linux/kref.h>
+#include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -17,8 +18,10 @@ struct ascend_file;
 
 /**
  * struct ascend_event - one event
- * @ref: references: the file's handle table, each ioctl using the event,
- *	and each queue command stalled on it
+ * @ref: references: the handle tables holding it, IPC exports, each ioctl
+ *	using the event, and each queue command stalled on it
+ * @handles: handles (in the creator's and importers' tables) and IPC
+ *	exports naming the event; when the last goes the event is dead
  * @adev: the device (its command processor is kicked on host signals)
  * @flags: DRM_ASCEND_EVENT_* given at creation
  * @lock: protects @completed, @timestamp_ns and @dead
@@ -30,6 +33,7 @@ struct ascend_file;
  */
 struct ascend_event {
 	struct kref ref;
+	refcount_t handles;
 	struct ascend_device *adev;
 	u32 flags;
 	spinlock_t lock;	/* completed, timestamp_ns, dead */
@@ -50,6 +54,19 @@ void ascend_event_init(struct ascend_event *e, struct ascend_device *adev,
 /* Look up @handle and take a reference, or NULL.  Any context. */
 struct ascend_event *ascend_event_get(struct ascend_file *af, u32 handle);
 void ascend_event_put(struct ascend_event *e);
+
+/*
+ * Sharing (ascend_ipc.c): an IPC export holds a handle and a reference
+ * (ascend_event_hold / ascend_event_unhold); an import puts the SAME event
+ * in the importer's table (ascend_event_import), so record and wait in
+ * either process act on one generation counter and one waitqueue.  The
+ * event dies when the last handle or export naming it is gone.
+ */
+void ascend_event_hold(struct ascend_event *e);
+void ascend_event_unhold(struct ascend_event *e);
+/* A handle in @af's table for @e (of @af's device): 0, -ENOSPC, -ENOMEM. */
+int ascend_event_import(struct ascend_file *af, struct ascend_event *e,
+			u32 *handle);
 
 /*
  * completed = max(completed, @gen); the timestamp is taken when @gen is

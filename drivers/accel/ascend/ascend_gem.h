@@ -1,36 +1,69 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * HBM buffer objects: device memory allocated by one file and mapped into
- * its device address space.  They are never shared (no flink, no PRIME
- * export), so they die before their file's address space does.
+ * HBM buffer objects.
+ *
+ * Device memory is split in two:
+ *
+ * - &struct ascend_hbm_buf: the HBM allocation itself, refcounted.  It is
+ *   held by every buffer object mapping it and by every IPC export of it
+ *   (ascend_ipc.c); when the last holder goes its contents are discarded
+ *   (the next owner reads zeroes) and the HBM is freed.
+ * - &struct ascend_bo: one file's GEM object for (a part of) a buffer,
+ *   mapped once in that file's address space.  BO_CREATE makes the first
+ *   one; IPC_IMPORT makes one more per importing file.  A BO is never
+ *   shared between files (no flink, no PRIME export): it dies before its
+ *   file's address space does.
  */
 #ifndef __ASCEND_GEM_H__
 #define __ASCEND_GEM_H__
 
 #include <drm/drm_gem.h>
+#include <linux/kref.h>
 
 #include "ascend_hbm.h"
 #include "ascend_queue.h"
 #include "ascend_vm.h"
 
+struct ascend_device;
 struct ascend_file;
 
 /**
- * struct ascend_bo - an HBM buffer object
- * @base: the GEM object
- * @af: the file that created it, the only one allowed a handle
+ * struct ascend_hbm_buf - an HBM allocation that files may share
+ * @ref: holders: buffer objects (until their deferred retire ran) and IPC
+ *	exports
+ * @adev: the device whose HBM it is
  * @mem: the device memory
+ */
+struct ascend_hbm_buf {
+	struct kref ref;
+	struct ascend_device *adev;
+	struct ascend_hbm_alloc mem;
+};
+
+/**
+ * struct ascend_bo - one file's buffer object
+ * @base: the GEM object
+ * @af: the file that holds it, the only one allowed a handle
+ * @buf: the memory (a reference, dropped by the retire)
+ * @offset: offset in @buf->mem of the first byte mapped
+ * @sub_ranges: when only a part of @buf is mapped (an import of a part):
+ *	the ranges of that part, owned by the BO; else NULL and @map uses
+ *	@buf->mem.ranges
+ * @imported: made by IPC_IMPORT (not charged to @af's hbm_used)
  * @map: its mapping in @af's address space
- * @retire: once the last GEM reference is gone, the unmap and the HBM
- *	release wait on this for the file's queued commands to complete
+ * @retire: once the last GEM reference is gone, the unmap and the
+ *	release of @buf wait on this for @af's queued commands to complete
  *
  * Every node of a file's address space (&ascend_vm.mm) is the @map.node of
- * one of its BOs; debugfs relies on that to list them.
+ * one of its BOs; debugfs and IPC export rely on that.
  */
 struct ascend_bo {
 	struct drm_gem_object base;
 	struct ascend_file *af;
-	struct ascend_hbm_alloc mem;
+	struct ascend_hbm_buf *buf;
+	u64 offset;
+	struct ascend_hbm_range *sub_ranges;
+	bool imported;
 	struct ascend_vm_mapping map;
 	struct ascend_retire retire;
 };
@@ -39,5 +72,39 @@ static inline struct ascend_bo *to_ascend_bo(struct drm_gem_object *obj)
 {
 	return container_of(obj, struct ascend_bo, base);
 }
+
+static inline void ascend_hbm_buf_get(struct ascend_hbm_buf *buf)
+{
+	kref_get(&buf->ref);
+}
+
+/* Drop a reference; the last one discards and frees the HBM.  Sleeps. */
+void ascend_hbm_buf_put(struct ascend_hbm_buf *buf);
+
+/*
+ * The buffer holding all of [@va, @va + @size) in @af's window, with a
+ * reference, and the offset of @va in it.  -EINVAL when the range is not
+ * inside one device-memory mapping of @af.
+ */
+int ascend_gem_find_buf(struct ascend_file *af, u64 va, u64 size,
+			struct ascend_hbm_buf **buf, u64 *offset);
+
+/*
+ * Map [@offset, @offset + @size) of @buf (a device-memory buffer of
+ * @af's device) in @af's window as a new buffer object and give @file a
+ * handle to it.  Takes its own reference on @buf.  Returns 0 with the VA
+ * and handle, -ENXIO without a window, -ENOSPC when the window is full,
+ * -ENOMEM.
+ */
+int ascend_gem_import(struct drm_file *file, struct ascend_hbm_buf *buf,
+		      u64 offset, u64 size, u64 *va, u32 *handle);
+
+/*
+ * The ranges of [@offset, @offset + @size) of @mem, offsets relative to
+ * @offset, in an array it allocates (kfree() it).  Returns their number,
+ * -EINVAL if the part is empty or not inside @mem, -ENOMEM.
+ */
+int ascend_hbm_sub_ranges(const struct ascend_hbm_alloc *mem, u64 offset,
+			  u64 size, struct ascend_hbm_range **out);
 
 #endif /* __ASCEND_GEM_H__ */

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Inter-process sharing: DRM_IOCTL_ASCEND_IPC_EXPORT / _SET_PID / _IMPORT
+ * / _CLOSE for device memory and events.
+ *
+ * Why not dma-buf/PRIME: a dma-buf is a file descriptor, and whoever holds
+ * it may import; CANN's model is a printable key plus an allow-list of
+ * processes that the kernel must enforce, and memory that the importer
+ * sees in its own device address space.  So exports live in one
+ * module-wide table holding kernel references (an &ascend_hbm_buf or an
+ * &ascend_event); an import maps the same HBM at a new VA of the
+ * importer's window with its own GEM handle (ascend_gem_import()), or
+ * puts the same event in the importer's event table.
+ *
+ * Keys are 256 bits from get_random_bytes() written as 64 hex digits.
+ * Lookups compare against every listed key with crypto_memneq(), and an
+ * unknown key, a withdrawn export, a key of another type or device, and a
+ * process not on the allow-list all fail with -ENOENT, so neither the
+ * answer nor its timing tells a guesser anything.
+ *
+ * Lifetime: an export holds the object; IPC_CLOSE or the exporting file's
+ * postclose withdraws it (existing imports keep the object alive).  Only
+ * the exporting file may set pids on or close its exports.
+ */
+#include <crypto/utils.h>
+#include <linux/overflow.h>
+#include <linux/ctype.h>
+#include <linux/random.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "ascend_drv.h"
+#include "ascend_event.h"
+#include "ascend_gem.h"
+#include "ascend_ipc.h"
+
+static struct ascend_ipc_table ascend_ipc = {
+	.lock = __MUTEX_INITIALIZER(ascend_ipc.lock),
+	.exports = LIST_HEAD_INIT(ascend_ipc.exports),
+};
+
+void ascend_ipc_table_init(struct ascend_ipc_table *t)
+{
+	mutex_init(&t->lock);
+	INIT_LIST_HEAD(&t->exports);
+	t->nr = 0;
+}
+
+void ascend_ipc_key_generate(char key[DRM_ASCEND_IPC_KEY_LEN])
+{
+	u8 raw[ASCEND_IPC_KEY_HEX / 2];
+
+	get_random_bytes(raw, sizeof(raw));
+	bin2hex(key, raw, sizeof(raw));
+	key[ASCEND_IPC_KEY_HEX] = '\0';
+	memzero_explicit(raw, sizeof(raw));
+}
+
+bool ascend_ipc_key_valid(const char key[DRM_ASCEND_IPC_KEY_LEN])
+{
+	unsigned int i;
+
+	for (i = 0; i < ASCEND_IPC_KEY_HEX; i++)
+		if (!isdigit(key[i]) && !(key[i] >= 'a' && key[i] <= 'f'))
+			return false;
+	return key[ASCEND_IPC_KEY_HEX] == '\0';
+}
+
+struct ascend_ipc_export *ascend_ipc_find_locked(struct ascend_ipc_table *t,
+						 const char *key,
+						 const struct ascend_file *owner)
+{
+	struct ascend_ipc_export *exp, *found = NULL;
+
+	lockdep_assert_held(&t->lock);
+	/* No early exit: every key is compared, each in constant time. */
+	list_for_each_entry(exp, &t->exports, node)
+		if (!crypto_memneq(exp->key, key, DRM_ASCEND_IPC_KEY_LEN))
+			found = exp;
+	if (found && owner && found->owner != owner)
+		return NULL;
+	return found;
+}
+
+void ascend_ipc_insert_locked(struct ascend_ipc_table *t,
+			      struct ascend_ipc_export *exp)
+{
+	lockdep_assert_held(&t->lock);
+	/* 2^-256 per pair, but a duplicate would be a security hole. */
+	do {
+		ascend_ipc_key_generate(exp->key);
+	} while (ascend_ipc_find_locked(t, exp->key, NULL));
+	list_add_tail(&exp->node, &t->exports);
+	t->nr++;
+}
+
+static bool ascend_ipc_has_pid(const struct ascend_ipc_export *exp, s32 pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < exp->nr_pids; i++)
+		if (exp->pids[i] == pid)
+			return true;
+	return false;
+}
+
+int ascend_ipc_add_pids_locked(struct ascend_ipc_export *exp,
+			       const s32 *pids, unsigned int n)
+{
+	unsigned int i, j, fresh = 0;
+	pid_t *list;
+
+	for (i = 0; i < n; i++) {
+		if (pids[i] <= 0)
+			return -EINVAL;
+		if (ascend_ipc_has_pid(exp, pids[i]))
+			continue;
+		for (j = 0; j < i && pids[j] != pids[i]; j++)
+			;
+		if (j == i)
+			fresh++;
+	}
+	if (!fresh)
+		return 0;
+	if (exp->nr_pids + fresh > ASCEND_IPC_MAX_PIDS)
+		return -ENOSPC;
+
+	list = krealloc_array(exp->pids, exp->nr_pids + fresh, sizeof(*list),
+			      GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	exp->pids = list;
+	for (i = 0; i < n; i++)
+		if (!ascend_ipc_has_pid(exp, pids[i]))
+			exp->pids[exp->nr_pids++] = pids[i];
+	return 0;
+}
+
+bool ascend_ipc_may_import_locked(const struct ascend_ipc_export *exp,
+				  pid_t tgid)
+{
+	if (exp->flags & DRM_ASCEND_IPC_NO_PID_CHECK)
+		return true;
+	return tgid == exp->owner_tgid || ascend_ipc_has_pid(exp, tgid);
+}
+
+void ascend_ipc_export_free(struct ascend_ipc_export *exp)
+{
+	if (exp->buf)
+		ascend_hbm_buf_put(exp->buf);
+	if (exp->event)
+		ascend_event_unhold(exp->event);
+	kfree(exp->pids);
+	memzero_explicit(exp->key, sizeof(exp->key));
+	kfree(exp);
+}
+
+void ascend_ipc_file_fini(struct ascend_file *af)
+{
+	struct ascend_ipc_export *exp, *tmp;
+	LIST_HEAD(gone);
+
+	mutex_lock(&ascend_ipc.lock);
+	list_for_each_entry_safe(exp, tmp, &ascend_ipc.exports, node) {
+		if (exp->owner != af)
+			continue;
+		list_move(&exp->node, &gone);
+		ascend_ipc.nr--;
+	}
+	af->nr_ipc_exports = 0;
+	mutex_unlock(&ascend_ipc.lock);
+
+	list_for_each_entry_safe(exp, tmp, &gone, node)
+		ascend_ipc_export_free(exp);
+}
+
+/* ------------------------------------------------------------------------ */
+/* ioctls */
+
+static bool ascend_ipc_zero(const void *p, size_t n)
+{
+	return !memchr_inv(p, 0, n);
+}
+
+int ascend_ioctl_ipc_export(struct drm_device *drm, void *data,
+			    struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct drm_ascend_ipc_export *args = data;
+	struct ascend_ipc_export *exp;
+	struct ascend_event *e;
+	int ret;
+
+	if (args->flags & ~DRM_ASCEND_IPC_NO_PID_CHECK || args->pad ||
+	    !ascend_ipc_zero(args->pad2, sizeof(args->pad2)))
+		return -EINVAL;
+	if (args->type == DRM_ASCEND_IPC_MEM) {
+		if (args->event || !args->size)
+			return -EINVAL;
+	} else if (args->type == DRM_ASCEND_IPC_EVENT) {
+		if (args->va || args->size)
+			return -EINVAL;
+	} else {
+		return -EINVAL;
+	}
+
+	exp = kzalloc(sizeof(*exp), GFP_KERNEL);
+	if (!exp)
+		return -ENOMEM;
+	exp->owner = af;
+	exp->adev = af->adev;
+	exp->owner_tgid = task_tgid_nr(current);
+	exp->type = args->type;
+	exp->flags = args->flags;
+
+	if (args->type == DRM_ASCEND_IPC_MEM) {
+		ret = ascend_gem_find_buf(af, args->va, args->size, &exp->buf,
+					  &exp->offset);
+		if (ret)
+			goto err_free;
+		exp->size = args->size;
+	} else {
+		e = ascend_event_get(af, args->event);
+		if (!e) {
+			ret = -ENOENT;
+			goto err_free;
+		}
+		ascend_event_hold(e);
+		ascend_event_put(e);
+		exp->event = e;
+	}
+
+	mutex_lock(&ascend_ipc.lock);
+	if (af->nr_ipc_exports >= ASCEND_IPC_MAX_EXPORTS) {
+		mutex_unlock(&ascend_ipc.lock);
+		ret = -ENOSPC;
+		goto err_free;
+	}
+	ascend_ipc_insert_locked(&ascend_ipc, exp);
+	af->nr_ipc_exports++;
+	memcpy(args->key, exp->key, sizeof(args->key));
+	mutex_unlock(&ascend_ipc.lock);
+	return 0;
+
+err_free:
+	ascend_ipc_export_free(exp);
+	return ret;
+}
+
+int ascend_ioctl_ipc_set_pid(struct drm_device *drm, void *data,
+			     struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct drm_ascend_ipc_set_pid *args = data;
+	struct ascend_ipc_export *exp;
+	s32 *pids;
+	int ret;
+
+	if (!ascend_ipc_zero(args->pad, sizeof(args->pad)) || args->pad2 ||
+	    !args->count || args->count > ASCEND_IPC_MAX_PIDS)
+		return -EINVAL;
+
+	pids = memdup_array_user(u64_to_user_ptr(args->pids), args->count,
+				 sizeof(*pids));
+	if (IS_ERR(pids))
+		return PTR_ERR(pids);
+
+	mutex_lock(&ascend_ipc.lock);
+	exp = ascend_ipc_find_locked(&ascend_ipc, args->key, af);
+	if (!exp)
+		ret = -ENOENT;
+	else
+		ret = ascend_ipc_add_pids_locked(exp, pids, args->count);
+	mutex_unlock(&ascend_ipc.lock);
+	kfree(pids);
+	return ret;
+}
+
+int ascend_ioctl_ipc_import(struct drm_device *drm, void *data,
+			    struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct drm_ascend_ipc_import *args = data;
+	struct ascend_ipc_export *exp;
+	struct ascend_hbm_buf *buf = NULL;
+	struct ascend_event *e = NULL;
+	u64 offset = 0, size = 0;
+	int ret = 0;
+
+	if (!ascend_ipc_zero(args->pad, sizeof(args->pad)) || args->pad2 ||
+	    args->flags || (args->type != DRM_ASCEND_IPC_MEM &&
+			    args->type != DRM_ASCEND_IPC_EVENT))
+		return -EINVAL;
+
+	mutex_lock(&ascend_ipc.lock);
+	exp = ascend_ipc_find_locked(&ascend_ipc, args->key, NULL);
+	/* Every refusal is the same refusal. */
+	if (!exp || exp->adev != af->adev || exp->type != args->type ||
+	    !ascend_ipc_may_import_locked(exp, task_tgid_nr(current))) {
+		ret = -ENOENT;
+	} else if (exp->buf) {
+		buf = exp->buf;
+		ascend_hbm_buf_get(buf);
+		offset = exp->offset;
+		size = exp->size;
+	} else {
+		e = exp->event;
+		kref_get(&e->ref);
+	}
+	mutex_unlock(&ascend_ipc.lock);
+	if (ret)
+		return ret;
+
+	if (buf) {
+		ret = ascend_gem_import(file, buf, offset, size, &args->va,
+					&args->handle);
+		if (!ret)
+			args->size = size;
+		ascend_hbm_buf_put(buf);
+	} else {
+		ret = ascend_event_import(af, e, &args->handle);
+		ascend_event_put(e);
+	}
+	return ret;
+}
+
+int ascend_ioctl_ipc_close(struct drm_device *drm, void *data,
+			   struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct drm_ascend_ipc_close *args = data;
+	struct ascend_ipc_export *exp;
+
+	if (!ascend_ipc_zero(args->pad, sizeof(args->pad)))
+		return -EINVAL;
+
+	mutex_lock(&ascend_ipc.lock);
+	exp = ascend_ipc_find_locked(&ascend_ipc, args->key, af);
+	if (exp) {
+		list_del(&exp->node);
+		ascend_ipc.nr--;
+		af->nr_ipc_exports--;
+	}
+	mutex_unlock(&ascend_ipc.lock);
+	if (!exp)
+		return -ENOENT;
+	ascend_ipc_export_free(exp);
+	return 0;
+}

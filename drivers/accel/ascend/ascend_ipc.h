@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Inter-process sharing of device memory and events: a module-wide table
+ * of exports named by unguessable keys (DRM_IOCTL_ASCEND_IPC_*).
+ */
+#ifndef __ASCEND_IPC_H__
+#define __ASCEND_IPC_H__
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include "ascend_accel.h"
+
+struct ascend_device;
+struct ascend_event;
+struct ascend_file;
+struct ascend_hbm_buf;
+
+/* A key: 64 lowercase hex digits (256 random bits) and a NUL. */
+#define ASCEND_IPC_KEY_HEX	(DRM_ASCEND_IPC_KEY_LEN - 1)
+/* Most processes one export's allow-list holds (then -ENOSPC). */
+#define ASCEND_IPC_MAX_PIDS	1024
+/* Most live exports of one file (then -ENOSPC). */
+#define ASCEND_IPC_MAX_EXPORTS	4096
+
+/**
+ * struct ascend_ipc_export - one exported object
+ * @node: entry in &ascend_ipc_table.exports
+ * @key: the key, NUL-terminated
+ * @owner: the exporting file; compared, never dereferenced outside its
+ *	own ioctls (its postclose withdraws its exports first)
+ * @adev: the device of the object; imports only on files of it
+ * @owner_tgid: the exporting process, which may always import
+ * @type: DRM_ASCEND_IPC_MEM or DRM_ASCEND_IPC_EVENT
+ * @flags: DRM_ASCEND_IPC_* export flags
+ * @buf: MEM: the memory (a reference)
+ * @offset: MEM: first byte exported, in @buf
+ * @size: MEM: bytes exported
+ * @event: EVENT: the event (a handle and a reference)
+ * @pids: allow-list of thread-group ids (initial PID namespace)
+ * @nr_pids: entries in @pids
+ */
+struct ascend_ipc_export {
+	struct list_head node;
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	const struct ascend_file *owner;
+	struct ascend_device *adev;
+	pid_t owner_tgid;
+	u32 type;
+	u32 flags;
+	struct ascend_hbm_buf *buf;
+	u64 offset;
+	u64 size;
+	struct ascend_event *event;
+	pid_t *pids;
+	unsigned int nr_pids;
+};
+
+/**
+ * struct ascend_ipc_table - the exports of the module
+ * @lock: protects @exports, @nr, every export's @pids/@nr_pids and every
+ *	file's nr_ipc_exports
+ * @exports: live exports (lookups compare every key in constant time)
+ * @nr: entries in @exports
+ */
+struct ascend_ipc_table {
+	struct mutex lock;	/* protects exports, nr, allow-lists */
+	struct list_head exports;
+	unsigned long nr;
+};
+
+/* Fill @key with a fresh key from the kernel's CSPRNG. */
+void ascend_ipc_key_generate(char key[DRM_ASCEND_IPC_KEY_LEN]);
+/* Is @key well formed (64 lowercase hex digits, then NUL)? */
+bool ascend_ipc_key_valid(const char key[DRM_ASCEND_IPC_KEY_LEN]);
+
+void ascend_ipc_table_init(struct ascend_ipc_table *t);
+
+/*
+ * The export named @key, or NULL; with @owner non-NULL only an export of
+ * that file.  Compares with crypto_memneq() against every export, so the
+ * time taken says nothing about how close a guess came.  @t->lock held.
+ */
+struct ascend_ipc_export *ascend_ipc_find_locked(struct ascend_ipc_table *t,
+						 const char *key,
+						 const struct ascend_file *owner);
+
+/* Give @exp a key no other export has and list it.  @t->lock held. */
+void ascend_ipc_insert_locked(struct ascend_ipc_table *t,
+			      struct ascend_ipc_export *exp);
+
+/*
+ * Add @n process ids (each > 0) to @exp's allow-list, skipping ones
+ * already there: 0, -EINVAL for a pid <= 0, -ENOSPC beyond
+ * %ASCEND_IPC_MAX_PIDS (nothing added then), -ENOMEM.  @t->lock held.
+ */
+int ascend_ipc_add_pids_locked(struct ascend_ipc_export *exp,
+			       const s32 *pids, unsigned int n);
+
+/* May process @tgid import @exp?  @t->lock held. */
+bool ascend_ipc_may_import_locked(const struct ascend_ipc_export *exp,
+				  pid_t tgid);
+
+/* Free an export that is no longer listed: drops what it holds. */
+void ascend_ipc_export_free(struct ascend_ipc_export *exp);
+
+/* Postclose: withdraw every export of @af (imports live on). */
+void ascend_ipc_file_fini(struct ascend_file *af);
+
+#endif /* __ASCEND_IPC_H__ */

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: the IPC key table and allow-lists (ascend_ipc.c) and the peer-link
+ * state machine (ascend_peer.c).  Both sources are compiled in here; what
+ * they reach in parts of the driver the test module lacks (buffer objects,
+ * the fops check) is stubbed below and never called by these cases.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "ascend_drv.h"
+#include "ascend_event.h"
+#include "ascend_gem.h"
+#include "ascend_ipc.h"
+#include "ascend_peer.h"
+#include "ascend_kunit.h"
+
+#include "../../drivers/accel/ascend/ascend_ipc.c"
+#include "../../drivers/accel/ascend/ascend_peer.c"
+
+/* ------------------------------------------------------------------------ */
+/* stubs: ascend_gem.c and ascend_drv.c are not in the test module */
+
+void ascend_hbm_buf_put(struct ascend_hbm_buf *buf)
+{
+}
+
+int ascend_gem_find_buf(struct ascend_file *af, u64 va, u64 size,
+			struct ascend_hbm_buf **buf, u64 *offset)
+{
+	return -EINVAL;
+}
+
+int ascend_gem_import(struct drm_file *file, struct ascend_hbm_buf *buf,
+		      u64 offset, u64 size, u64 *va, u32 *handle)
+{
+	return -ENOMEM;
+}
+
+struct ascend_file *ascend_file_from_file(struct file *f)
+{
+	return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* keys */
+
+static void ascend_ipc_test_key_format(struct kunit *test)
+{
+	char a[DRM_ASCEND_IPC_KEY_LEN], b[DRM_ASCEND_IPC_KEY_LEN];
+	unsigned int i;
+
+	memset(a, 'x', sizeof(a));
+	ascend_ipc_key_generate(a);
+	ascend_ipc_key_generate(b);
+	KUNIT_EXPECT_EQ(test, strlen(a), (size_t)ASCEND_IPC_KEY_HEX);
+	KUNIT_EXPECT_EQ(test, a[DRM_ASCEND_IPC_KEY_LEN - 1], '\0');
+	for (i = 0; i < ASCEND_IPC_KEY_HEX; i++)
+		KUNIT_EXPECT_TRUE(test, isxdigit(a[i]) && !isupper(a[i]));
+	KUNIT_EXPECT_TRUE(test, ascend_ipc_key_valid(a));
+	/* 256 random bits: two keys never agree */
+	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
+
+	b[3] = 'G';
+	KUNIT_EXPECT_FALSE(test, ascend_ipc_key_valid(b));
+	ascend_ipc_key_generate(b);
+	b[ASCEND_IPC_KEY_HEX] = '0';
+	KUNIT_EXPECT_FALSE(test, ascend_ipc_key_valid(b));
+}
+
+static struct ascend_ipc_export *ascend_ipc_test_export(struct kunit *test,
+							const void *owner)
+{
+	struct ascend_ipc_export *exp = kzalloc(sizeof(*exp), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, exp);
+	exp->owner = owner;
+	exp->owner_tgid = 100;
+	exp->type = DRM_ASCEND_IPC_MEM;
+	return exp;
+}
+
+static void ascend_ipc_test_table(struct kunit *test)
+{
+	struct ascend_ipc_table t;
+	struct ascend_ipc_export *e[3];
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	struct ascend_file *owner_a = (void *)&t, *owner_b = (void *)&key;
+	unsigned int i;
+
+	ascend_ipc_table_init(&t);
+	mutex_lock(&t.lock);
+	for (i = 0; i < ARRAY_SIZE(e); i++) {
+		e[i] = ascend_ipc_test_export(test, i ? owner_a : owner_b);
+		ascend_ipc_insert_locked(&t, e[i]);
+		KUNIT_EXPECT_TRUE(test, ascend_ipc_key_valid(e[i]->key));
+	}
+	KUNIT_EXPECT_EQ(test, t.nr, 3UL);
+	KUNIT_EXPECT_NE(test, memcmp(e[0]->key, e[1]->key, sizeof(key)), 0);
+
+	for (i = 0; i < ARRAY_SIZE(e); i++) {
+		memcpy(key, e[i]->key, sizeof(key));
+		KUNIT_EXPECT_PTR_EQ(test, ascend_ipc_find_locked(&t, key, NULL),
+				    e[i]);
+	}
+	/* only the exporting file finds it as its own */
+	memcpy(key, e[1]->key, sizeof(key));
+	KUNIT_EXPECT_PTR_EQ(test, ascend_ipc_find_locked(&t, key, owner_a),
+			    e[1]);
+	KUNIT_EXPECT_NULL(test, ascend_ipc_find_locked(&t, key, owner_b));
+
+	/* one digit off, first or last, or bytes past the NUL: unknown */
+	key[0] = key[0] == '0' ? '1' : '0';
+	KUNIT_EXPECT_NULL(test, ascend_ipc_find_locked(&t, key, NULL));
+	memcpy(key, e[1]->key, sizeof(key));
+	key[ASCEND_IPC_KEY_HEX - 1] ^= 1;
+	KUNIT_EXPECT_NULL(test, ascend_ipc_find_locked(&t, key, NULL));
+	memcpy(key, e[1]->key, sizeof(key));
+	key[ASCEND_IPC_KEY_HEX] = 'z';
+	KUNIT_EXPECT_NULL(test, ascend_ipc_find_locked(&t, key, NULL));
+	memset(key, 0, sizeof(key));
+	KUNIT_EXPECT_NULL(test, ascend_ipc_find_locked(&t, key, NULL));
+
+	/* removal */
+	memcpy(key, e[0]->key, sizeof(key));
+	list_del(&e[0]->node);
+	t.nr--;
+	KUNIT_EXPECT_NULL(test, ascend_ipc_find_locked(&t, key, NULL));
+	memcpy(key, e[2]->key, sizeof(key));
+	KUNIT_EXPECT_PTR_EQ(test, ascend_ipc_find_locked(&t, key, NULL), e[2]);
+	mutex_unlock(&t.lock);
+
+	ascend_ipc_export_free(e[0]);
+	for (i = 1; i < ARRAY_SIZE(e); i++) {
+		list_del(&e[i]->node);
+		ascend_ipc_export_free(e[i]);
+	}
+}
+
+static void ascend_ipc_test_allow_list(struct kunit *test)
+{
+	struct ascend_ipc_export *exp = ascend_ipc_test_export(test, NULL);
+	static s32 many[ASCEND_IPC_MAX_PIDS];
+	s32 pids[] = { 200, 300, 200 };
+	s32 bad[] = { 400, 0 };
+	unsigned int i;
+
+	/* nobody but the exporting process until pids are set */
+	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp, 100));
+	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp, 200));
+
+	KUNIT_EXPECT_EQ(test, ascend_ipc_add_pids_locked(exp, pids, 3), 0);
+	KUNIT_EXPECT_EQ(test, exp->nr_pids, 2U);	/* duplicates folded */
+	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp, 200));
+	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp, 300));
+	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp, 301));
+	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp, 0));
+	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp, -200));
+
+	/* a bad pid rejects the whole call */
+	KUNIT_EXPECT_EQ(test, ascend_ipc_add_pids_locked(exp, bad, 2), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp, 400));
+	KUNIT_EXPECT_EQ(test, ascend_ipc_add_pids_locked(exp, pids, 2), 0);
+	KUNIT_EXPECT_EQ(test, exp->nr_pids, 2U);
+
+	/* at most ASCEND_IPC_MAX_PIDS, nothing added beyond */
+	for (i = 0; i < ARRAY_SIZE(many); i++)
+		many[i] = 1000 + i;
+	KUNIT_EXPECT_EQ(test, ascend_ipc_add_pids_locked(exp, many,
+							 ARRAY_SIZE(many)),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, exp->nr_pids, 2U);
+	KUNIT_EXPECT_EQ(test, ascend_ipc_add_pids_locked(exp, many,
+							 ARRAY_SIZE(many) - 2),
+			0);
+	KUNIT_EXPECT_EQ(test, exp->nr_pids, (unsigned int)ASCEND_IPC_MAX_PIDS);
+	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp, 1000));
+
+	/* NO_PID_CHECK: anyone */
+	exp->flags = DRM_ASCEND_IPC_NO_PID_CHECK;
+	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp, 99999));
+	ascend_ipc_export_free(exp);
+}
+
+/* ------------------------------------------------------------------------ */
+/* peer links */
+
+struct ascend_peer_test {
+	struct ascend_device dev[2];
+	struct ascend_file a, a2, b;
+};
+
+static struct ascend_peer_test *ascend_peer_test_setup(struct kunit *test)
+{
+	struct ascend_peer_test *p = kunit_kzalloc(test, sizeof(*p),
+						   GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->dev[1].index = 1;
+	p->a.adev = &p->dev[0];
+	p->a2.adev = &p->dev[0];
+	p->b.adev = &p->dev[1];
+	ascend_peer_file_init(&p->a);
+	ascend_peer_file_init(&p->a2);
+	ascend_peer_file_init(&p->b);
+	return p;
+}
+
+static void ascend_peer_test_state(struct kunit *test)
+{
+	struct ascend_peer_test *p = ascend_peer_test_setup(test);
+	u32 st = 7;
+
+	down_write(&ascend_peer_rwsem);
+	KUNIT_EXPECT_EQ(test, ascend_peer_op_locked(&p->a, &p->b,
+						    DRM_ASCEND_PEER_QUERY, &st),
+			0);
+	KUNIT_EXPECT_EQ(test, st, 0U);
+	KUNIT_EXPECT_EQ(test, ascend_peer_op_locked(&p->a, &p->b,
+						    DRM_ASCEND_PEER_DISABLE,
+						    &st), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ascend_peer_op_locked(&p->a, &p->b,
+						    DRM_ASCEND_PEER_ENABLE, &st),
+			0);
+	KUNIT_EXPECT_EQ(test, st, 1U);
+	KUNIT_EXPECT_EQ(test, ascend_peer_op_locked(&p->a, &p->b,
+						    DRM_ASCEND_PEER_ENABLE, &st),
+			-EEXIST);
+	KUNIT_EXPECT_EQ(test, st, 1U);
+	/* one direction only */
+	KUNIT_EXPECT_TRUE(test, ascend_peer_linked_locked(&p->a, &p->b));
+	KUNIT_EXPECT_FALSE(test, ascend_peer_linked_locked(&p->b, &p->a));
+	KUNIT_EXPECT_EQ(test, ascend_peer_op_locked(&p->b, &p->a,
+						    DRM_ASCEND_PEER_QUERY, &st),
+			0);
+	KUNIT_EXPECT_EQ(test, st, 0U);
+	/* same device, same file, unknown op */
+	KUNIT_EXPECT_EQ(test, ascend_peer_op_locked(&p->a, &p->a2,
+						    DRM_ASCEND_PEER_ENABLE, &st),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ascend_peer_op_locked(&p->a, &p->a,
+						    DRM_ASCEND_PEER_QUERY, &st),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ascend_peer_op_locked(&p->a, &p->b, 3, &st),
+			-EINVAL);
+
+	KUNIT_EXPECT_EQ(test, ascend_peer_op_locked(&p->a, &p->b,
+						    DRM_ASCEND_PEER_DISABLE,
+						    &st), 0);
+	KUNIT_EXPECT_EQ(test, st, 0U);
+	KUNIT_EXPECT_FALSE(test, ascend_peer_linked_locked(&p->a, &p->b));
+	KUNIT_EXPECT_TRUE(test, list_empty(&p->b.peer_users));
+	up_write(&ascend_peer_rwsem);
+
+	ascend_peer_file_fini(&p->a);
+	ascend_peer_file_fini(&p->a2);
+	ascend_peer_file_fini(&p->b);
+}
+
+/* Closing either end removes the link from both files. */
+static void ascend_peer_test_close(struct kunit *test)
+{
+	struct ascend_peer_test *p = ascend_peer_test_setup(test);
+	u32 st;
+
+	down_write(&ascend_peer_rwsem);
+	KUNIT_EXPECT_EQ(test, ascend_peer_op_locked(&p->a, &p->b,
+						    DRM_ASCEND_PEER_ENABLE, &st),
+			0);
+	KUNIT_EXPECT_EQ(test, ascend_peer_op_locked(&p->b, &p->a,
+						    DRM_ASCEND_PEER_ENABLE, &st),
+			0);
+	up_write(&ascend_peer_rwsem);
+
+	ascend_peer_file_fini(&p->b);
+	KUNIT_EXPECT_TRUE(test, list_empty(&p->a.peer_links));
+	KUNIT_EXPECT_TRUE(test, list_empty(&p->a.peer_users));
+	ascend_peer_file_fini(&p->a);
+	ascend_peer_file_fini(&p->a2);
+}
+
+/* Addresses resolve to the linked file whose window holds them. */
+static void ascend_peer_test_find(struct kunit *test)
+{
+	struct ascend_peer_test *p = ascend_peer_test_setup(test);
+	u32 st;
+
+	p->b.vm.base = SZ_1G;
+	p->b.vm.size = SZ_1G;
+	down_write(&ascend_peer_rwsem);
+	KUNIT_EXPECT_NULL(test, ascend_peer_find_locked(&p->a, SZ_1G, 16));
+	KUNIT_EXPECT_EQ(test, ascend_peer_op_locked(&p->a, &p->b,
+						    DRM_ASCEND_PEER_ENABLE, &st),
+			0);
+	KUNIT_EXPECT_PTR_EQ(test, ascend_peer_find_locked(&p->a, SZ_1G, 16),
+			    &p->b);
+	KUNIT_EXPECT_PTR_EQ(test, ascend_peer_find_locked(&p->a,
+							  2ULL * SZ_1G - 16,
+							  16), &p->b);
+	/* straddling the end of the window, before it, zero length, wrap */
+	KUNIT_EXPECT_NULL(test, ascend_peer_find_locked(&p->a,
+							2ULL * SZ_1G - 8, 16));
+	KUNIT_EXPECT_NULL(test, ascend_peer_find_locked(&p->a, SZ_1G - 1, 2));
+	KUNIT_EXPECT_NULL(test, ascend_peer_find_locked(&p->a, SZ_1G, 0));
+	KUNIT_EXPECT_NULL(test, ascend_peer_find_locked(&p->a, U64_MAX, 2));
+	/* not the other way round */
+	KUNIT_EXPECT_NULL(test, ascend_peer_find_locked(&p->b, SZ_1G, 16));
+	up_write(&ascend_peer_rwsem);
+
+	ascend_peer_file_fini(&p->a);
+	ascend_peer_file_fini(&p->a2);
+	ascend_peer_file_fini(&p->b);
+}
+
+static struct kunit_case ascend_ipc_test_cases[] = {
+	KUNIT_CASE(ascend_ipc_test_key_format),
+	KUNIT_CASE(ascend_ipc_test_table),
+	KUNIT_CASE(ascend_ipc_test_allow_list),
+	KUNIT_CASE(ascend_peer_test_state),
+	KUNIT_CASE(ascend_peer_test_close),
+	KUNIT_CASE(ascend_peer_test_find),
+	{}
+};
+
+struct kunit_suite ascend_ipc_test_suite = {
+	.name = "ascend_ipc",
+	.test_cases = ascend_ipc_test_cases,
+};

@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_ioctl_ipc - raw IPC_EXPORT / IPC_SET_PID / IPC_IMPORT / IPC_CLOSE:
+ * device memory and events shared between processes (fork), the pid
+ * allow-list enforced by the kernel, the exporter leaving first, an
+ * importer killed while it reads, and key guessing that never succeeds
+ * and fails exactly like a refused process.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ioctl_util.h"
+
+#define BUF_SIZE	(64 * 1024)
+
+/* A file with a window: what every process here starts with. */
+static int open_ready(void)
+{
+	int fd = open_accel();
+
+	setup_window(fd);
+	return fd;
+}
+
+static void fill_pattern(uint8_t *p, size_t n, uint8_t seed)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)(seed + i * 7);
+}
+
+static int check_pattern(const uint8_t *p, size_t n, uint8_t seed)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != (uint8_t)(seed + i * 7))
+			return 0;
+	return 1;
+}
+
+/* A BO of @size filled with the pattern of @seed. */
+static struct drm_ascend_bo_create make_bo(int fd, size_t size, uint8_t seed)
+{
+	struct drm_ascend_bo_create bo;
+	uint8_t *buf = malloc(size);
+
+	REQUIRE(buf);
+	REQUIRE_OK(bo_create(fd, size, DRM_ASCEND_BO_HUGE_FIRST, 0, &bo));
+	fill_pattern(buf, size, seed);
+	REQUIRE_OK(dev_copy(fd, bo.va, (uintptr_t)buf, size));
+	free(buf);
+	return bo;
+}
+
+/* Does [va, va + n) on @fd hold the pattern of @seed? */
+static int dev_has_pattern(int fd, uint64_t va, size_t n, uint8_t seed)
+{
+	uint8_t *buf = calloc(1, n);
+	int ok;
+
+	if (!buf || dev_copy(fd, (uintptr_t)buf, va, n))
+		return 0;
+	ok = check_pattern(buf, n, seed);
+	free(buf);
+	return ok;
+}
+
+static int ipc_export_mem(int fd, uint64_t va, uint64_t size, uint32_t flags,
+			  char key[DRM_ASCEND_IPC_KEY_LEN])
+{
+	struct drm_ascend_ipc_export e = {
+		.type = DRM_ASCEND_IPC_MEM, .flags = flags,
+		.va = va, .size = size,
+	};
+	int ret = aioctl(fd, DRM_IOCTL_ASCEND_IPC_EXPORT, &e);
+
+	if (!ret)
+		memcpy(key, e.key, DRM_ASCEND_IPC_KEY_LEN);
+	return ret;
+}
+
+static int ipc_set_pid(int fd, const char *key, int32_t pid)
+{
+	struct drm_ascend_ipc_set_pid s = { .pids = (uintptr_t)&pid, .count = 1 };
+
+	memcpy(s.key, key, DRM_ASCEND_IPC_KEY_LEN);
+	return aioctl(fd, DRM_IOCTL_ASCEND_IPC_SET_PID, &s);
+}
+
+static int ipc_import(int fd, const char *key, uint32_t type,
+		      struct drm_ascend_ipc_import *im)
+{
+	memset(im, 0, sizeof(*im));
+	memcpy(im->key, key, DRM_ASCEND_IPC_KEY_LEN);
+	im->type = type;
+	return aioctl(fd, DRM_IOCTL_ASCEND_IPC_IMPORT, im);
+}
+
+static int ipc_close(int fd, const char *key)
+{
+	struct drm_ascend_ipc_close c = { 0 };
+
+	memcpy(c.key, key, DRM_ASCEND_IPC_KEY_LEN);
+	return aioctl(fd, DRM_IOCTL_ASCEND_IPC_CLOSE, &c);
+}
+
+static int wait_child(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* Child: import @key, expect the pattern; exit 0, or a step number. */
+static void child_import_check(const char *key, size_t size, uint8_t seed)
+{
+	struct drm_ascend_ipc_import im;
+	int fd = open_ready();
+
+	if (ipc_import(fd, key, DRM_ASCEND_IPC_MEM, &im))
+		_exit(2);
+	if (im.size != size || !im.handle || !im.va)
+		_exit(3);
+	if (!dev_has_pattern(fd, im.va, size, seed))
+		_exit(4);
+	/* writes of the importer are the exporter's bytes too */
+	{
+		uint8_t b = 0xa5;
+
+		if (dev_copy(fd, im.va, (uintptr_t)&b, 1))
+			_exit(5);
+	}
+	if (gem_close(fd, im.handle))
+		_exit(6);
+	_exit(0);
+}
+
+/* Child: importing @key fails with -ENOENT; also SET_PID/CLOSE on it. */
+static void child_import_refused(const char *key)
+{
+	struct drm_ascend_ipc_import im;
+	int fd = open_ready();
+
+	if (ipc_import(fd, key, DRM_ASCEND_IPC_MEM, &im) != -ENOENT)
+		_exit(2);
+	/* not the exporting file: no pid setting, no close */
+	if (ipc_set_pid(fd, key, getpid()) != -ENOENT)
+		_exit(3);
+	if (ipc_close(fd, key) != -ENOENT)
+		_exit(4);
+	_exit(0);
+}
+
+TEST(caps)
+{
+	struct drm_ascend_device_info info;
+	int fd = open_accel();
+
+	query_info(fd, &info);
+	CHECK(info.capabilities & DRM_ASCEND_CAP_IPC);
+	close(fd);
+}
+
+TEST(export_args)
+{
+	int fd = open_ready();
+	struct drm_ascend_bo_create bo = make_bo(fd, BUF_SIZE, 1);
+	struct drm_ascend_ipc_export e;
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+
+	memset(&e, 0, sizeof(e));
+	e.type = 2;
+	e.va = bo.va;
+	e.size = 16;
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_IPC_EXPORT, &e), EINVAL);
+	e.type = DRM_ASCEND_IPC_MEM;
+	e.flags = 2;
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_IPC_EXPORT, &e), EINVAL);
+	e.flags = 0;
+	e.pad = 1;
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_IPC_EXPORT, &e), EINVAL);
+	e.pad = 0;
+	e.size = 0;
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_IPC_EXPORT, &e), EINVAL);
+	/* not inside one allocation */
+	CHECK_ERRNO(ipc_export_mem(fd, bo.va, bo.alloc_size + 1, 0, key),
+		    EINVAL);
+	CHECK_ERRNO(ipc_export_mem(fd, bo.va - 4096, 16, 0, key), EINVAL);
+	CHECK_ERRNO(ipc_export_mem(fd, 0x1000, 16, 0, key), EINVAL);
+	/* events: an unknown handle */
+	memset(&e, 0, sizeof(e));
+	e.type = DRM_ASCEND_IPC_EVENT;
+	e.event = 12345;
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_IPC_EXPORT, &e), ENOENT);
+
+	REQUIRE_OK(ipc_export_mem(fd, bo.va, BUF_SIZE, 0, key));
+	CHECK_EQ(strlen(key), 64);
+	for (int i = 0; i < 64; i++)
+		CHECK((key[i] >= '0' && key[i] <= '9') ||
+		      (key[i] >= 'a' && key[i] <= 'f'));
+	/* bad SET_PID arguments */
+	{
+		struct drm_ascend_ipc_set_pid s = { 0 };
+		int32_t pid = 0;
+
+		memcpy(s.key, key, sizeof(s.key));
+		s.pids = (uintptr_t)&pid;
+		CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_IPC_SET_PID, &s), EINVAL);
+		s.count = 1;
+		CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_IPC_SET_PID, &s), EINVAL);
+		s.count = 1025;
+		CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_IPC_SET_PID, &s), EINVAL);
+		s.count = 1;
+		s.pids = KERNEL_ADDR;
+		CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_IPC_SET_PID, &s), EFAULT);
+	}
+	CHECK_EQ(ipc_close(fd, key), 0);
+	CHECK_ERRNO(ipc_close(fd, key), ENOENT);
+	CHECK_EQ(gem_close(fd, bo.handle), 0);
+	close(fd);
+}
+
+/* In one process: a second file imports; the creator frees first. */
+TEST(import_same_process)
+{
+	int fd = open_ready(), fd2 = open_ready();
+	struct drm_ascend_bo_create bo = make_bo(fd, BUF_SIZE, 3);
+	struct drm_ascend_ipc_import im;
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+
+	/* a part of the allocation */
+	REQUIRE_OK(ipc_export_mem(fd, bo.va + 4096, 8192, 0, key));
+	REQUIRE_OK(ipc_import(fd2, key, DRM_ASCEND_IPC_MEM, &im));
+	CHECK_EQ(im.size, 8192);
+	CHECK(im.va != bo.va + 4096);
+	{
+		uint8_t *want = malloc(BUF_SIZE), got[8192];
+
+		REQUIRE(want);
+		fill_pattern(want, BUF_SIZE, 3);
+		REQUIRE_OK(dev_copy(fd2, (uintptr_t)got, im.va, sizeof(got)));
+		CHECK(!memcmp(got, want + 4096, sizeof(got)));
+		free(want);
+	}
+	/* only the exported part is mapped: the next byte faults */
+	{
+		uint8_t b;
+
+		CHECK_ERRNO(dev_copy(fd2, (uintptr_t)&b, im.va + 8192, 1),
+			    EFAULT);
+	}
+	/* wrong type */
+	{
+		struct drm_ascend_ipc_import ev;
+
+		CHECK_ERRNO(ipc_import(fd2, key, DRM_ASCEND_IPC_EVENT, &ev),
+			    ENOENT);
+	}
+	/* the exporter frees and withdraws: the import lives on */
+	CHECK_EQ(ipc_close(fd, key), 0);
+	CHECK_EQ(gem_close(fd, bo.handle), 0);
+	{
+		struct drm_ascend_ipc_import again;
+
+		CHECK_ERRNO(ipc_import(fd2, key, DRM_ASCEND_IPC_MEM, &again),
+			    ENOENT);
+	}
+	{
+		uint8_t *want = malloc(BUF_SIZE), got[8192];
+
+		REQUIRE(want);
+		fill_pattern(want, BUF_SIZE, 3);
+		REQUIRE_OK(dev_copy(fd2, (uintptr_t)got, im.va, sizeof(got)));
+		CHECK(!memcmp(got, want + 4096, sizeof(got)));
+		free(want);
+	}
+	CHECK_EQ(gem_close(fd2, im.handle), 0);
+	/* PRIME export of a BO stays refused */
+	{
+		struct drm_ascend_bo_create b2 = make_bo(fd, 4096, 0);
+		int pfd = -1;
+
+		CHECK(drmPrimeHandleToFD(fd, b2.handle, DRM_CLOEXEC, &pfd) != 0);
+		gem_close(fd, b2.handle);
+	}
+	close(fd2);
+	close(fd);
+}
+
+/* Allow-list: a listed process imports, a third process is refused. */
+TEST(pid_validation)
+{
+	int fd = open_ready();
+	struct drm_ascend_bo_create bo = make_bo(fd, BUF_SIZE, 5);
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	int go[2];
+	pid_t allowed, other;
+	char c;
+
+	REQUIRE_OK(ipc_export_mem(fd, bo.va, BUF_SIZE, 0, key));
+	REQUIRE(pipe(go) == 0);
+	allowed = fork();
+	REQUIRE(allowed >= 0);
+	if (allowed == 0) {
+		if (read(go[0], &c, 1) != 1)
+			_exit(10);
+		child_import_check(key, BUF_SIZE, 5);
+	}
+	other = fork();
+	REQUIRE(other >= 0);
+	if (other == 0)
+		child_import_refused(key);
+	CHECK_EQ(wait_child(other), 0);
+
+	CHECK_EQ(ipc_set_pid(fd, key, allowed), 0);
+	REQUIRE(write(go[1], "x", 1) == 1);
+	CHECK_EQ(wait_child(allowed), 0);
+	/* the importer's write is visible to the exporter */
+	{
+		uint8_t b = 0;
+
+		REQUIRE_OK(dev_copy(fd, (uintptr_t)&b, bo.va, 1));
+		CHECK_EQ(b, 0xa5);
+	}
+	CHECK_EQ(ipc_close(fd, key), 0);
+	gem_close(fd, bo.handle);
+	close(fd);
+}
+
+TEST(no_pid_check)
+{
+	int fd = open_ready();
+	struct drm_ascend_bo_create bo = make_bo(fd, BUF_SIZE, 7);
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	pid_t pid;
+
+	REQUIRE_OK(ipc_export_mem(fd, bo.va, BUF_SIZE,
+				  DRM_ASCEND_IPC_NO_PID_CHECK, key));
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0)
+		child_import_check(key, BUF_SIZE, 7);
+	CHECK_EQ(wait_child(pid), 0);
+	CHECK_EQ(ipc_close(fd, key), 0);
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0)
+		child_import_refused(key);	/* withdrawn */
+	CHECK_EQ(wait_child(pid), 0);
+	gem_close(fd, bo.handle);
+	close(fd);
+}
+
+/* The exporting process frees and exits while we hold an import. */
+TEST(exporter_exits_first)
+{
+	int keyp[2], go[2];
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	struct drm_ascend_ipc_import im;
+	int fd = open_ready();
+	pid_t exporter;
+	char c;
+
+	REQUIRE(pipe(keyp) == 0 && pipe(go) == 0);
+	exporter = fork();
+	REQUIRE(exporter >= 0);
+	if (exporter == 0) {
+		int efd = open_ready();
+		struct drm_ascend_bo_create bo = make_bo(efd, BUF_SIZE, 9);
+
+		if (ipc_export_mem(efd, bo.va, BUF_SIZE, 0, key) ||
+		    ipc_set_pid(efd, key, getppid()))
+			_exit(2);
+		if (write(keyp[1], key, sizeof(key)) != sizeof(key))
+			_exit(3);
+		if (read(go[0], &c, 1) != 1)
+			_exit(4);
+		/* aclrtFree without aclrtIpcMemClose, then exit */
+		if (gem_close(efd, bo.handle))
+			_exit(5);
+		_exit(0);
+	}
+	REQUIRE(read(keyp[0], key, sizeof(key)) == sizeof(key));
+	REQUIRE_OK(ipc_import(fd, key, DRM_ASCEND_IPC_MEM, &im));
+	REQUIRE(write(go[1], "x", 1) == 1);
+	CHECK_EQ(wait_child(exporter), 0);
+
+	CHECK(dev_has_pattern(fd, im.va, BUF_SIZE, 9));
+	/* the export went with its file */
+	{
+		struct drm_ascend_ipc_import again;
+
+		CHECK_ERRNO(ipc_import(fd, key, DRM_ASCEND_IPC_MEM, &again),
+			    ENOENT);
+	}
+	CHECK_EQ(gem_close(fd, im.handle), 0);
+	close(fd);
+}
+
+/* An importer killed in the middle of reading takes only its mapping. */
+TEST(importer_killed_while_reading)
+{
+	int fd = open_ready();
+	struct drm_ascend_bo_create bo = make_bo(fd, BUF_SIZE, 11);
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	int ready[2];
+	pid_t pid;
+	char c;
+
+	REQUIRE_OK(ipc_export_mem(fd, bo.va, BUF_SIZE,
+				  DRM_ASCEND_IPC_NO_PID_CHECK, key));
+	REQUIRE(pipe(ready) == 0);
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		struct drm_ascend_ipc_import im;
+		int cfd = open_ready();
+		static uint8_t buf[BUF_SIZE];
+
+		if (ipc_import(cfd, key, DRM_ASCEND_IPC_MEM, &im))
+			_exit(2);
+		if (write(ready[1], "x", 1) != 1)
+			_exit(3);
+		for (;;)
+			if (dev_copy(cfd, (uintptr_t)buf, im.va, BUF_SIZE) ||
+			    !check_pattern(buf, BUF_SIZE, 11))
+				_exit(4);
+	}
+	REQUIRE(read(ready[0], &c, 1) == 1);
+	kill(pid, SIGKILL);
+	CHECK_EQ(wait_child(pid), 128 + SIGKILL);
+
+	CHECK(dev_has_pattern(fd, bo.va, BUF_SIZE, 11));
+	/* the export is still there for the next importer */
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0)
+		child_import_check(key, BUF_SIZE, 11);
+	CHECK_EQ(wait_child(pid), 0);
+	CHECK_EQ(ipc_close(fd, key), 0);
+	CHECK_EQ(gem_close(fd, bo.handle), 0);
+	close(fd);
+}
+
+/* 1,000 random keys never import, and fail like a refused process. */
+TEST(key_brute_force)
+{
+	int fd = open_ready();
+	struct drm_ascend_bo_create bo = make_bo(fd, BUF_SIZE, 13);
+	char key[DRM_ASCEND_IPC_KEY_LEN], open_key[DRM_ASCEND_IPC_KEY_LEN];
+	pid_t pid;
+
+	REQUIRE_OK(ipc_export_mem(fd, bo.va, BUF_SIZE, 0, key));
+	REQUIRE_OK(ipc_export_mem(fd, bo.va, BUF_SIZE,
+				  DRM_ASCEND_IPC_NO_PID_CHECK, open_key));
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		struct drm_ascend_ipc_import im;
+		int cfd = open_ready(), refused, i, j;
+		char guess[DRM_ASCEND_IPC_KEY_LEN];
+
+		srand(getpid());
+		/* the real key, but this process is not on the list */
+		refused = ipc_import(cfd, key, DRM_ASCEND_IPC_MEM, &im);
+		if (refused != -ENOENT)
+			_exit(2);
+		for (i = 0; i < 1000; i++) {
+			for (j = 0; j < 64; j++)
+				guess[j] = "0123456789abcdef"[rand() % 16];
+			guess[64] = '\0';
+			if (ipc_import(cfd, guess, DRM_ASCEND_IPC_MEM, &im) !=
+			    refused)
+				_exit(3);
+			if (ipc_import(cfd, guess, DRM_ASCEND_IPC_EVENT, &im) !=
+			    refused)
+				_exit(4);
+		}
+		/* malformed: no NUL, empty */
+		memset(guess, 'a', sizeof(guess));
+		if (ipc_import(cfd, guess, DRM_ASCEND_IPC_MEM, &im) != refused)
+			_exit(5);
+		memset(guess, 0, sizeof(guess));
+		if (ipc_import(cfd, guess, DRM_ASCEND_IPC_MEM, &im) != refused)
+			_exit(6);
+		/* an open export with one digit changed */
+		memcpy(guess, open_key, sizeof(guess));
+		guess[63] = guess[63] == '0' ? '1' : '0';
+		if (ipc_import(cfd, guess, DRM_ASCEND_IPC_MEM, &im) != refused)
+			_exit(7);
+		_exit(0);
+	}
+	CHECK_EQ(wait_child(pid), 0);
+	CHECK_EQ(ipc_close(fd, key), 0);
+	CHECK_EQ(ipc_close(fd, open_key), 0);
+	CHECK_EQ(gem_close(fd, bo.handle), 0);
+	close(fd);
+}
+
+/* Another process waits on our event: one generation counter. */
+TEST(event_wait_across_processes)
+{
+	int fd = open_ready();
+	struct drm_ascend_event_create ec = { 0 };
+	struct drm_ascend_ipc_export e = { .type = DRM_ASCEND_IPC_EVENT };
+	struct drm_ascend_event_signal sig = { 0 };
+	int ready[2], go[2];
+	pid_t pid;
+	char c;
+
+	REQUIRE_OK(aioctl(fd, DRM_IOCTL_ASCEND_EVENT_CREATE, &ec));
+	e.event = ec.handle;
+	REQUIRE_OK(aioctl(fd, DRM_IOCTL_ASCEND_IPC_EXPORT, &e));
+	REQUIRE(pipe(ready) == 0 && pipe(go) == 0);
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		struct drm_ascend_ipc_import im;
+		struct drm_ascend_event_wait w = { 0 };
+		int cfd = open_ready();
+
+		if (read(go[0], &c, 1) != 1)
+			_exit(2);
+		if (ipc_import(cfd, e.key, DRM_ASCEND_IPC_MEM, &im) != -ENOENT)
+			_exit(3);
+		if (ipc_import(cfd, e.key, DRM_ASCEND_IPC_EVENT, &im))
+			_exit(4);
+		if (write(ready[1], "x", 1) != 1)
+			_exit(5);
+		w.handle = im.handle;
+		w.gen = 1;
+		w.timeout_ns = DRM_ASCEND_TIMEOUT_INFINITE;
+		if (aioctl(cfd, DRM_IOCTL_ASCEND_EVENT_WAIT, &w) ||
+		    w.completed < 1)
+			_exit(6);
+		/* our signal is the exporter's too */
+		{
+			struct drm_ascend_event_signal s = {
+				.handle = im.handle, .gen = 2,
+			};
+
+			if (aioctl(cfd, DRM_IOCTL_ASCEND_EVENT_SIGNAL, &s))
+				_exit(7);
+		}
+		_exit(0);
+	}
+	CHECK_EQ(ipc_set_pid(fd, e.key, pid), 0);
+	REQUIRE(write(go[1], "x", 1) == 1);
+	REQUIRE(read(ready[0], &c, 1) == 1);
+	sig.handle = ec.handle;
+	sig.gen = 1;
+	CHECK_EQ(aioctl(fd, DRM_IOCTL_ASCEND_EVENT_SIGNAL, &sig), 0);
+	CHECK_EQ(wait_child(pid), 0);
+	{
+		struct drm_ascend_event_wait w = {
+			.handle = ec.handle, .gen = 2, .timeout_ns = 0,
+		};
+
+		CHECK_EQ(aioctl(fd, DRM_IOCTL_ASCEND_EVENT_WAIT, &w), 0);
+		CHECK_EQ(w.completed, 2);
+	}
+	CHECK_EQ(ipc_close(fd, e.key), 0);
+	close(fd);
+}
+
+int main(void)
+{
+	return tap_main();
+}
