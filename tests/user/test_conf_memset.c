@@ -53,10 +53,16 @@ TEST(memsetasync_count_gt_maxcount_is_107000)
 
 TEST(memset_range_past_allocation_is_107000)
 {
+	size_t reserved = 0;
+
 	setup();
-	CHECK_ACL_ERR(aclrtMemset(dev + 16000, 1000, 1, 385), ACL_ERROR_RT_PARAM_INVALID);
-	CHECK_ACL_ERR(aclrtMemsetAsync(dev + 16000, 1000, 1, 385, s),
+	/* the allocation's whole reserved range may be filled, no byte more */
+	REQUIRE_ACL(aclrtMemGetAddressRange(dev, NULL, &reserved));
+	CHECK_ACL_ERR(aclrtMemset(dev + reserved - 384, 1000, 1, 385),
 		      ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclrtMemsetAsync(dev + reserved - 384, 1000, 1, 385, s),
+		      ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclrtMemsetD32(host + 16384 - 12, 16, 1, 4), ACL_ERROR_RT_PARAM_INVALID);
 }
 
 TEST(memset_pageable_host_memory_is_refused_107000)

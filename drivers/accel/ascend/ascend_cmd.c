@@ -11,6 +11,7 @@
 #include <linux/string.h>
 #include <linux/time64.h>
 
+#include "ascend_copy.h"
 #include "ascend_queue_priv.h"
 
 int ascend_ring_check_wptr(u64 rp_before, u64 rp_after, u64 wptr,
@@ -117,6 +118,48 @@ u32 ascend_cmd_check(const struct ascend_cmd *cmd)
 		if (cmd->opcode == ASCEND_CMD_WRITE_VALUE)
 			return v->cond || v->timeout_ms ? bad : 0;
 		return v->cond > ASCEND_WAIT_VALUE_NOR ? bad : 0;
+	}
+
+	case ASCEND_CMD_COPY_2D: {
+		const struct ascend_cmd_copy_2d *c = &cmd->copy_2d;
+
+		if (!ascend_tail_zero(cmd, sizeof(*c)) ||
+		    ascend_copy_2d_span_check(c->dst, c->dpitch, c->width,
+					      c->height) ||
+		    ascend_copy_2d_span_check(c->src, c->spitch, c->width,
+					      c->height))
+			return bad;
+		return 0;
+	}
+
+	case ASCEND_CMD_COPY_BATCH: {
+		const struct ascend_cmd_copy_batch *c = &cmd->copy_batch;
+		u64 bytes = (u64)c->count * sizeof(struct drm_ascend_copy_entry);
+
+		if (!ascend_tail_zero(cmd, sizeof(*c)) || c->pad ||
+		    (c->entries & 7) || !ascend_range_ok(c->entries, bytes))
+			return bad;
+		return 0;
+	}
+
+	case ASCEND_CMD_COPY_INDIRECT: {
+		const struct ascend_cmd_copy_indirect *c = &cmd->copy_indirect;
+
+		if (!ascend_tail_zero(cmd, sizeof(*c)) ||
+		    (c->desc & (ASCEND_MEMCPY_DESC_ALIGN - 1)) ||
+		    !ascend_range_ok(c->desc, ASCEND_MEMCPY_DESC_SIZE))
+			return bad;
+		return 0;
+	}
+
+	case ASCEND_CMD_COPY_OFFSET: {
+		const struct ascend_cmd_copy_offset *c = &cmd->copy_offset;
+
+		/* base + offset is checked when the bases are read */
+		if (!ascend_tail_zero(cmd, sizeof(*c)) || !c->size ||
+		    (c->dst_slot & 7) || (c->src_slot & 7))
+			return bad;
+		return 0;
 	}
 
 	default:

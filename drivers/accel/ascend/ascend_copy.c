@@ -27,11 +27,13 @@
  */
 #include <linux/completion.h>
 #include <linux/dma-mapping.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/scatterlist.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "ascend_copy.h"
@@ -171,18 +173,28 @@ int ascend_fill_build(const struct ascend_vm_seg *segs, unsigned int nsegs,
 	return n;
 }
 
-/* Run @n descriptors on the engines and wait for them. */
-static int ascend_dma_run(struct ascend_device *adev,
-			  const struct ascend_dma_desc *descs, unsigned int n)
+int ascend_dma_run_mmu(struct ascend_device *adev,
+		       const struct ascend_dma_desc *descs, unsigned int n,
+		       const struct ascend_dma_mmu *mmu, u64 *fault_addr)
 {
 	struct ascend_dma_job job = {};
 
 	job.descs = descs;
 	job.count = n;
+	job.mmu = mmu;
 	adev->hw->dma_submit(adev, &job);
 	/* The engines own @job until it completes: no way to abandon it. */
 	wait_for_completion(&job.done);
+	if (fault_addr)
+		*fault_addr = job.fault_addr;
 	return job.status;
+}
+
+/* Run @n descriptors on the engines and wait for them. */
+static int ascend_dma_run(struct ascend_device *adev,
+			  const struct ascend_dma_desc *descs, unsigned int n)
+{
+	return ascend_dma_run_mmu(adev, descs, n, NULL, NULL);
 }
 
 /* Build the descriptors for segments of both sides and run them. */
@@ -304,32 +316,12 @@ int ascend_copy_sgt_segs(struct sg_table *sgt, struct ascend_vm_seg **segs)
 	return n;
 }
 
-/**
- * struct ascend_copy_side - one side of a copy from the ioctl
- * @addr: the user's address
- * @mmu: claimed by the device MMU: translated, never pinned here
- * @write: the destination (pinned with FOLL_WRITE, dirtied on unpin)
- * @pages: pageable: page array for one window
- * @npages: pageable: pages pinned now
- * @sgt: pageable: the pinned window, DMA-mapped while @mapped
- * @mapped: @sgt is allocated and DMA-mapped
- */
-struct ascend_copy_side {
-	u64 addr;
-	bool mmu;
-	bool write;
-	struct page **pages;
-	unsigned int npages;
-	struct sg_table sgt;
-	bool mapped;
-};
-
 static enum dma_data_direction ascend_copy_dir(const struct ascend_copy_side *s)
 {
 	return s->write ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
 }
 
-static void ascend_copy_unpin(struct ascend_file *af, struct ascend_copy_side *s)
+void ascend_copy_unpin(struct ascend_file *af, struct ascend_copy_side *s)
 {
 	if (s->mapped) {
 		dma_unmap_sgtable(af->adev->drm.dev, &s->sgt, ascend_copy_dir(s),
@@ -345,8 +337,8 @@ static void ascend_copy_unpin(struct ascend_file *af, struct ascend_copy_side *s
 }
 
 /* Pin [addr, addr + len) of the calling process and map it for the DMA. */
-static int ascend_copy_pin(struct ascend_file *af, struct ascend_copy_side *s,
-			   u64 addr, u64 len)
+int ascend_copy_pin(struct ascend_file *af, struct ascend_copy_side *s,
+		    u64 addr, u64 len)
 {
 	unsigned long first;
 	unsigned int count;
@@ -524,4 +516,174 @@ int ascend_ioctl_fill(struct drm_device *drm, void *data,
 
 	return ascend_dma_fill_va(&af->vm, args->dst, args->size,
 				  args->pattern, args->pattern_size);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Batch, 2D, indirect and offset copies: the pure rules */
+
+/* [a, a + size) and [b, b + size) overlap (no wrap: checked before). */
+static bool ascend_copy_overlap(u64 a, u64 b, u64 size)
+{
+	return a < b + size && b < a + size;
+}
+
+int ascend_memcpy_desc_check(const struct ascend_memcpy_desc *d)
+{
+	u64 end;
+
+	if (d->magic != ASCEND_MEMCPY_DESC_MAGIC || d->version != 1 ||
+	    memchr_inv(d->reserved, 0, sizeof(d->reserved)) || !d->size)
+		return -EINVAL;
+	if (check_add_overflow(d->dst, d->size, &end) ||
+	    check_add_overflow(d->src, d->size, &end))
+		return -EINVAL;
+	return ascend_copy_overlap(d->dst, d->src, d->size) ? -EINVAL : 0;
+}
+
+int ascend_copy_2d_span(u64 addr, u64 pitch, u64 width, u64 height,
+			u64 *span)
+{
+	u64 s, end;
+
+	if (!width || !height || pitch < width)
+		return -EINVAL;
+	if (check_mul_overflow(pitch, height - 1, &s) ||
+	    check_add_overflow(s, width, &s) ||
+	    check_add_overflow(addr, s, &end))
+		return -EINVAL;
+	*span = s;
+	return 0;
+}
+
+int ascend_copy_2d_check(const struct drm_ascend_copy_2d *args)
+{
+	u64 span;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	if (ascend_copy_2d_span(args->dst, args->dpitch, args->width,
+				args->height, &span) ||
+	    ascend_copy_2d_span(args->src, args->spitch, args->width,
+				args->height, &span))
+		return -EINVAL;
+	return 0;
+}
+
+int ascend_copy_2d_build(u64 dst, u32 dst_as, u64 dpitch, u64 src, u32 src_as,
+			 u64 spitch, u64 width, u64 height, unsigned int parts,
+			 struct ascend_dma_desc *descs, unsigned int max)
+{
+	u64 row = 0, per, extra;
+	unsigned int i, n;
+
+	if (!parts || !height)
+		return -EINVAL;
+	n = min_t(u64, parts, height);
+	if (!descs)
+		return n;
+	if (n > max)
+		return -E2BIG;
+	per = div64_u64_rem(height, n, &extra);
+	for (i = 0; i < n; i++) {
+		u64 rows = per + (i < extra);
+
+		descs[i] = (struct ascend_dma_desc){
+			.kind = ASCEND_DMA_2D,
+			.dst = dst + row * dpitch,
+			.src = src + row * spitch,
+			.len = width,
+			.dpitch = dpitch,
+			.spitch = spitch,
+			.height = rows,
+			.dst_as = dst_as,
+			.src_as = src_as,
+		};
+		row += rows;
+	}
+	return n;
+}
+
+int ascend_copy_build_va(u64 dst, u64 src, u64 size, u64 chunk,
+			 struct ascend_dma_desc *descs, unsigned int *n,
+			 unsigned int max)
+{
+	u64 need, off;
+
+	if (!chunk)
+		return -EINVAL;
+	need = div64_u64(size + chunk - 1, chunk);
+	if (!size)
+		return 0;
+	if (need > max - *n)
+		return -E2BIG;
+	for (off = 0; off < size; off += chunk)
+		descs[(*n)++] = (struct ascend_dma_desc){
+			.kind = ASCEND_DMA_LINEAR,
+			.dst = dst + off,
+			.src = src + off,
+			.len = min(size - off, chunk),
+			.dst_as = ASCEND_AS_VA,
+			.src_as = ASCEND_AS_VA,
+		};
+	return 0;
+}
+
+int ascend_copy_offset_resolve(u64 dbase, u64 doff, u64 sbase, u64 soff,
+			       u64 size, u64 *dst, u64 *src)
+{
+	u64 end;
+
+	if (!size || check_add_overflow(dbase, doff, dst) ||
+	    check_add_overflow(sbase, soff, src) ||
+	    check_add_overflow(*dst, size, &end) ||
+	    check_add_overflow(*src, size, &end))
+		return -EINVAL;
+	return ascend_copy_overlap(*dst, *src, size) ? -EINVAL : 0;
+}
+
+int ascend_copy_entry_check(const struct drm_ascend_copy_entry *e)
+{
+	u64 end;
+
+	if (!e->size)
+		return 0;
+	if (check_add_overflow(e->dst, e->size, &end) ||
+	    check_add_overflow(e->src, e->size, &end))
+		return -EINVAL;
+	return ascend_copy_overlap(e->dst, e->src, e->size) ? -EINVAL : 0;
+}
+
+int ascend_copy_batch_args_check(const struct drm_ascend_copy_batch *args)
+{
+	if (args->flags || !args->count ||
+	    args->count > DRM_ASCEND_COPY_BATCH_MAX ||
+	    args->entry_size < sizeof(struct drm_ascend_copy_entry) ||
+	    args->entry_size > PAGE_SIZE)
+		return -EINVAL;
+	return 0;
+}
+
+int ascend_copy_batch_validate(const struct drm_ascend_copy_entry *e,
+			       u32 count,
+			       int (*side_ok)(void *ctx, u64 addr, u64 len,
+					      bool write),
+			       void *ctx, u32 *fail_index)
+{
+	u32 i;
+	int ret;
+
+	*fail_index = U32_MAX;
+	for (i = 0; i < count; i++) {
+		ret = ascend_copy_entry_check(&e[i]);
+		if (!ret && e[i].size) {
+			ret = side_ok(ctx, e[i].dst, e[i].size, true);
+			if (!ret)
+				ret = side_ok(ctx, e[i].src, e[i].size, false);
+		}
+		if (ret) {
+			*fail_index = i;
+			return ret;
+		}
+	}
+	return 0;
 }

@@ -8,14 +8,21 @@
 #define __ASCEND_COPY_H__
 
 #include <linux/mm.h>
+#include <linux/scatterlist.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
 
 struct drm_ascend_copy;
+struct drm_ascend_copy_2d;
+struct drm_ascend_copy_batch;
+struct drm_ascend_copy_entry;
+struct ascend_memcpy_desc;
 struct ascend_file;
 struct sg_table;
 struct drm_ascend_fill;
 struct ascend_dma_desc;
+struct ascend_dma_mmu;
+struct ascend_device;
 struct ascend_vm;
 struct ascend_vm_seg;
 
@@ -106,5 +113,125 @@ int ascend_copy_sgt_segs(struct sg_table *sgt, struct ascend_vm_seg **segs);
 int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size);
 int ascend_dma_fill_va(struct ascend_vm *vm, u64 dst, u64 size, u64 pattern,
 		       u32 pattern_size);
+
+/**
+ * struct ascend_copy_side - one side of a copy from an ioctl
+ * @addr: the user's address
+ * @mmu: claimed by the device MMU: translated, never pinned here
+ * @write: the destination (pinned with FOLL_WRITE, dirtied on unpin)
+ * @pages: pageable: page array for one window
+ * @npages: pageable: pages pinned now
+ * @sgt: pageable: the pinned window, DMA-mapped while @mapped
+ * @mapped: @sgt is allocated and DMA-mapped
+ */
+struct ascend_copy_side {
+	u64 addr;
+	bool mmu;
+	bool write;
+	struct page **pages;
+	unsigned int npages;
+	struct sg_table sgt;
+	bool mapped;
+};
+
+/*
+ * Pin [addr, addr + len) of the calling process for side @s (whose @pages
+ * has room for the span's pages) and DMA-map it; undo with
+ * ascend_copy_unpin() (also fine when nothing is pinned).
+ */
+int ascend_copy_pin(struct ascend_file *af, struct ascend_copy_side *s,
+		    u64 addr, u64 len);
+void ascend_copy_unpin(struct ascend_file *af, struct ascend_copy_side *s);
+
+/*
+ * Run @n descriptors as one job (%ASCEND_AS_VA translated by @mmu) and
+ * wait; the job's status, with its fault address in *@fault_addr.
+ */
+int ascend_dma_run_mmu(struct ascend_device *adev,
+		       const struct ascend_dma_desc *descs, unsigned int n,
+		       const struct ascend_dma_mmu *mmu, u64 *fault_addr);
+
+/* ------------------------------------------------------------------------ */
+/* Batch, 2D, indirect and offset copies (ascend_copy_ext.c uses these) */
+
+/*
+ * A memcpy descriptor read from device memory: magic, version 1, reserved
+ * zero, size > 0, neither range wrapping, no overlap.  0 or -EINVAL.
+ */
+int ascend_memcpy_desc_check(const struct ascend_memcpy_desc *d);
+
+/*
+ * The bytes a 2D side covers: @pitch * (@height - 1) + @width into *@span.
+ * -EINVAL for width/height 0, pitch < width, or any overflow (also of
+ * @addr + span).
+ */
+int ascend_copy_2d_span(u64 addr, u64 pitch, u64 width, u64 height,
+			u64 *span);
+static inline int ascend_copy_2d_span_check(u64 addr, u64 pitch, u64 width,
+					    u64 height)
+{
+	u64 span;
+
+	return ascend_copy_2d_span(addr, pitch, width, height, &span);
+}
+
+/* DRM_IOCTL_ASCEND_COPY_2D's argument rules: 0 or -EINVAL. */
+int ascend_copy_2d_check(const struct drm_ascend_copy_2d *args);
+
+/*
+ * Split a 2D copy of @height rows into at most @parts %ASCEND_DMA_2D
+ * descriptors of consecutive row bands (sizes differ by at most one row),
+ * addresses in @dst_as / @src_as.  Writes up to @max descriptors (NULL to
+ * count); returns the number, -EINVAL if @parts is 0, -E2BIG if @max is
+ * too small.
+ */
+int ascend_copy_2d_build(u64 dst, u32 dst_as, u64 dpitch, u64 src, u32 src_as,
+			 u64 spitch, u64 width, u64 height, unsigned int parts,
+			 struct ascend_dma_desc *descs, unsigned int max);
+
+/*
+ * A linear copy of VAs (%ASCEND_AS_VA) as descriptors of at most @chunk
+ * bytes; appends at @descs[*n] up to @max and advances *@n.  -E2BIG when
+ * it does not fit (nothing is written then).
+ */
+int ascend_copy_build_va(u64 dst, u64 src, u64 size, u64 chunk,
+			 struct ascend_dma_desc *descs, unsigned int *n,
+			 unsigned int max);
+
+/*
+ * COPY_OFFSET at execution: *@dst = @dbase + @doff, *@src = @sbase + @soff;
+ * -EINVAL on overflow (of either sum or of the ranges), size 0 or overlap.
+ */
+int ascend_copy_offset_resolve(u64 dbase, u64 doff, u64 sbase, u64 soff,
+			       u64 size, u64 *dst, u64 *src);
+
+/* One batch entry: size 0 is fine; -EINVAL on wrap or overlap. */
+int ascend_copy_entry_check(const struct drm_ascend_copy_entry *e);
+
+/* count 1..DRM_ASCEND_COPY_BATCH_MAX, entry_size >= 24, flags 0. */
+int ascend_copy_batch_args_check(const struct drm_ascend_copy_batch *args);
+
+/*
+ * Every entry's rules, then each side of each non-empty entry through
+ * @side_ok(@ctx, addr, size, write) (0 or a negative errno).  Stops at the
+ * first bad entry: its index goes to *@fail_index (else 0xffffffff).
+ */
+int ascend_copy_batch_validate(const struct drm_ascend_copy_entry *e,
+			       u32 count,
+			       int (*side_ok)(void *ctx, u64 addr, u64 len,
+					      bool write),
+			       void *ctx, u32 *fail_index);
+
+/* ascend_copy_ext.c: the device side of the ring commands */
+struct ascend_cmd;
+struct ascend_emu_fault;
+
+/*
+ * Run ring command COPY_2D / COPY_BATCH / COPY_INDIRECT / COPY_OFFSET of a
+ * queue whose file has address space @vm.  0, or an ASCEND_FAULT_* code
+ * with the faulting address in *@fault_addr.
+ */
+u32 ascend_dma_cmd_ext(struct ascend_vm *vm, const struct ascend_cmd *cmd,
+		       u64 *fault_addr);
 
 #endif /* __ASCEND_COPY_H__ */

@@ -109,6 +109,8 @@ static const struct drm_ioctl_desc ascend_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_RESET, ascend_ioctl_queue_reset, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_HOST_ALLOC, ascend_ioctl_host_alloc, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_HOST_REGISTER, ascend_ioctl_host_register, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_COPY_BATCH, ascend_ioctl_copy_batch, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_COPY_2D, ascend_ioctl_copy_2d, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_PEER, ascend_ioctl_peer, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_IPC_EXPORT, ascend_ioctl_ipc_export, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_IPC_SET_PID, ascend_ioctl_ipc_set_pid, 0),

@@ -133,6 +133,10 @@ int ascend_ioctl_copy(struct drm_device *drm, void *data,
 		      struct drm_file *file);			/* ascend_copy.c */
 int ascend_ioctl_fill(struct drm_device *drm, void *data,
 		      struct drm_file *file);			/* ascend_copy.c */
+int ascend_ioctl_copy_batch(struct drm_device *drm, void *data,
+			    struct drm_file *file);		/* ascend_copy_ext.c */
+int ascend_ioctl_copy_2d(struct drm_device *drm, void *data,
+			 struct drm_file *file);		/* ascend_copy_ext.c */
 int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 			      struct drm_file *file);		/* ascend_queue.c */
 int ascend_ioctl_queue_destroy(struct drm_device *drm, void *data,

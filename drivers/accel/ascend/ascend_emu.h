@@ -16,6 +16,7 @@
 #include <linux/xarray.h>
 
 #include "ascend_drv.h"
+#include "ascend_hw.h"
 
 struct ascend_queue;
 struct ascend_dma_job;
@@ -66,6 +67,53 @@ int ascend_emu_dma_init(struct ascend_emu *emu, unsigned int engines);
 void ascend_emu_dma_fini(struct ascend_emu *emu);
 void ascend_emu_dma_submit(struct ascend_device *adev,
 			   struct ascend_dma_job *job);
+
+/* Slot of free-running ring index @idx (ASCEND_DMA_RING_SIZE, power of 2). */
+static inline u32 ascend_dma_ring_slot(u32 idx)
+{
+	return idx & (ASCEND_DMA_RING_SIZE - 1);
+}
+
+/* Slots in use between the driver's @tail and its @retired (u32 wrap). */
+static inline u32 ascend_dma_ring_used(u32 tail, u32 retired)
+{
+	return tail - retired;
+}
+
+/*
+ * The ring a new descriptor goes to: the one with the fewest slots in use
+ * (@used[i] of @n rings), the lowest index on a tie; @n when every ring
+ * has @cap slots in use (all full).
+ */
+static inline unsigned int ascend_dma_pick_ring(const u32 *used,
+						unsigned int n, u32 cap)
+{
+	unsigned int i, best = n;
+
+	for (i = 0; i < n; i++)
+		if (used[i] < cap && (best == n || used[i] < used[best]))
+			best = i;
+	return best;
+}
+
+/**
+ * struct ascend_emu_dma_ring_state - a snapshot of one engine's ring
+ * @tail: next slot the driver writes
+ * @head: next slot the engine executes
+ * @retired: next executed slot to retire
+ * @executed: descriptors the engine executed so far
+ */
+struct ascend_emu_dma_ring_state {
+	u32 tail;
+	u32 head;
+	u32 retired;
+	u64 executed;
+};
+
+/* Test hooks: stop/restart execution; read a ring's indices. */
+void ascend_emu_dma_pause(struct ascend_emu *emu, bool pause);
+int ascend_emu_dma_ring_state(struct ascend_emu *emu, unsigned int engine,
+			      struct ascend_emu_dma_ring_state *st);
 
 /* ascend_emu_cp.c */
 int ascend_emu_cp_init(struct ascend_emu *emu);

@@ -12,8 +12,10 @@
  * ones are handed off and the queue waits for them (ASCEND_CUR_RUNNING)
  * while the thread serves the other queues: a launch's blocks go to the
  * AI-core threads (num_ai_cores per device, each taking the next block of
- * the oldest launch), COPY and FILL go to a worker that drives the DMA
- * engines.  Waits (EVENT_WAIT, WAIT_VALUE) park the queue
+ * the oldest launch), COPY, FILL, COPY_2D, COPY_BATCH, COPY_INDIRECT and
+ * COPY_OFFSET go to a worker that drives the DMA engines (the last two
+ * read their descriptor / base pointers when the engine executes them).
+ * Waits (EVENT_WAIT, WAIT_VALUE) park the queue
  * (ASCEND_CUR_STALLED); the thread re-checks parked queues every round,
  * so after any progress of any queue, on event signals (a kick) and every
  * tick while something is parked or running.  The same rounds enforce
@@ -124,7 +126,7 @@ struct ascend_emu_cp {
  * @fault_lock: protects @f
  * @f: the first fault (code 0: none)
  * @link: in &ascend_emu_cp.launches
- * @work: COPY, FILL: runs on system_unbound_wq
+ * @work: COPY, FILL and the extended copies: runs on system_unbound_wq
  */
 struct ascend_cp_job {
 	struct ascend_emu_cp *cp;
@@ -344,7 +346,18 @@ static void ascend_cp_dma_work(struct work_struct *work)
 						 work);
 	const struct ascend_cmd *cmd = &job->cmd;
 	struct ascend_vm *vm = job->q->vm;
+	u64 addr = 0;
+	u32 code;
 	int ret;
+
+	if (cmd->opcode != ASCEND_CMD_COPY && cmd->opcode != ASCEND_CMD_FILL) {
+		/* 2D, batch, indirect, offset: fault code and address */
+		code = ascend_dma_cmd_ext(vm, cmd, &addr);
+		if (code)
+			ascend_cp_job_fault(job, code, addr);
+		ascend_cp_job_finish(job);
+		return;
+	}
 
 	if (cmd->opcode == ASCEND_CMD_COPY)
 		ret = ascend_dma_copy_va(vm, cmd->copy.dst, cmd->copy.src,
@@ -364,7 +377,11 @@ static void ascend_cp_dma_work(struct work_struct *work)
 	ascend_cp_job_finish(job);
 }
 
-/* COPY, FILL: hand to a worker that drives the DMA engines.  Thread only. */
+/*
+ * COPY, FILL and the extended copies (2D, BATCH, INDIRECT, OFFSET): hand to
+ * a worker that drives the DMA engines; the queue waits for it, so its
+ * commands complete in order.  Thread only.
+ */
 static void ascend_cp_dma(struct ascend_emu_cp *cp, struct ascend_queue *q,
 			  const struct ascend_cmd *cmd, u64 seq)
 {
@@ -503,6 +520,10 @@ static bool ascend_cp_exec(struct ascend_emu_cp *cp, struct ascend_queue *q,
 		return false;
 	case ASCEND_CMD_COPY:
 	case ASCEND_CMD_FILL:
+	case ASCEND_CMD_COPY_2D:
+	case ASCEND_CMD_COPY_BATCH:
+	case ASCEND_CMD_COPY_INDIRECT:
+	case ASCEND_CMD_COPY_OFFSET:
 		ascend_cp_dma(cp, q, cmd, seq);
 		return false;
 	case ASCEND_CMD_EVENT_RECORD:

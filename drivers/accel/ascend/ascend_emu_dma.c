@@ -1,14 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The emulated DMA engines: one kernel thread per engine.
+ * The emulated DMA engines: descriptor rings, one kernel thread per engine.
  *
- * Submitted jobs wait on a shared list; an idle engine takes the next
- * descriptor of the oldest job, so the descriptors of one large copy are
- * spread over every engine.  A descriptor is a linear copy or a fill with a
- * 1/2/4-byte pattern.  The engine that finishes a job's last
- * descriptor completes it (the "interrupt").  Engines move bytes with
- * device-physical addresses only and never look at the device MMU: each
- * side is HBM or host memory by bus address (ascend_emu_mem_copy()).
+ * Each engine owns a ring of ASCEND_DMA_RING_SIZE hardware descriptor
+ * slots with free-running u32 indices, like silicon:
+ *
+ *   retired <= head <= tail,  tail - retired <= ASCEND_DMA_RING_SIZE
+ *
+ *   [retired, head)  executed, status written, not yet retired
+ *   [head, tail)     written by the driver side, not yet executed
+ *
+ * The driver side ("feeder", under @lock) writes descriptors of submitted
+ * jobs at @tail of the least-loaded rings (fewest slots in use) and rings
+ * those engines' doorbells (wakes them).  An engine executes the slot at
+ * @head, writes its status and advances @head, then runs the completion
+ * "interrupt" (ascend_emu_dma_irq()): it retires the executed slots -- the
+ * last descriptor of a job completes the job -- and feeds the freed slots.
+ * So a job of any size is spread over every engine, a few ring slots at a
+ * time, and jobs start in submission order.
+ *
+ * Descriptors: linear copy, fill, 2D strided copy (row by row), indirect
+ * (a struct ascend_memcpy_desc read from device memory when the descriptor
+ * executes) and second-level pointer (two base pointers read from device
+ * slots when it executes).  Addresses are device-physical (HBM or host bus
+ * addresses) or, with %ASCEND_AS_VA, device VAs that the engine translates
+ * through the job's MMU context (&ascend_dma_job.mmu) as it goes.
  */
 #include <linux/kthread.h>
 #include <linux/list.h>
@@ -17,138 +33,423 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
+#include "ascend_copy.h"
 #include "ascend_drv.h"
 #include "ascend_emu.h"
 #include "ascend_hw.h"
 
 /**
+ * struct ascend_emu_dma_slot - one hardware descriptor slot of a ring
+ * @desc: the descriptor, copied in by the driver side
+ * @job: the job it belongs to (the completion cookie)
+ * @status: written by the engine: 0 or a negative errno
+ * @fault_addr: written by the engine with -EFAULT: the VA that failed
+ */
+struct ascend_emu_dma_slot {
+	struct ascend_dma_desc desc;
+	struct ascend_dma_job *job;
+	int status;
+	u64 fault_addr;
+};
+
+/**
+ * struct ascend_emu_dma_ring - one engine and its descriptor ring
+ * @dma: the engines of the device
+ * @id: engine number
+ * @thread: the engine
+ * @wq: the engine sleeps here until its doorbell rings
+ * @tail: next slot the driver side writes (its doorbell value)
+ * @head: next slot the engine executes
+ * @retired: next executed slot the driver side retires
+ * @executed: descriptors this engine has executed (statistics)
+ * @slots: the ring
+ *
+ * @tail, @head, @retired and the slots are under &ascend_emu_dma.lock.
+ */
+struct ascend_emu_dma_ring {
+	struct ascend_emu_dma *dma;
+	unsigned int id;
+	struct task_struct *thread;
+	wait_queue_head_t wq;
+	u32 tail;
+	u32 head;
+	u32 retired;
+	u64 executed;
+	struct ascend_emu_dma_slot slots[ASCEND_DMA_RING_SIZE];
+};
+
+/**
  * struct ascend_emu_dma - the DMA engines of one emulated NPU
  * @emu: the device
- * @lock: protects @jobs and the @next cursor of every job on it
- * @jobs: jobs with descriptors not yet taken by an engine
- * @wq: idle engines sleep here
- * @nr_engines: entries in @engines
- * @engines: the engine threads
+ * @lock: protects @jobs, @paused, the @next cursor of every job on @jobs,
+ *	and every ring's indices and slots
+ * @jobs: jobs with descriptors not yet written to a ring, oldest first
+ * @paused: test hook: engines execute nothing while set
+ * @nr_engines: entries in @rings
+ * @rings: the engines
  */
 struct ascend_emu_dma {
 	struct ascend_emu *emu;
-	spinlock_t lock;	/* protects jobs, job->next */
+	spinlock_t lock;	/* jobs, paused, job->next, ring indices/slots */
 	struct list_head jobs;
-	wait_queue_head_t wq;
+	bool paused;
 	unsigned int nr_engines;
-	struct task_struct *engines[] __counted_by(nr_engines);
+	struct ascend_emu_dma_ring *rings[] __counted_by(nr_engines);
 };
 
-static bool ascend_emu_dma_pending(struct ascend_emu_dma *dma)
+/* ------------------------------------------------------------------------ */
+/* Driver side: feeding the rings, retiring completions */
+
+/* Write descriptors of waiting jobs to the least-loaded rings.  @lock held. */
+static void ascend_emu_dma_feed(struct ascend_emu_dma *dma)
 {
-	bool ret;
+	u32 used[64];
+	unsigned int i;
+
+	for (i = 0; i < dma->nr_engines; i++)
+		used[i] = ascend_dma_ring_used(dma->rings[i]->tail,
+					       dma->rings[i]->retired);
+
+	while (!list_empty(&dma->jobs)) {
+		struct ascend_dma_job *job;
+		struct ascend_emu_dma_ring *r;
+		struct ascend_emu_dma_slot *slot;
+
+		i = ascend_dma_pick_ring(used, dma->nr_engines,
+					 ASCEND_DMA_RING_SIZE);
+		if (i >= dma->nr_engines)
+			break;	/* every ring is full */
+		r = dma->rings[i];
+		job = list_first_entry(&dma->jobs, struct ascend_dma_job, link);
+		slot = &r->slots[ascend_dma_ring_slot(r->tail)];
+		slot->desc = job->descs[job->next++];
+		slot->job = job;
+		slot->status = 0;
+		slot->fault_addr = 0;
+		if (job->next == job->count)
+			list_del_init(&job->link);
+		r->tail++;
+		used[i]++;
+		/* the doorbell */
+		wake_up(&r->wq);
+	}
+}
+
+/* Retire the executed slots of @r: the "interrupt".  @lock held. */
+static void ascend_emu_dma_retire(struct ascend_emu_dma_ring *r)
+{
+	while (r->retired != r->head) {
+		struct ascend_emu_dma_slot *slot;
+		struct ascend_dma_job *job;
+
+		slot = &r->slots[ascend_dma_ring_slot(r->retired++)];
+		job = slot->job;
+		slot->job = NULL;
+		if (slot->status && !job->status) {
+			job->status = slot->status;
+			job->fault_addr = slot->fault_addr;
+		}
+		/* @job may be freed by its waiter right after the last one */
+		if (atomic_dec_and_test(&job->remaining))
+			complete(&job->done);
+	}
+}
+
+static void ascend_emu_dma_irq(struct ascend_emu_dma_ring *r)
+{
+	struct ascend_emu_dma *dma = r->dma;
 
 	spin_lock(&dma->lock);
-	ret = !list_empty(&dma->jobs);
+	ascend_emu_dma_retire(r);
+	ascend_emu_dma_feed(dma);
 	spin_unlock(&dma->lock);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Engine side: executing one descriptor */
+
+/* Byte access to device-physical memory in @as. */
+static int ascend_emu_dma_mem_rw(struct ascend_emu *emu, u32 as, u64 addr,
+				 void *buf, size_t len, bool write)
+{
+	if (as == ASCEND_AS_HBM)
+		return ascend_emu_hbm_rw(emu->adev, addr, buf, len, write);
+	if (as == ASCEND_AS_SYS)
+		return ascend_emu_sys_rw(emu->adev, addr, buf, len, write);
+	return -EIO;
+}
+
+/* Translate @va through the job's MMU; on failure *@fault = @va. */
+static int ascend_emu_dma_xlate(struct ascend_dma_job *job, u64 va, u64 len,
+				bool write, struct ascend_dma_span *span,
+				u64 *fault)
+{
+	int ret;
+
+	if (!job->mmu)
+		return -EIO;
+	ret = job->mmu->xlate(job->mmu, va, len, write, span);
+	if (!ret && (!span->len || span->len > len))
+		ret = -EIO;	/* a broken translation: never run past it */
+	if (ret == -EFAULT)
+		*fault = va;
 	return ret;
 }
 
-/* Take the next descriptor; the job leaves the list with its last one. */
-static struct ascend_dma_job *ascend_emu_dma_take(struct ascend_emu_dma *dma,
-						  unsigned int *idx)
+/* Read @len bytes at device VA @va (descriptors, base pointers). */
+static int ascend_emu_dma_read_va(struct ascend_emu *emu,
+				  struct ascend_dma_job *job, u64 va,
+				  void *buf, size_t len, u64 *fault)
 {
-	struct ascend_dma_job *job;
+	while (len) {
+		struct ascend_dma_span s;
+		int ret;
 
-	spin_lock(&dma->lock);
-	job = list_first_entry_or_null(&dma->jobs, struct ascend_dma_job, link);
-	if (job) {
-		*idx = job->next++;
-		if (job->next == job->count)
-			list_del_init(&job->link);
+		ret = ascend_emu_dma_xlate(job, va, len, false, &s, fault);
+		if (ret)
+			return ret;
+		ret = ascend_emu_dma_mem_rw(emu, s.as, s.addr, buf, s.len,
+					    false);
+		if (ret)
+			return ret == -EFAULT ? -EIO : ret;
+		va += s.len;
+		buf += s.len;
+		len -= s.len;
 	}
-	spin_unlock(&dma->lock);
-	return job;
+	return 0;
 }
 
-static void ascend_emu_dma_finish(struct ascend_dma_job *job, int err)
+/* Copy @len bytes; either side may be a VA, translated piece by piece. */
+static int ascend_emu_dma_xfer(struct ascend_emu *emu,
+			       struct ascend_dma_job *job, u64 dst, u32 dst_as,
+			       u64 src, u32 src_as, u64 len, u64 *fault)
 {
-	if (err)
-		cmpxchg(&job->status, 0, err);
-	/* Full barrier: the status is visible before the waiter wakes. */
-	if (atomic_dec_and_test(&job->remaining))
-		complete(&job->done);
+	if (dst_as != ASCEND_AS_VA && src_as != ASCEND_AS_VA)
+		return ascend_emu_mem_copy(emu, dst, dst_as, src, src_as, len);
+
+	while (len) {
+		struct ascend_dma_span d = { dst, len, dst_as };
+		struct ascend_dma_span s = { src, len, src_as };
+		u64 n;
+		int ret;
+
+		if (dst_as == ASCEND_AS_VA) {
+			ret = ascend_emu_dma_xlate(job, dst, len, true, &d,
+						   fault);
+			if (ret)
+				return ret;
+		}
+		if (src_as == ASCEND_AS_VA) {
+			ret = ascend_emu_dma_xlate(job, src, len, false, &s,
+						   fault);
+			if (ret)
+				return ret;
+		}
+		n = min(d.len, s.len);
+		ret = ascend_emu_mem_copy(emu, d.addr, d.as, s.addr, s.as, n);
+		if (ret)
+			return ret;
+		dst += n;
+		src += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int ascend_emu_dma_2d(struct ascend_emu *emu, struct ascend_dma_job *job,
+			     const struct ascend_dma_desc *d, u64 *fault)
+{
+	u64 r;
+	int ret;
+
+	/* the submitter checked the spans: no row address overflows */
+	if (ascend_copy_2d_span_check(d->dst, d->dpitch, d->len, d->height) ||
+	    ascend_copy_2d_span_check(d->src, d->spitch, d->len, d->height))
+		return -EIO;
+	for (r = 0; r < d->height; r++) {
+		ret = ascend_emu_dma_xfer(emu, job, d->dst + r * d->dpitch,
+					  d->dst_as, d->src + r * d->spitch,
+					  d->src_as, d->len, fault);
+		if (ret)
+			return ret;
+		cond_resched();
+	}
+	return 0;
+}
+
+/* INDIRECT: the memcpy descriptor at VA @d->src, read now. */
+static int ascend_emu_dma_indirect(struct ascend_emu *emu,
+				   struct ascend_dma_job *job,
+				   const struct ascend_dma_desc *d, u64 *fault)
+{
+	struct ascend_memcpy_desc md;
+	int ret;
+
+	ret = ascend_emu_dma_read_va(emu, job, d->src, &md, sizeof(md), fault);
+	if (ret)
+		return ret;
+	ret = ascend_memcpy_desc_check(&md);
+	if (ret)
+		return ret;
+	return ascend_emu_dma_xfer(emu, job, md.dst, ASCEND_AS_VA, md.src,
+				   ASCEND_AS_VA, md.size, fault);
+}
+
+/* OFFSET: base pointers in the slots at VAs @d->dst / @d->src, read now. */
+static int ascend_emu_dma_offset(struct ascend_emu *emu,
+				 struct ascend_dma_job *job,
+				 const struct ascend_dma_desc *d, u64 *fault)
+{
+	u64 dbase, sbase, dst, src;
+	int ret;
+
+	ret = ascend_emu_dma_read_va(emu, job, d->dst, &dbase, sizeof(dbase),
+				     fault);
+	if (!ret)
+		ret = ascend_emu_dma_read_va(emu, job, d->src, &sbase,
+					     sizeof(sbase), fault);
+	if (ret)
+		return ret;
+	ret = ascend_copy_offset_resolve(dbase, d->dst_off, sbase, d->src_off,
+					 d->len, &dst, &src);
+	if (ret)
+		return ret;
+	return ascend_emu_dma_xfer(emu, job, dst, ASCEND_AS_VA, src,
+				   ASCEND_AS_VA, d->len, fault);
+}
+
+/*
+ * Execute one descriptor: the engine's transfer function.  Returns 0 or a
+ * negative errno for the slot's status (*@fault: the VA of an -EFAULT).
+ */
+static int ascend_emu_dma_exec(struct ascend_emu_dma *dma,
+			       struct ascend_dma_job *job,
+			       const struct ascend_dma_desc *d, u64 *fault)
+{
+	struct ascend_emu *emu = dma->emu;
+
+	switch (d->kind) {
+	case ASCEND_DMA_LINEAR:
+		return ascend_emu_dma_xfer(emu, job, d->dst, d->dst_as, d->src,
+					   d->src_as, d->len, fault);
+	case ASCEND_DMA_FILL:
+		return ascend_emu_mem_fill(emu, d->dst, d->dst_as, d->len,
+					   d->pattern, d->pattern_size);
+	case ASCEND_DMA_2D:
+		return ascend_emu_dma_2d(emu, job, d, fault);
+	case ASCEND_DMA_INDIRECT:
+		return ascend_emu_dma_indirect(emu, job, d, fault);
+	case ASCEND_DMA_OFFSET:
+		return ascend_emu_dma_offset(emu, job, d, fault);
+	default:
+		return -EIO;
+	}
+}
+
+/* The next slot for @r to execute, or NULL.  @lock held. */
+static struct ascend_emu_dma_slot *
+ascend_emu_dma_next(struct ascend_emu_dma_ring *r)
+{
+	if (r->dma->paused || r->head == r->tail)
+		return NULL;
+	return &r->slots[ascend_dma_ring_slot(r->head)];
+}
+
+static bool ascend_emu_dma_ready(struct ascend_emu_dma_ring *r)
+{
+	bool ret;
+
+	spin_lock(&r->dma->lock);
+	ret = ascend_emu_dma_next(r);
+	spin_unlock(&r->dma->lock);
+	return ret;
 }
 
 static int ascend_emu_dma_engine(void *data)
 {
-	struct ascend_emu_dma *dma = data;
+	struct ascend_emu_dma_ring *r = data;
+	struct ascend_emu_dma *dma = r->dma;
 
 	while (!kthread_should_stop()) {
-		const struct ascend_dma_desc *d;
-		struct ascend_dma_job *job;
-		unsigned int idx;
+		struct ascend_emu_dma_slot *slot;
+		u64 fault = 0;
 		int err;
 
-		job = ascend_emu_dma_take(dma, &idx);
-		if (!job) {
-			wait_event_interruptible(dma->wq,
-						 ascend_emu_dma_pending(dma) ||
+		spin_lock(&dma->lock);
+		slot = ascend_emu_dma_next(r);
+		spin_unlock(&dma->lock);
+		if (!slot) {
+			wait_event_interruptible(r->wq,
+						 ascend_emu_dma_ready(r) ||
 						 kthread_should_stop());
 			continue;
 		}
 
-		d = &job->descs[idx];
-		switch (d->kind) {
-		case ASCEND_DMA_LINEAR:
-			err = ascend_emu_mem_copy(dma->emu, d->dst, d->dst_as,
-						  d->src, d->src_as, d->len);
-			break;
-		case ASCEND_DMA_FILL:
-			err = ascend_emu_mem_fill(dma->emu, d->dst, d->dst_as,
-						  d->len, d->pattern,
-						  d->pattern_size);
-			break;
-		default:
-			err = -EIO;
-			break;
-		}
-		ascend_emu_dma_finish(job, err);
+		/* slots [head, tail) belong to the engine: no lock needed */
+		err = ascend_emu_dma_exec(dma, slot->job, &slot->desc, &fault);
+
+		spin_lock(&dma->lock);
+		slot->status = err;
+		slot->fault_addr = fault;
+		r->head++;
+		r->executed++;
+		spin_unlock(&dma->lock);
+		ascend_emu_dma_irq(r);
 	}
 	return 0;
 }
+
+/* ------------------------------------------------------------------------ */
 
 int ascend_emu_dma_init(struct ascend_emu *emu, unsigned int engines)
 {
 	struct ascend_emu_dma *dma;
 	unsigned int i;
-	int ret;
+	int ret = -ENOMEM;
 
-	if (!engines)
+	if (!engines || engines > 64)
 		return -EINVAL;
 
-	dma = kzalloc(struct_size(dma, engines, engines), GFP_KERNEL);
+	dma = kzalloc(struct_size(dma, rings, engines), GFP_KERNEL);
 	if (!dma)
 		return -ENOMEM;
 	dma->emu = emu;
 	spin_lock_init(&dma->lock);
 	INIT_LIST_HEAD(&dma->jobs);
-	init_waitqueue_head(&dma->wq);
 	dma->nr_engines = engines;
 
 	for (i = 0; i < engines; i++) {
+		struct ascend_emu_dma_ring *r;
+
+		r = kzalloc(sizeof(*r), GFP_KERNEL);
+		if (!r)
+			goto err_stop_engines;
+		r->dma = dma;
+		r->id = i;
+		init_waitqueue_head(&r->wq);
+		dma->rings[i] = r;
+	}
+	for (i = 0; i < engines; i++) {
 		struct task_struct *t;
 
-		t = kthread_run(ascend_emu_dma_engine, dma, "ascend%u-dma%u",
-				emu->adev->index, i);
+		t = kthread_run(ascend_emu_dma_engine, dma->rings[i],
+				"ascend%u-dma%u", emu->adev->index, i);
 		if (IS_ERR(t)) {
 			ret = PTR_ERR(t);
 			goto err_stop_engines;
 		}
-		dma->engines[i] = t;
+		dma->rings[i]->thread = t;
 	}
 
 	emu->dma = dma;
 	return 0;
 
 err_stop_engines:
-	while (i--)
-		kthread_stop(dma->engines[i]);
+	for (i = 0; i < engines; i++) {
+		if (dma->rings[i] && dma->rings[i]->thread)
+			kthread_stop(dma->rings[i]->thread);
+		kfree(dma->rings[i]);
+	}
 	kfree(dma);
 	return ret;
 }
@@ -163,16 +464,32 @@ void ascend_emu_dma_fini(struct ascend_emu *emu)
 		return;
 
 	for (i = 0; i < dma->nr_engines; i++)
-		kthread_stop(dma->engines[i]);
+		kthread_stop(dma->rings[i]->thread);
 
 	/* Callers wait for their jobs, so none should be left; fail any. */
+	spin_lock(&dma->lock);
+	for (i = 0; i < dma->nr_engines; i++) {
+		struct ascend_emu_dma_ring *r = dma->rings[i];
+
+		while (r->head != r->tail) {
+			WARN_ON_ONCE(1);
+			r->slots[ascend_dma_ring_slot(r->head++)].status = -EIO;
+		}
+		ascend_emu_dma_retire(r);
+	}
 	list_for_each_entry_safe(job, tmp, &dma->jobs, link) {
 		list_del_init(&job->link);
 		WARN_ON_ONCE(1);
+		if (!job->status)
+			job->status = -EIO;
 		while (job->next++ < job->count)
-			ascend_emu_dma_finish(job, -EIO);
+			if (atomic_dec_and_test(&job->remaining))
+				complete(&job->done);
 	}
+	spin_unlock(&dma->lock);
 
+	for (i = 0; i < dma->nr_engines; i++)
+		kfree(dma->rings[i]);
 	kfree(dma);
 	emu->dma = NULL;
 }
@@ -183,6 +500,7 @@ void ascend_emu_dma_submit(struct ascend_device *adev,
 	struct ascend_emu_dma *dma = to_ascend_emu(adev)->dma;
 
 	job->status = 0;
+	job->fault_addr = 0;
 	job->next = 0;
 	init_completion(&job->done);
 	atomic_set(&job->remaining, job->count);
@@ -193,6 +511,37 @@ void ascend_emu_dma_submit(struct ascend_device *adev,
 
 	spin_lock(&dma->lock);
 	list_add_tail(&job->link, &dma->jobs);
+	ascend_emu_dma_feed(dma);
 	spin_unlock(&dma->lock);
-	wake_up_all(&dma->wq);
+}
+
+void ascend_emu_dma_pause(struct ascend_emu *emu, bool pause)
+{
+	struct ascend_emu_dma *dma = emu->dma;
+	unsigned int i;
+
+	spin_lock(&dma->lock);
+	dma->paused = pause;
+	spin_unlock(&dma->lock);
+	if (!pause)
+		for (i = 0; i < dma->nr_engines; i++)
+			wake_up(&dma->rings[i]->wq);
+}
+
+int ascend_emu_dma_ring_state(struct ascend_emu *emu, unsigned int engine,
+			      struct ascend_emu_dma_ring_state *st)
+{
+	struct ascend_emu_dma *dma = emu->dma;
+	struct ascend_emu_dma_ring *r;
+
+	if (engine >= dma->nr_engines)
+		return -EINVAL;
+	r = dma->rings[engine];
+	spin_lock(&dma->lock);
+	st->tail = r->tail;
+	st->head = r->head;
+	st->retired = r->retired;
+	st->executed = r->executed;
+	spin_unlock(&dma->lock);
+	return 0;
 }

@@ -29,10 +29,34 @@ struct drm_ascend_kernel_info;
 /* &ascend_dma_desc.kind; zero is a linear copy so old users need no change */
 #define ASCEND_DMA_LINEAR	0	/* copy @len bytes from @src to @dst */
 #define ASCEND_DMA_FILL		1	/* repeat @pattern over @len bytes at @dst */
+#define ASCEND_DMA_2D		2	/* strided copy, row by row */
+#define ASCEND_DMA_INDIRECT	3	/* memcpy descriptor read at execution */
+#define ASCEND_DMA_OFFSET	4	/* base pointers read at execution */
+
+/*
+ * %ASCEND_DMA_2D: @height rows of @len bytes, row r from @src + r * @spitch
+ * to @dst + r * @dpitch.  %ASCEND_DMA_INDIRECT: read a struct
+ * ascend_memcpy_desc at VA @src and perform it.  %ASCEND_DMA_OFFSET: read
+ * the 64-bit bases in the slots at VAs @dst and @src, copy @len bytes from
+ * src base + @src_off to dst base + @dst_off.
+ */
 
 /* Address spaces of a device-physical address; zero is HBM. */
 #define ASCEND_AS_HBM		0	/* device memory: an HBM offset */
 #define ASCEND_AS_SYS		1	/* host memory: a DMA (bus) address */
+#define ASCEND_AS_VA		2	/* a device VA: see below */
+
+/*
+ * %ASCEND_AS_VA addresses are translated by the engine through
+ * &ascend_dma_job.mmu when the descriptor executes (the device's SMMU).
+ */
+
+/*
+ * Descriptors in each engine's hardware ring (a power of two).  A job may
+ * hold any number of descriptors: the driver side feeds the rings as the
+ * engines free slots.
+ */
+#define ASCEND_DMA_RING_SIZE	64
 
 /**
  * struct ascend_dma_desc - one DMA transfer
@@ -44,11 +68,19 @@ struct drm_ascend_kernel_info;
  * @pattern_size: %ASCEND_DMA_FILL: 1, 2 or 4 (@len need not be a multiple)
  * @pattern: %ASCEND_DMA_FILL: the low @pattern_size bytes (little endian)
  *	are repeated, starting with byte 0 of the pattern at @dst
- * @dst_as: %ASCEND_AS_HBM or %ASCEND_AS_SYS
- * @src_as: %ASCEND_AS_HBM or %ASCEND_AS_SYS (%ASCEND_DMA_LINEAR only)
+ * @dst_as: %ASCEND_AS_HBM, %ASCEND_AS_SYS or %ASCEND_AS_VA
+ * @src_as: likewise (%ASCEND_DMA_LINEAR and %ASCEND_DMA_2D only)
+ * @dpitch: %ASCEND_DMA_2D: bytes between destination rows, >= @len
+ * @spitch: %ASCEND_DMA_2D: bytes between source rows, >= @len
+ * @height: %ASCEND_DMA_2D: rows, > 0
+ * @dst_off: %ASCEND_DMA_OFFSET: added to the destination base read
+ * @src_off: %ASCEND_DMA_OFFSET: added to the source base read
  *
  * A %ASCEND_AS_SYS range is host memory the driver pinned and mapped for
  * the device with the DMA-mapping API; it stays so until the job completed.
+ * %ASCEND_DMA_INDIRECT and %ASCEND_DMA_OFFSET read device memory by VA at
+ * execution time, and what they read names VAs: they need a job with @mmu.
+ * Their @dst/@src are VAs (the slots, the descriptor).
  */
 struct ascend_dma_desc {
 	u64 dst;
@@ -59,26 +91,64 @@ struct ascend_dma_desc {
 	u64 pattern;
 	u32 dst_as;
 	u32 src_as;
+	u64 dpitch;
+	u64 spitch;
+	u64 height;
+	u64 dst_off;
+	u64 src_off;
+};
+
+/**
+ * struct ascend_dma_span - a contiguous device-physical piece
+ * @addr: device-physical address in @as (%ASCEND_AS_HBM or %ASCEND_AS_SYS)
+ * @len: contiguous bytes from @addr
+ * @as: address space
+ */
+struct ascend_dma_span {
+	u64 addr;
+	u64 len;
+	u32 as;
+};
+
+/**
+ * struct ascend_dma_mmu - how an engine translates %ASCEND_AS_VA
+ * @xlate: the first contiguous piece of [@va, @va + @len), for a write
+ *	when @write.  The whole range must be mapped (in one mapping), else
+ *	-EFAULT; @span->len is between 1 and @len.  Called by the engines
+ *	while the job runs, from their threads: the submitter keeps the
+ *	translation stable (it holds its address space's lock across the job).
+ */
+struct ascend_dma_mmu {
+	int (*xlate)(const struct ascend_dma_mmu *mmu, u64 va, u64 len,
+		     bool write, struct ascend_dma_span *span);
 };
 
 /**
  * struct ascend_dma_job - a list of transfers handed to the DMA engines
  * @descs: the transfers; the engines may run them in any order
  * @count: number of entries in @descs
- * @status: set by the backend before @done completes: 0, -EIO for a bad
- *	transfer, or -ENOMEM when the emulated NPU could not back device
- *	memory it had to write (its HBM is allocated lazily from host RAM)
+ * @mmu: translation of %ASCEND_AS_VA addresses, NULL if none are used
+ * @status: set by the backend before @done completes: 0; -EIO for a bad
+ *	transfer; -ENOMEM when the emulated NPU could not back device
+ *	memory it had to write (its HBM is allocated lazily from host RAM);
+ *	-EFAULT when a VA did not translate (@fault_addr says which);
+ *	-EINVAL when what a descriptor read at execution time was malformed
+ *	(bad memcpy descriptor, base + offset overflowing)
+ * @fault_addr: with -EFAULT: the VA that failed to translate
  * @done: completed by the backend when every transfer has finished
  * @link: backend-private list linkage while the job is queued
  * @remaining: backend-private count of transfers not yet finished
  * @next: backend-private index of the next transfer to hand to an engine
  *
- * dma_submit() initialises @status, @done, @remaining and @next itself.
+ * dma_submit() initialises @status, @fault_addr, @done, @remaining and
+ * @next itself.  The first error wins.
  */
 struct ascend_dma_job {
 	const struct ascend_dma_desc *descs;
 	unsigned int count;
+	const struct ascend_dma_mmu *mmu;
 	int status;
+	u64 fault_addr;
 	struct completion done;
 	struct list_head link;
 	atomic_t remaining;

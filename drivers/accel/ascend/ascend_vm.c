@@ -410,8 +410,36 @@ int ascend_vm_translate_access_locked(struct ascend_vm *vm, u64 va, u64 len,
 	return ascend_vm_segments(map, offset, len, *segs, n);
 }
 
+int ascend_vm_span_locked(struct ascend_vm *vm, u64 va, u64 len, bool write,
+			  struct ascend_dma_span *span)
+{
+	struct ascend_vm_mapping *map;
+	struct ascend_vm_seg seg;
+	u64 offset;
+
+	map = ascend_vm_lookup_access_locked(vm, va, len, write, &offset);
+	if (IS_ERR(map))
+		return PTR_ERR(map);
+	ascend_vm_segments(map, offset, len, &seg, 1);
+	span->addr = seg.addr;
+	span->len = seg.len;
+	span->as = seg.as;
+	return 0;
+}
+
 int ascend_vm_rw(struct ascend_vm *vm, u64 va, void *buf, size_t len,
 		 bool write)
+{
+	int ret;
+
+	mutex_lock(&vm->lock);
+	ret = ascend_vm_rw_locked(vm, va, buf, len, write);
+	mutex_unlock(&vm->lock);
+	return ret;
+}
+
+int ascend_vm_rw_locked(struct ascend_vm *vm, u64 va, void *buf, size_t len,
+			bool write)
 {
 	struct ascend_device *adev = vm->adev;
 	struct ascend_vm_mapping *map;
@@ -419,17 +447,12 @@ int ascend_vm_rw(struct ascend_vm *vm, u64 va, void *buf, size_t len,
 	u64 offset;
 	int ret = 0;
 
-	mutex_lock(&vm->lock);
 	/* The whole range is checked before any byte moves. */
 	map = ascend_vm_lookup_access_locked(vm, va, len, write, &offset);
-	if (IS_ERR(map)) {
-		ret = PTR_ERR(map);
-		goto out_unlock;
-	}
-	if (map->as == ASCEND_AS_SYS && !adev->hw->sys_rw) {
-		ret = -EFAULT;
-		goto out_unlock;
-	}
+	if (IS_ERR(map))
+		return PTR_ERR(map);
+	if (map->as == ASCEND_AS_SYS && !adev->hw->sys_rw)
+		return -EFAULT;
 
 	i = ascend_vm_find_range(map, offset);
 	while (len) {
@@ -449,7 +472,5 @@ int ascend_vm_rw(struct ascend_vm *vm, u64 va, void *buf, size_t len,
 		offset += chunk;
 		len -= chunk;
 	}
-out_unlock:
-	mutex_unlock(&vm->lock);
 	return ret;
 }

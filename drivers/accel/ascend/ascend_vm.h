@@ -185,5 +185,17 @@ int ascend_vm_translate_locked(struct ascend_vm *vm, u64 va, u64 len,
  */
 int ascend_vm_rw(struct ascend_vm *vm, u64 va, void *buf, size_t len,
 		 bool write);
+/* The same with @vm->lock held by the caller. */
+int ascend_vm_rw_locked(struct ascend_vm *vm, u64 va, void *buf, size_t len,
+			bool write);
+
+/*
+ * The first device-physical piece of [va, va + len) (all of which must be
+ * in one mapping, writable when @write), with @vm->lock held: -EFAULT,
+ * -EINVAL as ascend_vm_lookup_access_locked().  For the DMA engines'
+ * translation of %ASCEND_AS_VA.
+ */
+int ascend_vm_span_locked(struct ascend_vm *vm, u64 va, u64 len, bool write,
+			  struct ascend_dma_span *span);
 
 #endif /* __ASCEND_VM_H__ */

@@ -1,0 +1,866 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The complete copy API on the DMA engines:
+ *
+ *  DRM_IOCTL_ASCEND_COPY_2D     synchronous strided copy: %ASCEND_DMA_2D
+ *                               descriptors (row bands, one per engine)
+ *  DRM_IOCTL_ASCEND_COPY_BATCH  synchronous batch: every entry checked
+ *                               first, then one job of all descriptors
+ *  ring COPY_2D / COPY_BATCH / COPY_INDIRECT / COPY_OFFSET, for the
+ *  command processor (ascend_dma_cmd_ext())
+ *
+ * The strided, indirect and offset descriptors carry device VAs
+ * (%ASCEND_AS_VA): the engines translate them through the file's MMU when
+ * they execute (struct ascend_copy_mmu), and the submitter holds vm->lock
+ * across the job so no mapping changes under them.  Pageable host sides of
+ * the ioctls are pinned (span by span, bounded by %ASCEND_COPY_PIN_WINDOW)
+ * and found by the same translation through their sg tables.
+ */
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "ascend_copy.h"
+#include "ascend_drv.h"
+#include "ascend_hw.h"
+#include "ascend_queue.h"
+#include "ascend_vm.h"
+
+/* Descriptors one job of a batch holds at most (bounds its memory). */
+#define ASCEND_BATCH_JOB_DESCS	16384
+
+/* Entries of a ring COPY_BATCH read from device memory at a time. */
+#define ASCEND_BATCH_READ	256
+
+/**
+ * struct ascend_copy_pinned - a pinned pageable range, as DMA segments
+ * @addr: user address of the range
+ * @len: bytes
+ * @segs: its DMA segments (%ASCEND_AS_SYS), in order
+ * @offs: offset of each segment in the range
+ * @n: entries in @segs; 0 = unused
+ */
+struct ascend_copy_pinned {
+	u64 addr;
+	u64 len;
+	struct ascend_vm_seg *segs;
+	u64 *offs;
+	int n;
+};
+
+/**
+ * struct ascend_copy_mmu - translation of %ASCEND_AS_VA for one job
+ * @mmu: what the engines call
+ * @vm: the file's address space; its lock is held across the job
+ * @pin: pinned pageable sides (not in @vm)
+ */
+struct ascend_copy_mmu {
+	struct ascend_dma_mmu mmu;
+	struct ascend_vm *vm;
+	struct ascend_copy_pinned pin[2];
+};
+
+static int ascend_copy_mmu_xlate(const struct ascend_dma_mmu *mmu, u64 va,
+				 u64 len, bool write,
+				 struct ascend_dma_span *span)
+{
+	const struct ascend_copy_mmu *cm =
+		container_of(mmu, struct ascend_copy_mmu, mmu);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cm->pin); i++) {
+		const struct ascend_copy_pinned *p = &cm->pin[i];
+		unsigned int lo = 0, hi;
+		u64 off;
+
+		if (!p->n || va < p->addr || va - p->addr >= p->len)
+			continue;
+		off = va - p->addr;
+		if (len > p->len - off)
+			return -EFAULT;
+		hi = p->n;
+		while (hi - lo > 1) {
+			unsigned int mid = lo + (hi - lo) / 2;
+
+			if (p->offs[mid] <= off)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		off -= p->offs[lo];
+		span->addr = p->segs[lo].addr + off;
+		span->len = min(len, p->segs[lo].len - off);
+		span->as = p->segs[lo].as;
+		return 0;
+	}
+	return ascend_vm_span_locked(cm->vm, va, len, write, span);
+}
+
+static void ascend_copy_mmu_init(struct ascend_copy_mmu *cm,
+				 struct ascend_vm *vm)
+{
+	memset(cm, 0, sizeof(*cm));
+	cm->mmu.xlate = ascend_copy_mmu_xlate;
+	cm->vm = vm;
+}
+
+static void ascend_copy_pinned_free(struct ascend_copy_pinned *p)
+{
+	kvfree(p->segs);
+	kvfree(p->offs);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Describe the pinned side @s ([addr, addr + len)) for the translation. */
+static int ascend_copy_pinned_init(struct ascend_copy_pinned *p,
+				   struct ascend_copy_side *s, u64 addr,
+				   u64 len)
+{
+	u64 off = 0;
+	int i, n;
+
+	n = ascend_copy_sgt_segs(&s->sgt, &p->segs);
+	if (n < 0)
+		return n;
+	p->offs = kvmalloc_array(max(n, 1), sizeof(*p->offs), GFP_KERNEL);
+	if (!p->offs) {
+		kvfree(p->segs);
+		p->segs = NULL;
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		p->offs[i] = off;
+		off += p->segs[i].len;
+	}
+	if (off != len) {
+		ascend_copy_pinned_free(p);
+		return -EIO;
+	}
+	p->addr = addr;
+	p->len = len;
+	p->n = n;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* COPY_2D */
+
+/* Rows from @row on whose span fits a pin window (at least one). */
+static u64 ascend_copy_2d_band(u64 pitch, u64 width, u64 rows)
+{
+	u64 n;
+
+	if (width >= ASCEND_COPY_PIN_WINDOW)
+		return 1;
+	n = (ASCEND_COPY_PIN_WINDOW - width) / pitch + 1;
+	return min(n, rows);
+}
+
+/* Rows [row, row + rows) of @a; pageable sides pinned for the band. */
+static int ascend_copy_2d_rows(struct ascend_file *af,
+			       const struct drm_ascend_copy_2d *a,
+			       struct ascend_copy_side *d,
+			       struct ascend_copy_side *s, u64 row, u64 rows)
+{
+	struct ascend_device *adev = af->adev;
+	struct ascend_vm *vm = &af->vm;
+	u64 dst = a->dst + row * a->dpitch, src = a->src + row * a->spitch;
+	u64 dspan = a->dpitch * (rows - 1) + a->width;
+	u64 sspan = a->spitch * (rows - 1) + a->width;
+	struct ascend_dma_desc *descs;
+	struct ascend_copy_mmu cm;
+	int n, ret = 0;
+
+	ascend_copy_mmu_init(&cm, vm);
+	descs = kcalloc(adev->num_dma_engines, sizeof(*descs), GFP_KERNEL);
+	if (!descs)
+		return -ENOMEM;
+	if (!d->mmu) {
+		ret = ascend_copy_pin(af, d, dst, dspan);
+		if (!ret)
+			ret = ascend_copy_pinned_init(&cm.pin[0], d, dst, dspan);
+	}
+	if (!ret && !s->mmu) {
+		ret = ascend_copy_pin(af, s, src, sspan);
+		if (!ret)
+			ret = ascend_copy_pinned_init(&cm.pin[1], s, src, sspan);
+	}
+	if (ret)
+		goto out;
+
+	n = ascend_copy_2d_build(dst, ASCEND_AS_VA, a->dpitch, src,
+				 ASCEND_AS_VA, a->spitch, a->width, rows,
+				 adev->num_dma_engines, descs,
+				 adev->num_dma_engines);
+	if (n < 0) {
+		ret = n;
+		goto out;
+	}
+	mutex_lock(&vm->lock);
+	ret = ascend_dma_run_mmu(adev, descs, n, &cm.mmu, NULL);
+	mutex_unlock(&vm->lock);
+out:
+	ascend_copy_pinned_free(&cm.pin[0]);
+	ascend_copy_pinned_free(&cm.pin[1]);
+	ascend_copy_unpin(af, s);
+	ascend_copy_unpin(af, d);
+	kfree(descs);
+	return ret;
+}
+
+int ascend_ioctl_copy_2d(struct drm_device *drm, void *data,
+			 struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	unsigned int max_pages = ASCEND_COPY_PIN_WINDOW / PAGE_SIZE + 2;
+	struct drm_ascend_copy_2d *a = data;
+	struct ascend_copy_side d = { .addr = a->dst, .write = true };
+	struct ascend_copy_side s = { .addr = a->src };
+	struct ascend_vm *vm = &af->vm;
+	struct ascend_vm_mapping *map;
+	u64 dspan, sspan, row, rows, off;
+	int ret;
+
+	ret = ascend_copy_2d_check(a);
+	if (ret)
+		return ret;
+	ascend_copy_2d_span(a->dst, a->dpitch, a->width, a->height, &dspan);
+	ascend_copy_2d_span(a->src, a->spitch, a->width, a->height, &sspan);
+
+	ret = ascend_queue_file_drain(af);
+	if (ret)
+		return ret;
+
+	/* every byte of both spans is checked before any moves */
+	mutex_lock(&vm->lock);
+	d.mmu = ascend_vm_claims_locked(vm, a->dst, dspan);
+	s.mmu = ascend_vm_claims_locked(vm, a->src, sspan);
+	ret = 0;
+	if (d.mmu) {
+		map = ascend_vm_lookup_access_locked(vm, a->dst, dspan, true,
+						     &off);
+		if (IS_ERR(map))
+			ret = PTR_ERR(map);
+	}
+	if (!ret && s.mmu) {
+		map = ascend_vm_lookup_access_locked(vm, a->src, sspan, false,
+						     &off);
+		if (IS_ERR(map))
+			ret = PTR_ERR(map);
+	}
+	mutex_unlock(&vm->lock);
+	if (ret)
+		return ret;
+	if ((!d.mmu && !access_ok(u64_to_user_ptr(a->dst), dspan)) ||
+	    (!s.mmu && !access_ok(u64_to_user_ptr(a->src), sspan)))
+		return -EFAULT;
+
+	if (d.mmu && s.mmu)
+		return ascend_copy_2d_rows(af, a, &d, &s, 0, a->height);
+
+	/* a row too wide for a pin window: row by row, windowed */
+	if (a->width > ASCEND_COPY_PIN_WINDOW) {
+		for (row = 0; row < a->height && !ret; row++) {
+			if (fatal_signal_pending(current))
+				return -EINTR;
+			ret = ascend_copy_user(af, a->dst + row * a->dpitch,
+					       a->src + row * a->spitch,
+					       a->width);
+		}
+		return ret;
+	}
+
+	if (!d.mmu) {
+		d.pages = kvmalloc_array(max_pages, sizeof(*d.pages),
+					 GFP_KERNEL);
+		if (!d.pages)
+			return -ENOMEM;
+	}
+	if (!s.mmu) {
+		s.pages = kvmalloc_array(max_pages, sizeof(*s.pages),
+					 GFP_KERNEL);
+		if (!s.pages) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+	}
+	for (row = 0; row < a->height; row += rows) {
+		rows = a->height - row;
+		if (!d.mmu)
+			rows = ascend_copy_2d_band(a->dpitch, a->width, rows);
+		if (!s.mmu)
+			rows = ascend_copy_2d_band(a->spitch, a->width, rows);
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		ret = ascend_copy_2d_rows(af, a, &d, &s, row, rows);
+		if (ret)
+			break;
+		cond_resched();
+	}
+out_free:
+	kvfree(s.pages);
+	kvfree(d.pages);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* COPY_BATCH */
+
+/* Side of an entry: bit 0 dst pageable, bit 1 src pageable. */
+#define ASCEND_BATCH_DST_PAGEABLE	1
+#define ASCEND_BATCH_SRC_PAGEABLE	2
+
+/**
+ * struct ascend_batch - a COPY_BATCH in progress
+ * @af: the file
+ * @e: the entries
+ * @count: number of entries
+ * @pageable: per entry ASCEND_BATCH_*_PAGEABLE bits
+ * @descs: descriptors of the job being built
+ * @n: descriptors in @descs
+ * @cap: room in @descs
+ */
+struct ascend_batch {
+	struct ascend_file *af;
+	struct drm_ascend_copy_entry *e;
+	u32 count;
+	u8 *pageable;
+	struct ascend_dma_desc *descs;
+	unsigned int n;
+	unsigned int cap;
+};
+
+/* The MMU check of one side, vm->lock held; pageable sides only noted. */
+static int ascend_batch_side_mmu(void *ctx, u64 addr, u64 len, bool write)
+{
+	struct ascend_batch *b = ctx;
+	struct ascend_vm *vm = &b->af->vm;
+	struct ascend_vm_mapping *map;
+	u64 off;
+
+	if (!ascend_vm_claims_locked(vm, addr, len))
+		return access_ok(u64_to_user_ptr(addr), len) ? 0 : -EFAULT;
+	map = ascend_vm_lookup_access_locked(vm, addr, len, write, &off);
+	return IS_ERR(map) ? PTR_ERR(map) : 0;
+}
+
+/* Is [addr, addr + len) mapped in the process, readable (and writable)? */
+static bool ascend_batch_vma_ok(struct mm_struct *mm, u64 addr, u64 len,
+				bool write)
+{
+	u64 end = addr + len;
+
+	while (addr < end) {
+		struct vm_area_struct *vma = vma_lookup(mm, addr);
+
+		if (!vma || (vma->vm_flags & (VM_IO | VM_PFNMAP)) ||
+		    !(vma->vm_flags & VM_READ) ||
+		    (write && !(vma->vm_flags & VM_WRITE)))
+			return false;
+		addr = vma->vm_end;
+	}
+	return true;
+}
+
+/*
+ * Classify and check every entry: MMU sides under vm->lock, then the
+ * pageable ones against the process's mappings.  *@fail: the first bad one.
+ */
+static int ascend_batch_validate(struct ascend_batch *b, u32 *fail)
+{
+	struct ascend_vm *vm = &b->af->vm;
+	struct mm_struct *mm = current->mm;
+	int ret, ret2 = 0;
+	u32 i, limit;
+
+	mutex_lock(&vm->lock);
+	ret = ascend_copy_batch_validate(b->e, b->count, ascend_batch_side_mmu,
+					 b, fail);
+	limit = ret ? *fail : b->count;
+	for (i = 0; i < limit; i++) {
+		const struct drm_ascend_copy_entry *e = &b->e[i];
+
+		if (!e->size)
+			continue;
+		if (!ascend_vm_claims_locked(vm, e->dst, e->size))
+			b->pageable[i] |= ASCEND_BATCH_DST_PAGEABLE;
+		if (!ascend_vm_claims_locked(vm, e->src, e->size))
+			b->pageable[i] |= ASCEND_BATCH_SRC_PAGEABLE;
+	}
+	mutex_unlock(&vm->lock);
+
+	/* an earlier entry with a bad pageable side is the first bad one */
+	mmap_read_lock(mm);
+	for (i = 0; i < limit; i++) {
+		const struct drm_ascend_copy_entry *e = &b->e[i];
+
+		if (((b->pageable[i] & ASCEND_BATCH_DST_PAGEABLE) &&
+		     !ascend_batch_vma_ok(mm, e->dst, e->size, true)) ||
+		    ((b->pageable[i] & ASCEND_BATCH_SRC_PAGEABLE) &&
+		     !ascend_batch_vma_ok(mm, e->src, e->size, false))) {
+			*fail = i;
+			ret2 = -EFAULT;
+			break;
+		}
+	}
+	mmap_read_unlock(mm);
+	return ret2 ?: ret;
+}
+
+/* Translate one side of entry @i: MMU or its pinned sg table. */
+static int ascend_batch_segs(struct ascend_batch *b, u64 addr, u64 len,
+			     bool write, struct ascend_copy_side *side,
+			     struct ascend_vm_seg **segs)
+{
+	if (!side)
+		return ascend_vm_translate_access_locked(&b->af->vm, addr, len,
+							 write, segs);
+	return ascend_copy_sgt_segs(&side->sgt, segs);
+}
+
+/* Append entry @i's descriptors to @b->descs (growing it). */
+static int ascend_batch_add(struct ascend_batch *b, u32 i,
+			    struct ascend_copy_side *ds,
+			    struct ascend_copy_side *ss)
+{
+	const struct drm_ascend_copy_entry *e = &b->e[i];
+	struct ascend_vm_seg *dsegs = NULL, *ssegs = NULL;
+	int nd, ns, n, ret;
+
+	nd = ascend_batch_segs(b, e->dst, e->size, true, ds, &dsegs);
+	if (nd < 0)
+		return nd;
+	ns = ascend_batch_segs(b, e->src, e->size, false, ss, &ssegs);
+	if (ns < 0) {
+		ret = ns;
+		goto out;
+	}
+	n = ascend_copy_build(dsegs, nd, ssegs, ns, ASCEND_COPY_CHUNK, NULL,
+			      0);
+	if (n < 0) {
+		ret = n;
+		goto out;
+	}
+	if (b->n + n > b->cap) {
+		unsigned int cap = max(b->cap * 2, b->n + n);
+		struct ascend_dma_desc *nd_;
+
+		nd_ = kvmalloc_array(cap, sizeof(*nd_), GFP_KERNEL);
+		if (!nd_) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		if (b->n)
+			memcpy(nd_, b->descs, b->n * sizeof(*nd_));
+		kvfree(b->descs);
+		b->descs = nd_;
+		b->cap = cap;
+	}
+	ret = ascend_copy_build(dsegs, nd, ssegs, ns, ASCEND_COPY_CHUNK,
+				b->descs + b->n, n);
+	if (ret >= 0) {
+		b->n += ret;
+		ret = 0;
+	}
+out:
+	kvfree(ssegs);
+	kvfree(dsegs);
+	return ret;
+}
+
+/*
+ * Entries [first, last): pin their pageable sides, translate, run them as
+ * one job.  *@fail names an entry that failed now (a mapping vanished).
+ */
+static int ascend_batch_group(struct ascend_batch *b, u32 first, u32 last,
+			      u32 *fail)
+{
+	struct ascend_file *af = b->af;
+	struct ascend_vm *vm = &af->vm;
+	struct ascend_copy_side *sides;
+	u32 i, k = last - first;
+	int ret = 0;
+
+	sides = kvcalloc(2 * k, sizeof(*sides), GFP_KERNEL);
+	if (!sides)
+		return -ENOMEM;
+	for (i = first; i < last && !ret; i++) {
+		const struct drm_ascend_copy_entry *e = &b->e[i];
+		struct ascend_copy_side *sd = &sides[2 * (i - first)];
+		unsigned long pfirst;
+		unsigned int j, count;
+
+		for (j = 0; j < 2 && !ret; j++) {
+			u64 addr = j ? e->src : e->dst;
+
+			if (!(b->pageable[i] & (1 << j)))
+				continue;
+			sd[j].addr = addr;
+			sd[j].write = !j;
+			ascend_copy_page_span(addr, e->size, &pfirst, &count);
+			sd[j].pages = kvmalloc_array(count,
+						     sizeof(*sd[j].pages),
+						     GFP_KERNEL);
+			if (!sd[j].pages)
+				ret = -ENOMEM;
+			else
+				ret = ascend_copy_pin(af, &sd[j], addr,
+						      e->size);
+			if (ret == -EFAULT)
+				*fail = i;
+		}
+	}
+	if (ret)
+		goto out;
+
+	b->n = 0;
+	mutex_lock(&vm->lock);
+	for (i = first; i < last && !ret; i++) {
+		struct ascend_copy_side *sd = &sides[2 * (i - first)];
+
+		if (!b->e[i].size)
+			continue;
+		ret = ascend_batch_add(b, i,
+				       (b->pageable[i] & 1) ? &sd[0] : NULL,
+				       (b->pageable[i] & 2) ? &sd[1] : NULL);
+		if (ret == -EFAULT)
+			*fail = i;
+	}
+	if (!ret)
+		ret = ascend_dma_run_mmu(af->adev, b->descs, b->n, NULL, NULL);
+	mutex_unlock(&vm->lock);
+out:
+	for (i = 0; i < 2 * k; i++) {
+		ascend_copy_unpin(af, &sides[i]);
+		kvfree(sides[i].pages);
+	}
+	kvfree(sides);
+	return ret;
+}
+
+/* Run the validated batch in groups bounded in pinned bytes and size. */
+static int ascend_batch_run(struct ascend_batch *b, u32 *fail)
+{
+	u32 first = 0, i;
+	u64 pinned = 0, descs = 0;
+	int ret;
+
+	for (i = 0; i < b->count; i++) {
+		const struct drm_ascend_copy_entry *e = &b->e[i];
+		u64 pin = 0;
+
+		if (b->pageable[i] & ASCEND_BATCH_DST_PAGEABLE)
+			pin += e->size;
+		if (b->pageable[i] & ASCEND_BATCH_SRC_PAGEABLE)
+			pin += e->size;
+		/* a huge pageable entry: alone, through the windowed copy */
+		if (pin > ASCEND_COPY_PIN_WINDOW) {
+			if (first < i) {
+				ret = ascend_batch_group(b, first, i, fail);
+				if (ret)
+					return ret;
+			}
+			ret = ascend_copy_user(b->af, e->dst, e->src, e->size);
+			if (ret) {
+				*fail = i;
+				return ret;
+			}
+			first = i + 1;
+			pinned = 0;
+			descs = 0;
+			continue;
+		}
+		if (first < i &&
+		    (pinned + pin > ASCEND_COPY_PIN_WINDOW ||
+		     descs >= ASCEND_BATCH_JOB_DESCS)) {
+			ret = ascend_batch_group(b, first, i, fail);
+			if (ret)
+				return ret;
+			first = i;
+			pinned = 0;
+			descs = 0;
+		}
+		pinned += pin;
+		descs += div64_u64(e->size + ASCEND_COPY_CHUNK - 1,
+				   ASCEND_COPY_CHUNK) + 1;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+	}
+	if (first < b->count)
+		return ascend_batch_group(b, first, b->count, fail);
+	return 0;
+}
+
+int ascend_ioctl_copy_batch(struct drm_device *drm, void *data,
+			    struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct drm_ascend_copy_batch *a = data;
+	struct ascend_batch b = { .af = af };
+	u32 fail = U32_MAX, i;
+	int ret;
+
+	a->fail_index = U32_MAX;
+	ret = ascend_copy_batch_args_check(a);
+	if (ret)
+		return ret;
+
+	b.count = a->count;
+	b.e = kvmalloc_array(a->count, sizeof(*b.e), GFP_KERNEL);
+	b.pageable = kvzalloc(a->count, GFP_KERNEL);
+	if (!b.e || !b.pageable) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (a->entry_size == sizeof(*b.e)) {
+		if (copy_from_user(b.e, u64_to_user_ptr(a->entries),
+				   array_size(a->count, sizeof(*b.e)))) {
+			ret = -EFAULT;
+			goto out;
+		}
+	} else {
+		for (i = 0; i < a->count; i++) {
+			u64 at = a->entries + (u64)i * a->entry_size;
+
+			ret = copy_struct_from_user(&b.e[i], sizeof(b.e[i]),
+						    u64_to_user_ptr(at),
+						    a->entry_size);
+			if (ret) {
+				/* non-zero bytes past the known entry */
+				if (ret == -E2BIG) {
+					ret = -EINVAL;
+					fail = i;
+				}
+				goto out;
+			}
+		}
+	}
+
+	ret = ascend_queue_file_drain(af);
+	if (ret)
+		goto out;
+
+	ret = ascend_batch_validate(&b, &fail);
+	if (!ret)
+		ret = ascend_batch_run(&b, &fail);
+out:
+	a->fail_index = ret ? fail : U32_MAX;
+	kvfree(b.descs);
+	kvfree(b.pageable);
+	kvfree(b.e);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Ring commands */
+
+/* Fault code and address for a job status / translation error. */
+static u32 ascend_dma_fault(int ret, u64 addr, u64 *fault_addr)
+{
+	switch (ret) {
+	case 0:
+		return ASCEND_FAULT_NONE;
+	case -EFAULT:
+		*fault_addr = addr;
+		return ASCEND_FAULT_MMU;
+	case -EINVAL:
+		return ASCEND_FAULT_BAD_COMMAND;
+	default:
+		return ASCEND_FAULT_DMA;
+	}
+}
+
+static u32 ascend_dma_cmd_2d(struct ascend_vm *vm, struct ascend_copy_mmu *cm,
+			     const struct ascend_cmd_copy_2d *c,
+			     u64 *fault_addr)
+{
+	struct ascend_device *adev = vm->adev;
+	struct ascend_dma_desc *descs;
+	struct ascend_vm_mapping *map;
+	u64 dspan, sspan, off, fa = 0;
+	int n, ret;
+
+	if (ascend_copy_2d_span(c->dst, c->dpitch, c->width, c->height,
+				&dspan) ||
+	    ascend_copy_2d_span(c->src, c->spitch, c->width, c->height,
+				&sspan))
+		return ASCEND_FAULT_BAD_COMMAND;
+	map = ascend_vm_lookup_access_locked(vm, c->dst, dspan, true, &off);
+	if (IS_ERR(map))
+		return ascend_dma_fault(PTR_ERR(map), c->dst, fault_addr);
+	map = ascend_vm_lookup_access_locked(vm, c->src, sspan, false, &off);
+	if (IS_ERR(map))
+		return ascend_dma_fault(PTR_ERR(map), c->src, fault_addr);
+
+	descs = kcalloc(adev->num_dma_engines, sizeof(*descs), GFP_KERNEL);
+	if (!descs)
+		return ASCEND_FAULT_DMA;
+	n = ascend_copy_2d_build(c->dst, ASCEND_AS_VA, c->dpitch, c->src,
+				 ASCEND_AS_VA, c->spitch, c->width, c->height,
+				 adev->num_dma_engines, descs,
+				 adev->num_dma_engines);
+	ret = n < 0 ? n : ascend_dma_run_mmu(adev, descs, n, &cm->mmu, &fa);
+	kfree(descs);
+	return ascend_dma_fault(ret, fa, fault_addr);
+}
+
+/* Both sides of a ring batch entry mapped?  0 or a fault code. */
+static u32 ascend_dma_cmd_entry_check(struct ascend_vm *vm,
+				      const struct drm_ascend_copy_entry *e,
+				      u64 *fault_addr)
+{
+	struct ascend_vm_mapping *map;
+	u64 off;
+
+	map = ascend_vm_lookup_access_locked(vm, e->dst, e->size, true, &off);
+	if (IS_ERR(map))
+		return ascend_dma_fault(PTR_ERR(map), e->dst, fault_addr);
+	map = ascend_vm_lookup_access_locked(vm, e->src, e->size, false, &off);
+	if (IS_ERR(map))
+		return ascend_dma_fault(PTR_ERR(map), e->src, fault_addr);
+	return 0;
+}
+
+/* Check (@descs NULL) or run entries of a ring COPY_BATCH, chunk by chunk. */
+static u32 ascend_dma_cmd_batch_pass(struct ascend_vm *vm,
+				     struct ascend_copy_mmu *cm,
+				     const struct ascend_cmd_copy_batch *c,
+				     struct drm_ascend_copy_entry *buf,
+				     struct ascend_dma_desc *descs,
+				     unsigned int cap, u64 *fault_addr)
+{
+	unsigned int nd = 0;
+	u64 fa = 0, chunk;
+	u32 i, k, n;
+	int ret;
+
+	for (i = 0; i < c->count; i += n) {
+		u64 at = c->entries + (u64)i * sizeof(*buf);
+
+		n = min_t(u32, c->count - i, ASCEND_BATCH_READ);
+		ret = ascend_vm_rw_locked(vm, at, buf, n * sizeof(*buf), false);
+		if (ret)
+			return ascend_dma_fault(ret, at, fault_addr);
+		for (k = 0; k < n; k++) {
+			const struct drm_ascend_copy_entry *e = &buf[k];
+
+			if (ascend_copy_entry_check(e))
+				return ASCEND_FAULT_BAD_COMMAND;
+			if (!e->size)
+				continue;
+			if (!descs) {
+				ret = ascend_dma_cmd_entry_check(vm, e,
+								 fault_addr);
+				if (ret)
+					return ret;
+				continue;
+			}
+			/* an entry of any size fits an empty array */
+			chunk = max_t(u64, ASCEND_COPY_CHUNK,
+				      div64_u64(e->size + cap - 1, cap));
+			while (ascend_copy_build_va(e->dst, e->src, e->size,
+						    chunk, descs, &nd,
+						    cap) == -E2BIG) {
+				/* full (cap >= one entry's worth if empty) */
+				if (!nd)
+					return ASCEND_FAULT_DMA;
+				ret = ascend_dma_run_mmu(vm->adev, descs, nd,
+							 &cm->mmu, &fa);
+				nd = 0;
+				if (ret)
+					return ascend_dma_fault(ret, fa,
+								fault_addr);
+			}
+		}
+	}
+	if (descs && nd) {
+		ret = ascend_dma_run_mmu(vm->adev, descs, nd, &cm->mmu, &fa);
+		if (ret)
+			return ascend_dma_fault(ret, fa, fault_addr);
+	}
+	return 0;
+}
+
+static u32 ascend_dma_cmd_batch(struct ascend_vm *vm,
+				struct ascend_copy_mmu *cm,
+				const struct ascend_cmd_copy_batch *c,
+				u64 *fault_addr)
+{
+	struct drm_ascend_copy_entry *buf;
+	struct ascend_dma_desc *descs = NULL;
+	unsigned int cap;
+	u32 code;
+
+	buf = kmalloc_array(ASCEND_BATCH_READ, sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return ASCEND_FAULT_DMA;
+	/* every entry is checked before any byte moves */
+	code = ascend_dma_cmd_batch_pass(vm, cm, c, buf, NULL, 0, fault_addr);
+	if (code)
+		goto out;
+	/* descriptors per job: bounded memory for any count */
+	cap = 4096;
+	descs = kvmalloc_array(cap, sizeof(*descs), GFP_KERNEL);
+	if (!descs) {
+		code = ASCEND_FAULT_DMA;
+		goto out;
+	}
+	code = ascend_dma_cmd_batch_pass(vm, cm, c, buf, descs, cap,
+					 fault_addr);
+out:
+	kvfree(descs);
+	kfree(buf);
+	return code;
+}
+
+u32 ascend_dma_cmd_ext(struct ascend_vm *vm, const struct ascend_cmd *cmd,
+		       u64 *fault_addr)
+{
+	struct ascend_dma_desc desc = {};
+	struct ascend_copy_mmu cm;
+	u64 fa = 0;
+	u32 code;
+	int ret;
+
+	ascend_copy_mmu_init(&cm, vm);
+	/* vm->lock across the jobs: the engines translate under it */
+	mutex_lock(&vm->lock);
+	switch (cmd->opcode) {
+	case ASCEND_CMD_COPY_2D:
+		code = ascend_dma_cmd_2d(vm, &cm, &cmd->copy_2d, fault_addr);
+		break;
+	case ASCEND_CMD_COPY_BATCH:
+		code = ascend_dma_cmd_batch(vm, &cm, &cmd->copy_batch,
+					    fault_addr);
+		break;
+	case ASCEND_CMD_COPY_INDIRECT:
+		desc.kind = ASCEND_DMA_INDIRECT;
+		desc.src = cmd->copy_indirect.desc;
+		desc.src_as = ASCEND_AS_VA;
+		ret = ascend_dma_run_mmu(vm->adev, &desc, 1, &cm.mmu, &fa);
+		code = ascend_dma_fault(ret, fa, fault_addr);
+		break;
+	case ASCEND_CMD_COPY_OFFSET:
+		desc.kind = ASCEND_DMA_OFFSET;
+		desc.dst = cmd->copy_offset.dst_slot;
+		desc.src = cmd->copy_offset.src_slot;
+		desc.dst_as = ASCEND_AS_VA;
+		desc.src_as = ASCEND_AS_VA;
+		desc.dst_off = cmd->copy_offset.dst_offset;
+		desc.src_off = cmd->copy_offset.src_offset;
+		desc.len = cmd->copy_offset.size;
+		ret = ascend_dma_run_mmu(vm->adev, &desc, 1, &cm.mmu, &fa);
+		code = ascend_dma_fault(ret, fa, fault_addr);
+		break;
+	default:
+		code = ASCEND_FAULT_BAD_COMMAND;
+		break;
+	}
+	mutex_unlock(&vm->lock);
+	return code;
+}

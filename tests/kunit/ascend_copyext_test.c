@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: the extended copies.  Memcpy descriptor decoding (magic, version,
+ * reserved), 2D span validation with overflow, the split of 2D copies
+ * across engines, VA chunking, base + offset resolution, batch validation
+ * (fail_index of the first bad entry), ring command checks of COPY_2D /
+ * BATCH / INDIRECT / OFFSET, and the emulated engines' descriptor rings
+ * (least-loaded choice, full rings, wrap-around) and their VA descriptors
+ * (2D, indirect, offset) through a fake MMU.
+ */
+#include <linux/completion.h>
+#include <linux/sizes.h>
+
+#include "ascend_copy.h"
+#include "ascend_drv.h"
+#include "ascend_emu.h"
+#include "ascend_hw.h"
+#include "ascend_kunit.h"
+#include "ascend_queue_priv.h"
+
+static void cx_memcpy_desc(struct kunit *test)
+{
+	struct ascend_memcpy_desc d = {
+		.magic = ASCEND_MEMCPY_DESC_MAGIC, .version = 1,
+		.dst = 0x10000, .src = 0x20000, .size = 0x100,
+	};
+
+	KUNIT_EXPECT_EQ(test, sizeof(d), (size_t)ASCEND_MEMCPY_DESC_SIZE);
+	KUNIT_EXPECT_EQ(test, ascend_memcpy_desc_check(&d), 0);
+	d.magic++;
+	KUNIT_EXPECT_EQ(test, ascend_memcpy_desc_check(&d), -EINVAL);
+	d.magic--;
+	d.version = 2;
+	KUNIT_EXPECT_EQ(test, ascend_memcpy_desc_check(&d), -EINVAL);
+	d.version = 1;
+	d.reserved[2] = 1;
+	KUNIT_EXPECT_EQ(test, ascend_memcpy_desc_check(&d), -EINVAL);
+	d.reserved[2] = 0;
+	d.size = 0;
+	KUNIT_EXPECT_EQ(test, ascend_memcpy_desc_check(&d), -EINVAL);
+	d.size = 0x100;
+	d.src = U64_MAX - 0x10;
+	KUNIT_EXPECT_EQ(test, ascend_memcpy_desc_check(&d), -EINVAL);
+	d.src = 0x10080;	/* overlaps dst */
+	KUNIT_EXPECT_EQ(test, ascend_memcpy_desc_check(&d), -EINVAL);
+	d.src = 0x10100;	/* adjacent */
+	KUNIT_EXPECT_EQ(test, ascend_memcpy_desc_check(&d), 0);
+}
+
+static void cx_2d_span(struct kunit *test)
+{
+	u64 span = 0;
+
+	KUNIT_EXPECT_EQ(test, ascend_copy_2d_span(0x1000, 64, 16, 4, &span), 0);
+	KUNIT_EXPECT_EQ(test, span, 64ULL * 3 + 16);
+	KUNIT_EXPECT_EQ(test, ascend_copy_2d_span(0, 16, 16, 1, &span), 0);
+	KUNIT_EXPECT_EQ(test, span, 16ULL);
+	/* height 1: the pitch does not matter beyond >= width */
+	KUNIT_EXPECT_EQ(test, ascend_copy_2d_span(0, U64_MAX, 16, 1, &span), 0);
+	KUNIT_EXPECT_EQ(test, ascend_copy_2d_span(0, 64, 0, 4, &span), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ascend_copy_2d_span(0, 64, 16, 0, &span), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ascend_copy_2d_span(0, 15, 16, 4, &span), -EINVAL);
+	/* pitch * (height - 1) overflows */
+	KUNIT_EXPECT_EQ(test, ascend_copy_2d_span(0, 1ULL << 62, 16, 5, &span),
+			-EINVAL);
+	/* + width overflows */
+	KUNIT_EXPECT_EQ(test, ascend_copy_2d_span(0, U64_MAX / 2, U64_MAX / 2,
+						  3, &span), -EINVAL);
+	/* addr + span wraps */
+	KUNIT_EXPECT_EQ(test, ascend_copy_2d_span(U64_MAX - 100, 64, 16, 2,
+						  &span), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ascend_copy_2d_span(U64_MAX - 80, 64, 16, 2,
+						  &span), 0);
+}
+
+static void cx_2d_split(struct kunit *test)
+{
+	struct ascend_dma_desc d[8];
+	u64 rows = 0;
+	int n, i;
+
+	KUNIT_EXPECT_EQ(test, ascend_copy_2d_build(0, 0, 100, 0, 0, 50, 10, 10,
+						   0, d, 8), -EINVAL);
+	n = ascend_copy_2d_build(0x1000, ASCEND_AS_VA, 100, 0x9000,
+				 ASCEND_AS_VA, 50, 10, 10, 4, d, 8);
+	KUNIT_ASSERT_EQ(test, n, 4);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, d[i].kind, (u32)ASCEND_DMA_2D);
+		KUNIT_EXPECT_EQ(test, d[i].dst, 0x1000 + rows * 100);
+		KUNIT_EXPECT_EQ(test, d[i].src, 0x9000 + rows * 50);
+		KUNIT_EXPECT_EQ(test, d[i].len, 10ULL);
+		KUNIT_EXPECT_EQ(test, d[i].dst_as, (u32)ASCEND_AS_VA);
+		rows += d[i].height;
+	}
+	/* bands of 3, 3, 2, 2 rows */
+	KUNIT_EXPECT_EQ(test, d[0].height, 3ULL);
+	KUNIT_EXPECT_EQ(test, d[1].height, 3ULL);
+	KUNIT_EXPECT_EQ(test, d[3].height, 2ULL);
+	KUNIT_EXPECT_EQ(test, rows, 10ULL);
+	/* fewer rows than engines: one band per row */
+	KUNIT_EXPECT_EQ(test, ascend_copy_2d_build(0, 0, 1, 0, 0, 1, 1, 3, 8,
+						   NULL, 0), 3);
+	KUNIT_EXPECT_EQ(test, ascend_copy_2d_build(0, 0, 1, 0, 0, 1, 1, 3, 8,
+						   d, 2), -E2BIG);
+}
+
+static void cx_build_va(struct kunit *test)
+{
+	struct ascend_dma_desc d[4];
+	unsigned int n = 0;
+
+	KUNIT_EXPECT_EQ(test, ascend_copy_build_va(0x100000, 0x200000,
+						   SZ_1M * 2 + 1, SZ_1M, d, &n,
+						   4), 0);
+	KUNIT_EXPECT_EQ(test, n, 3U);
+	KUNIT_EXPECT_EQ(test, d[2].dst, 0x100000ULL + SZ_2M);
+	KUNIT_EXPECT_EQ(test, d[2].len, 1ULL);
+	KUNIT_EXPECT_EQ(test, d[1].src_as, (u32)ASCEND_AS_VA);
+	/* does not fit: nothing written */
+	KUNIT_EXPECT_EQ(test, ascend_copy_build_va(0, SZ_4M, SZ_2M, SZ_1M, d,
+						   &n, 4), -E2BIG);
+	KUNIT_EXPECT_EQ(test, n, 3U);
+	KUNIT_EXPECT_EQ(test, ascend_copy_build_va(0, SZ_4M, 0, SZ_1M, d, &n,
+						   4), 0);
+	KUNIT_EXPECT_EQ(test, n, 3U);
+}
+
+static void cx_offset(struct kunit *test)
+{
+	u64 dst, src;
+
+	KUNIT_EXPECT_EQ(test, ascend_copy_offset_resolve(0x1000, 8, 0x8000, 16,
+							 64, &dst, &src), 0);
+	KUNIT_EXPECT_EQ(test, dst, 0x1008ULL);
+	KUNIT_EXPECT_EQ(test, src, 0x8010ULL);
+	KUNIT_EXPECT_EQ(test, ascend_copy_offset_resolve(U64_MAX - 4, 8, 0, 0,
+							 1, &dst, &src),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ascend_copy_offset_resolve(0, 0, U64_MAX - 70, 8,
+							 64, &dst, &src),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ascend_copy_offset_resolve(0x1000, 0, 0x1000, 32,
+							 64, &dst, &src),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ascend_copy_offset_resolve(0x1000, 0, 0x2000, 0,
+							 0, &dst, &src),
+			-EINVAL);
+}
+
+/* A fake address check: [0x10000, 0x20000) valid, 0x18000.. read-only. */
+static int cx_side_ok(void *ctx, u64 addr, u64 len, bool write)
+{
+	(*(int *)ctx)++;
+	if (addr < 0x10000 || addr + len > 0x20000)
+		return -EFAULT;
+	if (write && addr + len > 0x18000)
+		return -EFAULT;
+	return 0;
+}
+
+static void cx_batch_validate(struct kunit *test)
+{
+	struct drm_ascend_copy_entry e[5] = {
+		{ 0x10000, 0x11000, 0x100 },
+		{ 0x12000, 0x19000, 0x100 },
+		{ 0, 0, 0 },			/* empty: not checked */
+		{ 0x13000, 0x30000, 0x10 },	/* bad source */
+		{ 0x19000, 0x10000, 0x10 },	/* bad (read-only) dst */
+	};
+	struct drm_ascend_copy_batch args = {
+		.count = 5, .entry_size = sizeof(e[0]),
+	};
+	u32 fail = 0;
+	int calls = 0;
+
+	KUNIT_EXPECT_EQ(test, ascend_copy_batch_validate(e, 3, cx_side_ok,
+							 &calls, &fail), 0);
+	KUNIT_EXPECT_EQ(test, fail, U32_MAX);
+	KUNIT_EXPECT_EQ(test, calls, 4);
+	KUNIT_EXPECT_EQ(test, ascend_copy_batch_validate(e, 5, cx_side_ok,
+							 &calls, &fail),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, fail, 3U);
+	e[1].src = e[1].dst + 0x80;	/* overlap wins: earlier entry */
+	KUNIT_EXPECT_EQ(test, ascend_copy_batch_validate(e, 5, cx_side_ok,
+							 &calls, &fail),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, fail, 1U);
+	e[1].src = 0x19000;
+	e[3].src = 0x14000;
+	KUNIT_EXPECT_EQ(test, ascend_copy_batch_validate(e, 5, cx_side_ok,
+							 &calls, &fail),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, fail, 4U);
+
+	KUNIT_EXPECT_EQ(test, ascend_copy_batch_args_check(&args), 0);
+	args.count = 0;
+	KUNIT_EXPECT_EQ(test, ascend_copy_batch_args_check(&args), -EINVAL);
+	args.count = DRM_ASCEND_COPY_BATCH_MAX + 1;
+	KUNIT_EXPECT_EQ(test, ascend_copy_batch_args_check(&args), -EINVAL);
+	args.count = DRM_ASCEND_COPY_BATCH_MAX;
+	args.entry_size = 16;
+	KUNIT_EXPECT_EQ(test, ascend_copy_batch_args_check(&args), -EINVAL);
+	args.entry_size = 32;
+	KUNIT_EXPECT_EQ(test, ascend_copy_batch_args_check(&args), 0);
+	args.flags = 1;
+	KUNIT_EXPECT_EQ(test, ascend_copy_batch_args_check(&args), -EINVAL);
+}
+
+static void cx_cmd_check(struct kunit *test)
+{
+	const u32 bad = ASCEND_FAULT_BAD_COMMAND;
+	struct ascend_cmd c = {};
+
+	c.opcode = ASCEND_CMD_COPY_2D;
+	c.copy_2d = (struct ascend_cmd_copy_2d){ 0x1000, 0x9000, 64, 32, 32, 4 };
+	KUNIT_EXPECT_EQ(test, ascend_cmd_check(&c), 0U);
+	c.copy_2d.spitch = 31;
+	KUNIT_EXPECT_EQ(test, ascend_cmd_check(&c), bad);
+	c.copy_2d.spitch = 1ULL << 63;
+	KUNIT_EXPECT_EQ(test, ascend_cmd_check(&c), bad);
+	c.copy_2d.spitch = 32;
+	c.raw[sizeof(c.copy_2d)] = 1;
+	KUNIT_EXPECT_EQ(test, ascend_cmd_check(&c), bad);
+
+	memset(&c, 0, sizeof(c));
+	c.opcode = ASCEND_CMD_COPY_BATCH;
+	c.copy_batch.entries = 0x1000;
+	c.copy_batch.count = 100;
+	KUNIT_EXPECT_EQ(test, ascend_cmd_check(&c), 0U);
+	c.copy_batch.count = 0;
+	KUNIT_EXPECT_EQ(test, ascend_cmd_check(&c), bad);
+	c.copy_batch.count = U32_MAX;
+	c.copy_batch.entries = U64_MAX - 4095;
+	KUNIT_EXPECT_EQ(test, ascend_cmd_check(&c), bad);
+	c.copy_batch.count = 1;
+	c.copy_batch.entries = 0x1004;
+	KUNIT_EXPECT_EQ(test, ascend_cmd_check(&c), bad);
+	c.copy_batch.entries = 0x1000;
+	c.copy_batch.pad = 1;
+	KUNIT_EXPECT_EQ(test, ascend_cmd_check(&c), bad);
+
+	memset(&c, 0, sizeof(c));
+	c.opcode = ASCEND_CMD_COPY_INDIRECT;
+	c.copy_indirect.desc = 0x1040;
+	KUNIT_EXPECT_EQ(test, ascend_cmd_check(&c), 0U);
+	c.copy_indirect.desc = 0x1020;
+	KUNIT_EXPECT_EQ(test, ascend_cmd_check(&c), bad);
+	c.copy_indirect.desc = U64_MAX & ~63ULL;	/* desc + 64 wraps */
+	KUNIT_EXPECT_EQ(test, ascend_cmd_check(&c), bad);
+	c.copy_indirect.desc = 0x1040;
+	c.raw[8] = 1;
+	KUNIT_EXPECT_EQ(test, ascend_cmd_check(&c), bad);
+
+	memset(&c, 0, sizeof(c));
+	c.opcode = ASCEND_CMD_COPY_OFFSET;
+	c.copy_offset = (struct ascend_cmd_copy_offset){ 0x1000, 0x1008,
+							 U64_MAX, 5, 1 };
+	KUNIT_EXPECT_EQ(test, ascend_cmd_check(&c), 0U);
+	c.copy_offset.size = 0;
+	KUNIT_EXPECT_EQ(test, ascend_cmd_check(&c), bad);
+	c.copy_offset.size = 1;
+	c.copy_offset.src_slot = 0x1004;
+	KUNIT_EXPECT_EQ(test, ascend_cmd_check(&c), bad);
+	c.copy_offset.src_slot = 0x1008;
+	c.raw[sizeof(c.copy_offset)] = 1;
+	KUNIT_EXPECT_EQ(test, ascend_cmd_check(&c), bad);
+}
+
+static void cx_ring_pick(struct kunit *test)
+{
+	u32 used[4] = { 3, 1, 1, 2 };
+
+	KUNIT_EXPECT_EQ(test, ascend_dma_pick_ring(used, 4, 64), 1U);
+	used[1] = 64;
+	KUNIT_EXPECT_EQ(test, ascend_dma_pick_ring(used, 4, 64), 2U);
+	used[0] = used[2] = used[3] = 64;
+	KUNIT_EXPECT_EQ(test, ascend_dma_pick_ring(used, 4, 64), 4U);
+	/* free-running indices across the u32 wrap */
+	KUNIT_EXPECT_EQ(test, ascend_dma_ring_used(5, U32_MAX - 2), 8U);
+	KUNIT_EXPECT_EQ(test, ascend_dma_ring_slot(U32_MAX), ASCEND_DMA_RING_SIZE - 1);
+	KUNIT_EXPECT_EQ(test, ascend_dma_ring_slot(ASCEND_DMA_RING_SIZE + 3), 3U);
+}
+
+/* ---- the emulated engines ---------------------------------------------- */
+
+#define CX_ENGINES	2
+#define CX_HBM		SZ_8M
+
+struct cx_emu {
+	struct ascend_device *adev;
+	struct ascend_emu *emu;
+};
+
+static struct cx_emu *cx_emu_new(struct kunit *test)
+{
+	struct cx_emu *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->adev = kunit_kzalloc(test, sizeof(*c->adev), GFP_KERNEL);
+	c->emu = kunit_kzalloc(test, sizeof(*c->emu), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c->adev);
+	KUNIT_ASSERT_NOT_NULL(test, c->emu);
+	c->adev->hbm.size = CX_HBM;
+	c->adev->hw_priv = c->emu;
+	c->adev->num_dma_engines = CX_ENGINES;
+	c->emu->adev = c->adev;
+	xa_init(&c->emu->hbm_pages);
+	KUNIT_ASSERT_EQ(test, ascend_emu_dma_init(c->emu, CX_ENGINES), 0);
+	return c;
+}
+
+static void cx_emu_free(struct cx_emu *c)
+{
+	ascend_emu_dma_fini(c->emu);
+	ascend_emu_hbm_release(c->emu);
+}
+
+static void cx_ring_full_and_wrap(struct kunit *test)
+{
+	struct cx_emu *c = cx_emu_new(test);
+	struct ascend_emu_dma_ring_state st[CX_ENGINES];
+	const unsigned int n = 300;
+	struct ascend_dma_desc *d;
+	struct ascend_dma_job job = {};
+	u8 buf[16];
+	unsigned int i;
+	u64 total = 0;
+
+	d = kunit_kcalloc(test, n, sizeof(*d), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	for (i = 0; i < n; i++)
+		d[i] = (struct ascend_dma_desc){ .kind = ASCEND_DMA_FILL,
+			.dst = i * 16, .len = 16, .pattern = i & 0xff,
+			.pattern_size = 1 };
+
+	ascend_emu_dma_pause(c->emu, true);
+	job.descs = d;
+	job.count = n;
+	ascend_emu_dma_submit(c->adev, &job);
+	/* every ring full, the rest of the job waiting for slots */
+	for (i = 0; i < CX_ENGINES; i++) {
+		KUNIT_ASSERT_EQ(test, ascend_emu_dma_ring_state(c->emu, i, &st[i]), 0);
+		KUNIT_EXPECT_EQ(test, st[i].tail - st[i].retired,
+				(u32)ASCEND_DMA_RING_SIZE);
+		KUNIT_EXPECT_EQ(test, st[i].head, 0U);
+	}
+	KUNIT_EXPECT_EQ(test, job.next, CX_ENGINES * ASCEND_DMA_RING_SIZE);
+	KUNIT_EXPECT_FALSE(test, completion_done(&job.done));
+
+	ascend_emu_dma_pause(c->emu, false);
+	wait_for_completion(&job.done);
+	KUNIT_EXPECT_EQ(test, job.status, 0);
+	for (i = 0; i < CX_ENGINES; i++) {
+		KUNIT_ASSERT_EQ(test, ascend_emu_dma_ring_state(c->emu, i, &st[i]), 0);
+		KUNIT_EXPECT_EQ(test, st[i].tail, st[i].head);
+		KUNIT_EXPECT_EQ(test, st[i].head, st[i].retired);
+		total += st[i].executed;
+	}
+	KUNIT_EXPECT_EQ(test, total, (u64)n);
+	/* the rings wrapped: more descriptors than slots went through */
+	KUNIT_EXPECT_GT(test, st[0].tail + st[1].tail,
+			2U * ASCEND_DMA_RING_SIZE);
+	for (i = 0; i < n; i += 37) {
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, i * 16, buf,
+							sizeof(buf), false), 0);
+		KUNIT_EXPECT_EQ(test, buf[0], (u8)i);
+		KUNIT_EXPECT_EQ(test, buf[15], (u8)i);
+	}
+	cx_emu_free(c);
+}
+
+/*
+ * A fake MMU: VA 0x100000000 + x is HBM x for x < CX_HBM / 2 and nothing
+ * else; pieces are at most 100 bytes (forcing piecewise translation).
+ */
+#define CX_VA	0x100000000ULL
+
+static int cx_xlate(const struct ascend_dma_mmu *mmu, u64 va, u64 len,
+		    bool write, struct ascend_dma_span *span)
+{
+	if (va < CX_VA || va + len > CX_VA + CX_HBM / 2)
+		return -EFAULT;
+	span->addr = va - CX_VA;
+	span->len = min(len, 100ULL);
+	span->as = ASCEND_AS_HBM;
+	return 0;
+}
+
+static const struct ascend_dma_mmu cx_mmu = { .xlate = cx_xlate };
+
+static int cx_run(struct cx_emu *c, const struct ascend_dma_desc *d,
+		  unsigned int n, u64 *fault)
+{
+	struct ascend_dma_job job = { .descs = d, .count = n, .mmu = &cx_mmu };
+
+	ascend_emu_dma_submit(c->adev, &job);
+	wait_for_completion(&job.done);
+	*fault = job.fault_addr;
+	return job.status;
+}
+
+static void cx_va_descriptors(struct kunit *test)
+{
+	struct cx_emu *c = cx_emu_new(test);
+	struct ascend_memcpy_desc md = {
+		.magic = ASCEND_MEMCPY_DESC_MAGIC, .version = 1,
+		.dst = CX_VA + 0x30000, .src = CX_VA + 7, .size = 777,
+	};
+	struct ascend_dma_desc d[2] = {};
+	u8 *src, *out;
+	u64 fault = 0, bases[2];
+	unsigned int i, r;
+
+	src = kunit_kmalloc(test, 8192, GFP_KERNEL);
+	out = kunit_kzalloc(test, 8192, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	for (i = 0; i < 8192; i++)
+		src[i] = i * 13 + 1;
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0, src, 8192, true), 0);
+
+	/* 2D: 9 rows of 250 bytes, pitches 300 / 512, as two bands */
+	KUNIT_ASSERT_EQ(test, ascend_copy_2d_build(CX_VA + 0x10000, ASCEND_AS_VA,
+						   512, CX_VA, ASCEND_AS_VA,
+						   300, 250, 9, 2, d, 2), 2);
+	KUNIT_EXPECT_EQ(test, cx_run(c, d, 2, &fault), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x10000, out, 512 * 9,
+						false), 0);
+	for (r = 0; r < 9; r++) {
+		KUNIT_EXPECT_EQ(test, memcmp(out + r * 512, src + r * 300, 250), 0);
+		KUNIT_EXPECT_EQ(test, out[r * 512 + 250], 0);
+	}
+
+	/* INDIRECT: the descriptor at VA 0x20000, read when it runs */
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x20000, &md,
+						sizeof(md), true), 0);
+	memset(d, 0, sizeof(d));
+	d[0].kind = ASCEND_DMA_INDIRECT;
+	d[0].src = CX_VA + 0x20000;
+	d[0].src_as = ASCEND_AS_VA;
+	KUNIT_EXPECT_EQ(test, cx_run(c, d, 1, &fault), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x30000, out, 777,
+						false), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(out, src + 7, 777), 0);
+	md.reserved[0] = 5;
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x20000, &md,
+						sizeof(md), true), 0);
+	KUNIT_EXPECT_EQ(test, cx_run(c, d, 1, &fault), -EINVAL);
+	md.reserved[0] = 0;
+	md.src = CX_VA + CX_HBM;	/* not mapped by the fake MMU */
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x20000, &md,
+						sizeof(md), true), 0);
+	KUNIT_EXPECT_EQ(test, cx_run(c, d, 1, &fault), -EFAULT);
+	KUNIT_EXPECT_EQ(test, fault, CX_VA + CX_HBM);
+	d[0].src = CX_VA + CX_HBM;	/* the descriptor itself unmapped */
+	KUNIT_EXPECT_EQ(test, cx_run(c, d, 1, &fault), -EFAULT);
+	KUNIT_EXPECT_EQ(test, fault, CX_VA + CX_HBM);
+
+	/* OFFSET: bases in slots at 0x40000 / 0x40008 */
+	bases[0] = CX_VA + 0x50000;
+	bases[1] = CX_VA + 0x100;
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x40000, bases,
+						sizeof(bases), true), 0);
+	memset(d, 0, sizeof(d));
+	d[0] = (struct ascend_dma_desc){ .kind = ASCEND_DMA_OFFSET,
+		.dst = CX_VA + 0x40000, .src = CX_VA + 0x40008,
+		.dst_as = ASCEND_AS_VA, .src_as = ASCEND_AS_VA,
+		.dst_off = 3, .src_off = 5, .len = 1001 };
+	KUNIT_EXPECT_EQ(test, cx_run(c, d, 1, &fault), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x50003, out, 1001,
+						false), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(out, src + 0x105, 1001), 0);
+	d[0].dst_off = U64_MAX;
+	KUNIT_EXPECT_EQ(test, cx_run(c, d, 1, &fault), -EINVAL);
+	/* without an MMU the engine cannot run VA descriptors */
+	{
+		struct ascend_dma_job job = { .descs = d, .count = 1 };
+
+		ascend_emu_dma_submit(c->adev, &job);
+		wait_for_completion(&job.done);
+		KUNIT_EXPECT_EQ(test, job.status, -EIO);
+	}
+	cx_emu_free(c);
+}
+
+static struct kunit_case ascend_copyext_test_cases[] = {
+	KUNIT_CASE(cx_memcpy_desc),
+	KUNIT_CASE(cx_2d_span),
+	KUNIT_CASE(cx_2d_split),
+	KUNIT_CASE(cx_build_va),
+	KUNIT_CASE(cx_offset),
+	KUNIT_CASE(cx_batch_validate),
+	KUNIT_CASE(cx_cmd_check),
+	KUNIT_CASE(cx_ring_pick),
+	KUNIT_CASE(cx_ring_full_and_wrap),
+	KUNIT_CASE(cx_va_descriptors),
+	{}
+};
+
+struct kunit_suite ascend_copyext_test_suite = {
+	.name = "ascend_copyext",
+	.test_cases = ascend_copyext_test_cases,
+};
