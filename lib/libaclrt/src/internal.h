@@ -102,6 +102,7 @@ bool peer_enabled(int dev, int peer);
 /* the device whose engines reach both (dst if it can), NULL: no link */
 struct acl_device *peer_route(struct acl_device *dst, struct acl_device *src);
 aclError peer_refused(int src, int dst);	/* 107000 with how to enable */
+aclError peer_set(int32_t peer, uint32_t op);	/* from the current device */
 
 /* devnode.c: opening a node and reserving its VA window */
 int devnode_scan(char paths[][64], int max);

@@ -241,32 +241,16 @@ aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num)
 	return ret;
 }
 
-/*
- * Import on the current device.  ENABLE_PEER_ACCESS is accepted; the
- * kernel maps an import only on the exporter's device, so a process
- * importing memory of another device sets that device (and enables peer
- * access to it from its own device for copies).
- */
-aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags)
+/* Import @k on device @id and remember it; *@va on success. */
+static aclError import_on(int id, const char k[KEYLEN], bool cur, uintptr_t *va)
 {
 	struct drm_ascend_ipc_import im;
 	struct drm_gem_close gc = { 0 };
-	struct acl_device *dev;
 	struct acl_alloc a = { 0 };
-	char k[KEYLEN];
+	struct acl_device *dev;
 	aclError ret;
 
-	API_ENTER();
-	if (!devPtr)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
-	ret = take_key(key, k);
-	if (ret)
-		return ret;
-	if (flags & ~ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS)
-		return acl_err(ACL_ERROR_INVALID_PARAM,
-			       "flags %#llx: only ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT (0) and _ENABLE_PEER_ACCESS (1) are valid",
-			       (unsigned long long)flags);
-	ret = dev_acquire_current(&dev);
+	ret = cur ? dev_acquire_current(&dev) : dev_acquire(id, &dev);
 	if (ret)
 		return ret;
 	ret = ipc_import(dev, k, DRM_ASCEND_IPC_MEM, &im);
@@ -286,9 +270,67 @@ aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags)
 	}
 	if (!ret) {
 		remember(k, true, dev->id, a.va, a.handle);
-		*devPtr = (void *)a.va;
+		*va = a.va;
 	}
 	dev_release(dev);
+	return ret;
+}
+
+/*
+ * Import on the current device.  The kernel maps an import only on the
+ * exporter's device; with ENABLE_PEER_ACCESS a key unknown on the current
+ * device is tried on the other devices (opened if needed), and the current
+ * device gets peer access to the one that knows it, so that copies between
+ * the imported memory and the current device's memory work.
+ */
+aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags)
+{
+	uintptr_t va = 0;
+	char k[KEYLEN];
+	aclError ret, r, perr = ACL_SUCCESS;
+	int cur, i, n;
+
+	API_ENTER();
+	if (!devPtr)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
+	ret = take_key(key, k);
+	if (ret)
+		return ret;
+	if (flags & ~ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "flags %#llx: only ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT (0) and _ENABLE_PEER_ACCESS (1) are valid",
+			       (unsigned long long)flags);
+	cur = dev_current();
+	ret = import_on(cur, k, true, &va);
+	if (ret != ACL_ERROR_RT_PARAM_INVALID ||
+	    !(flags & ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS))
+		goto out;
+	n = dev_count();
+	for (i = 0; i < n && ret; i++) {
+		if (i == cur)
+			continue;
+		dev_lock();
+		r = dev_open_locked(dev_by_id(i));
+		dev_unlock();
+		if (r || import_on(i, k, false, &va))
+			continue;
+		ret = peer_set(i, DRM_ASCEND_PEER_ENABLE);
+		if (ret) {
+			perr = ret;
+			aclrtIpcMemClose(k);
+			API_ENTER();
+		}
+	}
+	if (ret && perr)
+		ret = acl_err(perr, "key \"%.8s...\" is memory of another device, but peer access from device %d to it cannot be enabled",
+			      k, cur);
+	else if (ret)
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "key \"%.8s...\" is unknown on every device, was closed by its exporter, or process %d is not allowed to import it (aclrtIpcMemSetImportPid)",
+			      k, (int)getpid());
+out:
+	if (!ret)
+		*devPtr = (void *)va;
 	return ret;
 }
 

@@ -109,7 +109,8 @@ aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int
 	return ACL_SUCCESS;
 }
 
-static aclError peer_op(int32_t peerDeviceId, uint32_t op)
+/* Enable or disable access from the current device to @peerDeviceId. */
+aclError peer_set(int32_t peerDeviceId, uint32_t op)
 {
 	struct drm_ascend_peer p = { .op = op };
 	struct acl_device *cur, *peer;
@@ -176,11 +177,11 @@ aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags)
 	if (flags)
 		return acl_err(ACL_ERROR_FEATURE_UNSUPPORTED,
 			       "flags %#x: aclrtDeviceEnablePeerAccess takes flags 0 only", flags);
-	return peer_op(peerDeviceId, DRM_ASCEND_PEER_ENABLE);
+	return peer_set(peerDeviceId, DRM_ASCEND_PEER_ENABLE);
 }
 
 aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId)
 {
 	API_ENTER();
-	return peer_op(peerDeviceId, DRM_ASCEND_PEER_DISABLE);
+	return peer_set(peerDeviceId, DRM_ASCEND_PEER_DISABLE);
 }
