@@ -14,15 +14,32 @@
  *  clients  one line per open file: pid, command name, HBM held, buffer
  *           objects, queues, host memory pinned for the device (HOST_ALLOC
  *           and HOST_REGISTER), pageable memory pinned now for copies.
+ *  queues   one line per queue of every process: owner pid, handle, ring
+ *           entries, wptr (as user space wrote it), rptr, completed,
+ *           state, fault code/seq/addr/opcode of a faulted queue, and what
+ *           the command processor does with its current command: "idle",
+ *           "running" (handed to AI cores or DMA engines) or "parked" on an
+ *           event generation or a 64-bit value.
+ *  faults   the last ASCEND_FAULT_LOG_SIZE queue faults of the device,
+ *           oldest first: time (seconds since boot, the clock of the
+ *           kernel log and of the trace buffer), pid, command name, queue
+ *           handle, fault code, sequence number, faulting address, opcode
+ *           of the faulting command.
  *
  * Locking: drm_device.filelist_mutex keeps the files alive while they are
  * listed; each file's vm->lock keeps its mappings (and so its BOs, which
  * are unmapped before they are freed) alive while they are printed.
+ * ascend_device.queues_lock keeps the listed queues (and so their files:
+ * a file stops its queues before it goes) alive; each queue's lock gives a
+ * consistent fault record.  The fault log has its own spinlock.
  */
+#include <linux/math64.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 
 #include <drm/drm_debugfs.h>
 #include <drm/drm_file.h>
@@ -31,6 +48,7 @@
 #include "ascend_drv.h"
 #include "ascend_gem.h"
 #include "ascend_host.h"
+#include "ascend_queue_priv.h"
 
 static const char *const ascend_policy_names[] = {
 	[DRM_ASCEND_BO_HUGE_FIRST] = "huge_first",
@@ -62,6 +80,13 @@ static pid_t ascend_file_pid(struct drm_file *file, char comm[TASK_COMM_LEN])
 	}
 	rcu_read_unlock();
 	return nr;
+}
+
+pid_t ascend_file_tgid(struct drm_file *file)
+{
+	char comm[TASK_COMM_LEN];
+
+	return ascend_file_pid(file, comm);
 }
 
 static void ascend_debugfs_bo(struct seq_file *m, pid_t pid,
@@ -190,9 +215,159 @@ static int ascend_debugfs_clients(struct seq_file *m, void *data)
 	return 0;
 }
 
+static const char *const ascend_fault_names[] = {
+	[ASCEND_FAULT_NONE] = "-",
+	[ASCEND_FAULT_BAD_COMMAND] = "bad_command",
+	[ASCEND_FAULT_MMU] = "mmu",
+	[ASCEND_FAULT_KERNEL] = "kernel",
+	[ASCEND_FAULT_DMA] = "dma",
+	[ASCEND_FAULT_RING] = "ring",
+	[ASCEND_FAULT_ABORTED] = "aborted",
+	[ASCEND_FAULT_TIMEOUT] = "timeout",
+};
+
+static const char *ascend_fault_name(u32 code)
+{
+	return code < ARRAY_SIZE(ascend_fault_names) ?
+	       ascend_fault_names[code] : "?";
+}
+
+static const char *const ascend_queue_state_names[] = {
+	[ASCEND_QUEUE_RUNNING] = "running",
+	[ASCEND_QUEUE_STOPPING] = "stopping",
+	[ASCEND_QUEUE_DEAD] = "dead",
+};
+
+/* What the command processor does with @q's current command. */
+static void ascend_debugfs_queue_cur(struct seq_file *m, struct ascend_queue *q)
+{
+	u32 cur = READ_ONCE(q->cur_state);
+	u64 seq = READ_ONCE(q->cur_seq);
+	const struct ascend_cmd *cmd = &q->cur_cmd;
+
+	switch (cur) {
+	case ASCEND_CUR_RUNNING:
+		seq_printf(m, " running seq=%llu", seq);
+		return;
+	case ASCEND_CUR_STALLED:
+		/*
+		 * The copy is not rewritten while the command stays parked;
+		 * a racing unpark shows at worst a stale line.
+		 */
+		if (READ_ONCE(cmd->opcode) == ASCEND_CMD_EVENT_WAIT)
+			seq_printf(m, " parked seq=%llu event=%u gen=%llu", seq,
+				   READ_ONCE(cmd->event.handle),
+				   READ_ONCE(cmd->event.gen));
+		else
+			seq_printf(m, " parked seq=%llu value@0x%llx cond=%u value=%#llx",
+				   seq, READ_ONCE(cmd->value.addr),
+				   READ_ONCE(cmd->value.cond),
+				   READ_ONCE(cmd->value.value));
+		return;
+	default:
+		seq_puts(m, " idle");
+	}
+}
+
+static int ascend_debugfs_queues(struct seq_file *m, void *data)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct ascend_device *adev = to_ascend_device(entry->dev);
+	struct ascend_queue *q;
+
+	seq_printf(m, "%8s %6s %7s %12s %12s %12s %-8s %-11s %10s %18s %6s %s\n",
+		   "pid", "handle", "entries", "wptr", "rptr", "completed",
+		   "state", "fault", "fault_seq", "fault_addr", "opcode",
+		   "current");
+	mutex_lock(&adev->queues_lock);
+	list_for_each_entry(q, &adev->queues, dev_link) {
+		u32 state, fault, opcode;
+		u64 fseq, faddr;
+
+		spin_lock(&q->lock);
+		state = q->state;
+		fault = q->fault;
+		fseq = q->fault_seq;
+		faddr = q->fault_addr;
+		opcode = q->fault_opcode;
+		spin_unlock(&q->lock);
+
+		seq_printf(m, "%8d %6u %7u %12llu %12llu %12llu %-8s %-11s %10llu 0x%016llx %6u",
+			   ascend_file_tgid(q->file), q->handle,
+			   q->ring_entries, READ_ONCE(q->status->wptr),
+			   READ_ONCE(q->rptr), READ_ONCE(q->completed),
+			   state < ARRAY_SIZE(ascend_queue_state_names) ?
+			   ascend_queue_state_names[state] : "?",
+			   ascend_fault_name(fault), fseq, faddr, opcode);
+		ascend_debugfs_queue_cur(m, q);
+		seq_putc(m, '\n');
+	}
+	mutex_unlock(&adev->queues_lock);
+	return 0;
+}
+
+void ascend_debugfs_log_fault(struct ascend_queue *q, u32 code, u64 seq,
+			      u64 addr, u32 opcode)
+{
+	struct ascend_fault_log *log = &q->adev->fault_log;
+	struct ascend_fault_rec rec = {
+		.time_ns = local_clock(),
+		.queue = q->handle,
+		.code = code,
+		.opcode = opcode,
+		.seq = seq,
+		.addr = addr,
+	};
+	unsigned long flags;
+
+	rec.pid = ascend_file_pid(q->file, rec.comm);
+	spin_lock_irqsave(&log->lock, flags);
+	log->recs[log->count % ASCEND_FAULT_LOG_SIZE] = rec;
+	log->count++;
+	spin_unlock_irqrestore(&log->lock, flags);
+}
+
+static int ascend_debugfs_faults(struct seq_file *m, void *data)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct ascend_device *adev = to_ascend_device(entry->dev);
+	struct ascend_fault_log *log = &adev->fault_log;
+	struct ascend_fault_rec *recs;
+	u64 count, first, i;
+
+	recs = kmalloc_array(ASCEND_FAULT_LOG_SIZE, sizeof(*recs), GFP_KERNEL);
+	if (!recs)
+		return -ENOMEM;
+	spin_lock_irq(&log->lock);
+	count = log->count;
+	memcpy(recs, log->recs, sizeof(log->recs));
+	spin_unlock_irq(&log->lock);
+
+	first = count > ASCEND_FAULT_LOG_SIZE ? count - ASCEND_FAULT_LOG_SIZE : 0;
+	seq_printf(m, "faults: %llu (the last %u kept)\n", count,
+		   ASCEND_FAULT_LOG_SIZE);
+	seq_printf(m, "%17s %8s %-16s %6s %-11s %10s %18s %6s\n", "time", "pid",
+		   "command", "queue", "code", "seq", "addr", "opcode");
+	for (i = first; i < count; i++) {
+		const struct ascend_fault_rec *r = &recs[i % ASCEND_FAULT_LOG_SIZE];
+		u32 rem;
+		u64 sec = div_u64_rem(r->time_ns, NSEC_PER_SEC, &rem);
+
+		seq_printf(m, "%10llu.%06u %8d %-16s %6u %-11s %10llu 0x%016llx %6u\n",
+			   sec, rem / 1000, r->pid, r->comm, r->queue,
+			   ascend_fault_name(r->code), r->seq, r->addr,
+			   r->opcode);
+	}
+	kfree(recs);
+	return 0;
+}
+
 void ascend_debugfs_init(struct ascend_device *adev)
 {
+	spin_lock_init(&adev->fault_log.lock);
 	drm_debugfs_add_file(&adev->drm, "hbm", ascend_debugfs_hbm, NULL);
 	drm_debugfs_add_file(&adev->drm, "clients", ascend_debugfs_clients,
 			     NULL);
+	drm_debugfs_add_file(&adev->drm, "queues", ascend_debugfs_queues, NULL);
+	drm_debugfs_add_file(&adev->drm, "faults", ascend_debugfs_faults, NULL);
 }

@@ -11,6 +11,7 @@
 #include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -23,7 +24,45 @@
 #define ASCEND_DRIVER_NAME	"ascend"
 
 struct ascend_hw_ops;
+struct ascend_queue;
 struct platform_device;
+
+#define ASCEND_FAULT_LOG_SIZE	32	/* queue faults kept per device */
+
+/**
+ * struct ascend_fault_rec - one queue fault, as debugfs "faults" shows it
+ * @time_ns: local_clock() when the queue faulted
+ * @pid: the queue owner's pid
+ * @comm: its command name
+ * @queue: the queue's handle in the owner's file
+ * @code: ASCEND_FAULT_*
+ * @opcode: opcode of the faulting command
+ * @seq: sequence number of the faulting command
+ * @addr: faulting device address, if any
+ */
+struct ascend_fault_rec {
+	u64 time_ns;
+	pid_t pid;
+	char comm[TASK_COMM_LEN];
+	u32 queue;
+	u32 code;
+	u32 opcode;
+	u64 seq;
+	u64 addr;
+};
+
+/**
+ * struct ascend_fault_log - ring of the last queue faults of a device
+ * @lock: protects @count and @recs
+ * @count: faults recorded since the device came up; the newest is in
+ *	@recs[(@count - 1) % ASCEND_FAULT_LOG_SIZE]
+ * @recs: the records
+ */
+struct ascend_fault_log {
+	spinlock_t lock;	/* protects count, recs */
+	u64 count;
+	struct ascend_fault_rec recs[ASCEND_FAULT_LOG_SIZE];
+};
 
 /**
  * struct ascend_device - one NPU
@@ -44,6 +83,7 @@ struct platform_device;
  * @host_wq: gives memlock charges of released host memory back when the
  *	owner's mmap_lock was held (ascend_host.c); flushed at device release
  * @fault: fault-injection countdowns (ascend_fault.h; atomics, no lock)
+ * @fault_log: the last queue faults, for debugfs "faults"
  */
 struct ascend_device {
 	struct drm_device drm;
@@ -60,6 +100,7 @@ struct ascend_device {
 	unsigned int nr_queues;
 	struct workqueue_struct *host_wq;
 	struct ascend_fault fault;
+	struct ascend_fault_log fault_log;
 };
 
 static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
@@ -121,6 +162,11 @@ extern unsigned int ascend_num_devices;
 
 /* debugfs files of the device (ascend_debugfs.c) */
 void ascend_debugfs_init(struct ascend_device *adev);
+/* pid (thread group id) of the process using @file, 0 if it is gone */
+pid_t ascend_file_tgid(struct drm_file *file);
+/* the first fault of @q: into the device's fault log (any context) */
+void ascend_debugfs_log_fault(struct ascend_queue *q, u32 code, u64 seq,
+			      u64 addr, u32 opcode);
 
 /* ioctl entry points */
 int ascend_ioctl_dev_query(struct drm_device *drm, void *data,

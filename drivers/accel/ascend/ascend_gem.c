@@ -33,6 +33,7 @@
 #include "ascend_drv.h"
 #include "ascend_gem.h"
 #include "ascend_hw.h"
+#include "ascend_trace.h"
 
 static void ascend_hbm_buf_release(struct kref *ref)
 {
@@ -110,6 +111,9 @@ static void ascend_bo_free(struct drm_gem_object *obj)
 	struct ascend_bo *bo = to_ascend_bo(obj);
 
 	drm_gem_object_release(obj);
+	trace_ascend_bo_free(bo->af->adev->index, current->tgid,
+			     bo->map.node.start, bo->map.size,
+			     bo->buf->mem.page_size);
 	bo->retire.fn = ascend_bo_retire;
 	/* May run ascend_bo_retire() at once when nothing is queued. */
 	ascend_queue_file_defer(bo->af, &bo->retire);
@@ -213,6 +217,8 @@ int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 	if (ret)
 		return ret;
 	args->handle = handle;
+	trace_ascend_bo_create(adev->index, current->tgid, args->va,
+			       args->alloc_size, args->page_size);
 	return 0;
 
 err_free_hbm:

@@ -39,6 +39,7 @@
 #include "ascend_drv.h"
 #include "ascend_host.h"
 #include "ascend_hw.h"
+#include "ascend_trace.h"
 
 static void ascend_host_wq_fini(struct drm_device *drm, void *arg)
 {
@@ -129,6 +130,9 @@ static void ascend_host_release(struct ascend_host_bo *bo)
 	kvfree(bo->ranges);
 
 	if (bo->user_pages) {
+		if (bo->npages)
+			trace_ascend_unpin(adev->index, current->tgid,
+					   bo->map.host.start, bo->npages, true);
 		/* The device may have written: dirty them (not if read-only). */
 		unpin_user_pages_dirty_lock(bo->pages, bo->npages,
 					    !bo->readonly);
@@ -189,6 +193,9 @@ static void ascend_host_bo_free(struct drm_gem_object *obj)
 	struct ascend_host_bo *bo = to_ascend_host_bo(obj);
 
 	drm_gem_object_release(obj);
+	trace_ascend_host_unregister(bo->af->adev->index, current->tgid,
+				     bo->map.host.start, bo->size,
+				     bo->user_pages, bo->readonly);
 	bo->retire.fn = ascend_host_retire;
 	/* May run ascend_host_retire() at once when nothing is queued. */
 	ascend_queue_file_defer(bo->af, &bo->retire);
@@ -456,6 +463,8 @@ int ascend_ioctl_host_register(struct drm_device *drm, void *data,
 	}
 	bo->npages = npages;
 	bo->charged = true;
+	trace_ascend_pin(af->adev->index, current->tgid, args->addr, npages,
+			 true);
 
 	ret = ascend_host_map_dma(bo);
 	if (ret)
@@ -464,6 +473,8 @@ int ascend_ioctl_host_register(struct drm_device *drm, void *data,
 	if (ret)
 		goto err_release;
 
+	trace_ascend_host_register(af->adev->index, current->tgid, args->addr,
+				   args->size, true, bo->readonly);
 	return ascend_host_publish(drm, file, bo, &args->handle, NULL);
 
 err_release:
@@ -525,6 +536,8 @@ int ascend_ioctl_host_alloc(struct drm_device *drm, void *data,
 	if (ret)
 		return ret;
 	args->alloc_size = size;
+	trace_ascend_host_alloc(af->adev->index, current->tgid, 0, size, false,
+				false);
 	return 0;
 
 err_release:

@@ -28,6 +28,7 @@
 #include "ascend_drv.h"
 #include "ascend_hw.h"
 #include "ascend_queue_priv.h"
+#include "ascend_trace.h"
 
 /*
  * DRM_ASCEND_QUEUE_DESTROY_FORCE lets published work run this long before
@@ -145,9 +146,11 @@ void ascend_queue_set_fault(struct ascend_queue *q, u32 fault, u64 seq,
 			    u64 addr, u32 opcode)
 {
 	struct ascend_queue_status *st = q->status;
+	bool first = false;
 
 	spin_lock(&q->lock);
 	if (q->fault == ASCEND_FAULT_NONE) {
+		first = true;
 		q->fault_seq = seq;
 		q->fault_addr = addr;
 		q->fault_opcode = opcode;
@@ -162,6 +165,11 @@ void ascend_queue_set_fault(struct ascend_queue *q, u32 fault, u64 seq,
 		smp_store_release(&st->flags, q->status_flags);
 	}
 	spin_unlock(&q->lock);
+	if (first) {
+		trace_ascend_queue_fault(q->adev->index, ascend_file_tgid(q->file),
+					 q->handle, fault, seq, addr, opcode);
+		ascend_debugfs_log_fault(q, fault, seq, addr, opcode);
+	}
 	wake_up_all(&q->wq);
 	ascend_queue_poke_retire(q);
 }
@@ -175,6 +183,7 @@ void ascend_queue_complete(struct ascend_queue *q, u64 seq)
 	smp_store_release(&q->completed, seq);
 	/* the page mirror, for user space's acquire load */
 	smp_store_release(&q->status->completed, seq);
+	trace_ascend_cmd_complete(q->adev->index, q->handle, seq);
 	if (wq_has_sleeper(&q->wq))
 		wake_up_all(&q->wq);
 	ascend_queue_poke_retire(q);
@@ -301,6 +310,9 @@ static void ascend_queue_shutdown(struct ascend_queue *q)
 	spin_unlock(&q->lock);
 	wake_up_all(&q->wq);
 
+	trace_ascend_queue_destroy(adev->index, ascend_file_tgid(q->file),
+				   q->handle, READ_ONCE(q->status->wptr), q->rptr,
+				   q->completed);
 	/* no new mappings; existing ones keep the area alive */
 	drm_vma_node_revoke(&q->area->base.vma_node, q->file);
 	ascend_queue_put(q);
@@ -669,6 +681,8 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 	args->handle = handle;
 	args->mmap_offset = drm_vma_node_offset_addr(&area->base.vma_node);
 	args->mmap_size = size;
+	trace_ascend_queue_create(adev->index, current->tgid, handle, entries,
+				  0, 0);
 	return 0;
 
 err_unreserve:
@@ -755,6 +769,9 @@ int ascend_ioctl_queue_doorbell(struct drm_device *drm, void *data,
 	 * which sees any wptr whose publisher read the flag clear.
 	 */
 	ascend_queue_set_need_wakeup(q, false);
+	trace_ascend_queue_doorbell(af->adev->index, current->tgid, q->handle,
+				    READ_ONCE(q->status->wptr), READ_ONCE(q->rptr),
+				    READ_ONCE(q->completed));
 	q->adev->hw->queue_doorbell(q->adev, q);
 	ascend_queue_put(q);
 	return 0;
@@ -861,6 +878,8 @@ int ascend_ioctl_queue_reset(struct drm_device *drm, void *data,
 	smp_store_release(&st->flags, q->status_flags);
 	spin_unlock(&q->lock);
 
+	trace_ascend_queue_reset(q->adev->index, current->tgid, q->handle, pos, pos,
+				 pos);
 	q->adev->hw->queue_start(q->adev, q);
 	ascend_queue_unclaim(q);
 	wake_up_all(&q->wq);
