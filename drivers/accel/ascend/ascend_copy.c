@@ -40,6 +40,7 @@
 #include "ascend_drv.h"
 #include "ascend_hw.h"
 #include "ascend_queue.h"
+#include "ascend_trace.h"
 #include "ascend_vm.h"
 
 int ascend_copy_check(const struct drm_ascend_copy *args)
@@ -173,18 +174,36 @@ int ascend_fill_build(const struct ascend_vm_seg *segs, unsigned int nsegs,
 	return n;
 }
 
+/* Bytes the descriptors write (2D: rows of width), for tracing. */
+static u64 ascend_dma_descs_bytes(const struct ascend_dma_desc *descs,
+				  unsigned int n)
+{
+	u64 bytes = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		bytes += descs[i].len;
+	return bytes;
+}
+
 int ascend_dma_run_mmu(struct ascend_device *adev,
 		       const struct ascend_dma_desc *descs, unsigned int n,
 		       const struct ascend_dma_mmu *mmu, u64 *fault_addr)
 {
 	struct ascend_dma_job job = {};
+	u64 bytes = 0;
 
 	job.descs = descs;
 	job.count = n;
 	job.mmu = mmu;
+	if (trace_ascend_dma_submit_enabled() || trace_ascend_dma_done_enabled())
+		bytes = ascend_dma_descs_bytes(descs, n);
+	trace_ascend_dma_submit(adev->index, n, bytes, adev->num_dma_engines, 0);
 	adev->hw->dma_submit(adev, &job);
 	/* The engines own @job until it completes: no way to abandon it. */
 	wait_for_completion(&job.done);
+	trace_ascend_dma_done(adev->index, n, bytes, adev->num_dma_engines,
+			      job.status);
 	if (fault_addr)
 		*fault_addr = job.fault_addr;
 	return job.status;
@@ -330,6 +349,8 @@ void ascend_copy_unpin(struct ascend_file *af, struct ascend_copy_side *s)
 		s->mapped = false;
 	}
 	if (s->npages) {
+		trace_ascend_unpin(af->adev->index, current->tgid, s->addr,
+				   s->npages, false);
 		unpin_user_pages_dirty_lock(s->pages, s->npages, s->write);
 		atomic64_sub((u64)s->npages << PAGE_SHIFT, &af->copy_pinned);
 		s->npages = 0;
@@ -353,6 +374,7 @@ int ascend_copy_pin(struct ascend_file *af, struct ascend_copy_side *s,
 		return ret ?: -EFAULT;
 	s->npages = ret;
 	atomic64_add((u64)ret << PAGE_SHIFT, &af->copy_pinned);
+	trace_ascend_pin(af->adev->index, current->tgid, addr, ret, false);
 	if (ret != count) {
 		/* part of the range is not mapped (or not writable) */
 		ret = -EFAULT;
@@ -481,8 +503,8 @@ out_free:
 	return ret;
 }
 
-int ascend_ioctl_copy(struct drm_device *drm, void *data,
-		      struct drm_file *file)
+static int ascend_copy_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *file)
 {
 	struct ascend_file *af = to_ascend_file(file);
 	struct drm_ascend_copy *args = data;
@@ -499,8 +521,8 @@ int ascend_ioctl_copy(struct drm_device *drm, void *data,
 	return ascend_copy_user(af, args->dst, args->src, args->size);
 }
 
-int ascend_ioctl_fill(struct drm_device *drm, void *data,
-		      struct drm_file *file)
+static int ascend_fill_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *file)
 {
 	struct ascend_file *af = to_ascend_file(file);
 	struct drm_ascend_fill *args = data;
@@ -516,6 +538,36 @@ int ascend_ioctl_fill(struct drm_device *drm, void *data,
 
 	return ascend_dma_fill_va(&af->vm, args->dst, args->size,
 				  args->pattern, args->pattern_size);
+}
+
+int ascend_ioctl_copy(struct drm_device *drm, void *data,
+		      struct drm_file *file)
+{
+	struct ascend_device *adev = to_ascend_device(drm);
+	struct drm_ascend_copy *args = data;
+	int ret;
+
+	trace_ascend_copy_submit(adev->index, current->tgid, ASCEND_TRACE_COPY,
+				 0, args->size, 1, adev->num_dma_engines);
+	ret = ascend_copy_ioctl(drm, data, file);
+	trace_ascend_copy_done(adev->index, current->tgid, ASCEND_TRACE_COPY, 0,
+			       args->size, 1, ret);
+	return ret;
+}
+
+int ascend_ioctl_fill(struct drm_device *drm, void *data,
+		      struct drm_file *file)
+{
+	struct ascend_device *adev = to_ascend_device(drm);
+	struct drm_ascend_fill *args = data;
+	int ret;
+
+	trace_ascend_copy_submit(adev->index, current->tgid, ASCEND_TRACE_FILL,
+				 0, args->size, 1, adev->num_dma_engines);
+	ret = ascend_fill_ioctl(drm, data, file);
+	trace_ascend_copy_done(adev->index, current->tgid, ASCEND_TRACE_FILL, 0,
+			       args->size, 1, ret);
+	return ret;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -27,6 +27,7 @@
 #include "ascend_drv.h"
 #include "ascend_hw.h"
 #include "ascend_queue.h"
+#include "ascend_trace.h"
 #include "ascend_vm.h"
 
 /* Descriptors one job of a batch holds at most (bounds its memory). */
@@ -211,8 +212,8 @@ out:
 	return ret;
 }
 
-int ascend_ioctl_copy_2d(struct drm_device *drm, void *data,
-			 struct drm_file *file)
+static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
+				struct drm_file *file)
 {
 	struct ascend_file *af = to_ascend_file(file);
 	unsigned int max_pages = ASCEND_COPY_PIN_WINDOW / PAGE_SIZE + 2;
@@ -596,8 +597,8 @@ static int ascend_batch_run(struct ascend_batch *b, u32 *fail)
 	return 0;
 }
 
-int ascend_ioctl_copy_batch(struct drm_device *drm, void *data,
-			    struct drm_file *file)
+static int ascend_copy_batch_ioctl(struct drm_device *drm, void *data,
+				   struct drm_file *file)
 {
 	struct ascend_file *af = to_ascend_file(file);
 	struct drm_ascend_copy_batch *a = data;
@@ -653,6 +654,43 @@ out:
 	kvfree(b.descs);
 	kvfree(b.pageable);
 	kvfree(b.e);
+	return ret;
+}
+
+int ascend_ioctl_copy_2d(struct drm_device *drm, void *data,
+			 struct drm_file *file)
+{
+	struct ascend_device *adev = to_ascend_device(drm);
+	struct drm_ascend_copy_2d *a = data;
+	u64 bytes;
+	u32 rows = min_t(u64, a->height, U32_MAX);
+	int ret;
+
+	if (check_mul_overflow(a->width, a->height, &bytes))
+		bytes = U64_MAX;
+	trace_ascend_copy_submit(adev->index, current->tgid,
+				 ASCEND_TRACE_COPY_2D, 0, bytes, rows,
+				 adev->num_dma_engines);
+	ret = ascend_copy_2d_ioctl(drm, data, file);
+	trace_ascend_copy_done(adev->index, current->tgid, ASCEND_TRACE_COPY_2D,
+			       0, bytes, rows, ret);
+	return ret;
+}
+
+int ascend_ioctl_copy_batch(struct drm_device *drm, void *data,
+			    struct drm_file *file)
+{
+	struct ascend_device *adev = to_ascend_device(drm);
+	struct drm_ascend_copy_batch *a = data;
+	u32 count = a->count;
+	int ret;
+
+	trace_ascend_copy_submit(adev->index, current->tgid,
+				 ASCEND_TRACE_COPY_BATCH, 0, 0, count,
+				 adev->num_dma_engines);
+	ret = ascend_copy_batch_ioctl(drm, data, file);
+	trace_ascend_copy_done(adev->index, current->tgid,
+			       ASCEND_TRACE_COPY_BATCH, 0, 0, count, ret);
 	return ret;
 }
 

@@ -45,6 +45,7 @@
 #include "ascend_emu.h"
 #include "ascend_event.h"
 #include "ascend_queue_priv.h"
+#include "ascend_trace.h"
 #include "ascend_vm.h"
 
 static unsigned int poll_us = 200;
@@ -188,6 +189,13 @@ static void ascend_cp_job_finish(struct ascend_cp_job *job)
 	struct ascend_emu_cp *cp = job->cp;
 	struct ascend_queue *q = job->q;
 
+	if (job->cmd.opcode == ASCEND_CMD_LAUNCH)
+		trace_ascend_launch_done(q->adev->index, q->handle, job->seq,
+					 job->f.code);
+	else
+		trace_ascend_copy_done(q->adev->index, ascend_file_tgid(q->file),
+				       ASCEND_TRACE_RING, job->cmd.opcode, 0, 1,
+				       job->f.code ? -EIO : 0);
 	if (job->f.code)
 		ascend_queue_set_fault(q, job->f.code, job->seq, job->f.addr,
 				       job->cmd.opcode);
@@ -315,6 +323,8 @@ static void ascend_cp_launch(struct ascend_emu_cp *cp, struct ascend_queue *q,
 	job->kern = kern;
 	job->nr_runs = runs;
 	atomic_set(&job->runs_left, runs);
+	trace_ascend_launch(q->adev->index, ascend_file_tgid(q->file), q->handle,
+			    seq, cmd->launch.kernel_id, cmd->launch.num_blocks);
 	ascend_cp_job_publish(cp, job);
 
 	spin_lock(&cp->core_lock);
@@ -392,6 +402,9 @@ static void ascend_cp_dma(struct ascend_emu_cp *cp, struct ascend_queue *q,
 		return;
 	}
 	INIT_WORK(&job->work, ascend_cp_dma_work);
+	trace_ascend_copy_submit(q->adev->index, ascend_file_tgid(q->file),
+				 ASCEND_TRACE_RING, cmd->opcode, 0, 1,
+				 q->adev->num_dma_engines);
 	ascend_cp_job_publish(cp, job);
 	queue_work(system_unbound_wq, &job->work);
 }
@@ -685,6 +698,8 @@ static void ascend_cp_sleep(struct ascend_emu_cp *cp)
 	/* pairs with user space's barrier between its wptr store and flags load */
 	smp_mb();
 	if (!ascend_cp_any_work(cp, &pending)) {
+		trace_ascend_cp_sleep(cp->emu->adev->index,
+				      pending ? jiffies_to_usecs(ASCEND_CP_TICK) : 0);
 		if (pending)
 			wait_event_idle_timeout(cp->wake_wq,
 						atomic_read(&cp->kicks) != seen ||
@@ -694,6 +709,7 @@ static void ascend_cp_sleep(struct ascend_emu_cp *cp)
 			wait_event_idle(cp->wake_wq,
 					atomic_read(&cp->kicks) != seen ||
 					kthread_should_stop());
+		trace_ascend_cp_wake(cp->emu->adev->index, 0);
 	}
 	ascend_cp_set_need_wakeup(cp, false);
 }

@@ -163,57 +163,93 @@ DEFINE_EVENT(ascend_pin_class, ascend_unpin,
 /* --- copies ------------------------------------------------------------ */
 
 /*
- * Copy work handed to the DMA engines.  @kind: ASCEND_TRACE_*; @opcode:
- * the ring command for ASCEND_TRACE_RING, else 0; @bytes: bytes to write;
- * @descs: DMA descriptors; @engines: DMA engines it may be spread over.
+ * A copy request: an ioctl (the caller's pid) or a ring command (the
+ * queue owner's).  @kind: ASCEND_TRACE_*; @opcode: the ring command for
+ * ASCEND_TRACE_RING, else 0; @bytes: bytes to write (0: not known yet,
+ * batches); @count: batch entries, 2D rows, else 1; @engines: DMA
+ * engines the work may be spread over.
  */
 TRACE_EVENT(ascend_copy_submit,
 	    TP_PROTO(u32 dev, pid_t pid, u32 kind, u32 opcode, u64 bytes,
-		     u32 descs, u32 engines),
-	    TP_ARGS(dev, pid, kind, opcode, bytes, descs, engines),
+		     u32 count, u32 engines),
+	    TP_ARGS(dev, pid, kind, opcode, bytes, count, engines),
 	    TP_STRUCT__entry(__field(u32, dev)
 			     __field(pid_t, pid)
 			     __field(u32, kind)
 			     __field(u32, opcode)
 			     __field(u64, bytes)
-			     __field(u32, descs)
+			     __field(u32, count)
 			     __field(u32, engines)),
 	    TP_fast_assign(__entry->dev = dev;
 			   __entry->pid = pid;
 			   __entry->kind = kind;
 			   __entry->opcode = opcode;
 			   __entry->bytes = bytes;
-			   __entry->descs = descs;
+			   __entry->count = count;
 			   __entry->engines = engines;),
-	    TP_printk("dev=%u pid=%d kind=%s opcode=%u bytes=%llu descs=%u engines=%u",
+	    TP_printk("dev=%u pid=%d kind=%s opcode=%u bytes=%llu count=%u engines=%u",
 		      __entry->dev, __entry->pid,
 		      ascend_show_copy_kind(__entry->kind), __entry->opcode,
-		      __entry->bytes, __entry->descs, __entry->engines)
+		      __entry->bytes, __entry->count, __entry->engines)
 );
 
-/* the copy work finished: @status is 0 or a negative errno */
+/* the request finished: @status is 0 or a negative errno */
 TRACE_EVENT(ascend_copy_done,
 	    TP_PROTO(u32 dev, pid_t pid, u32 kind, u32 opcode, u64 bytes,
-		     u32 descs, int status),
-	    TP_ARGS(dev, pid, kind, opcode, bytes, descs, status),
+		     u32 count, int status),
+	    TP_ARGS(dev, pid, kind, opcode, bytes, count, status),
 	    TP_STRUCT__entry(__field(u32, dev)
 			     __field(pid_t, pid)
 			     __field(u32, kind)
 			     __field(u32, opcode)
 			     __field(u64, bytes)
-			     __field(u32, descs)
+			     __field(u32, count)
 			     __field(int, status)),
 	    TP_fast_assign(__entry->dev = dev;
 			   __entry->pid = pid;
 			   __entry->kind = kind;
 			   __entry->opcode = opcode;
 			   __entry->bytes = bytes;
-			   __entry->descs = descs;
+			   __entry->count = count;
 			   __entry->status = status;),
-	    TP_printk("dev=%u pid=%d kind=%s opcode=%u bytes=%llu descs=%u status=%d",
+	    TP_printk("dev=%u pid=%d kind=%s opcode=%u bytes=%llu count=%u status=%d",
 		      __entry->dev, __entry->pid,
 		      ascend_show_copy_kind(__entry->kind), __entry->opcode,
-		      __entry->bytes, __entry->descs, __entry->status)
+		      __entry->bytes, __entry->count, __entry->status)
+);
+
+/*
+ * One DMA job of a copy request: @descs descriptors moving @bytes
+ * bytes, spread over the rings of @engines engines; @status of the
+ * completed job (0 at submission).
+ */
+DECLARE_EVENT_CLASS(ascend_dma_job,
+		    TP_PROTO(u32 dev, u32 descs, u64 bytes, u32 engines,
+			     int status),
+		    TP_ARGS(dev, descs, bytes, engines, status),
+		    TP_STRUCT__entry(__field(u32, dev)
+				     __field(u32, descs)
+				     __field(u64, bytes)
+				     __field(u32, engines)
+				     __field(int, status)),
+		    TP_fast_assign(__entry->dev = dev;
+				   __entry->descs = descs;
+				   __entry->bytes = bytes;
+				   __entry->engines = engines;
+				   __entry->status = status;),
+		    TP_printk("dev=%u descs=%u bytes=%llu engines=%u status=%d",
+			      __entry->dev, __entry->descs, __entry->bytes,
+			      __entry->engines, __entry->status)
+);
+
+DEFINE_EVENT(ascend_dma_job, ascend_dma_submit,
+	     TP_PROTO(u32 dev, u32 descs, u64 bytes, u32 engines, int status),
+	     TP_ARGS(dev, descs, bytes, engines, status)
+);
+
+DEFINE_EVENT(ascend_dma_job, ascend_dma_done,
+	     TP_PROTO(u32 dev, u32 descs, u64 bytes, u32 engines, int status),
+	     TP_ARGS(dev, descs, bytes, engines, status)
 );
 
 /* --- queues ------------------------------------------------------------ */
