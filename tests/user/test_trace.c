@@ -7,7 +7,8 @@
  * of a class (allocation, pinning, copy, doorbell / command-processor sleep
  * and wake, kernel launch, fault, reset) and checks from tracefs that the
  * class's events fired, for this process (pid=) where the event names one.
- * The last case disables the events again.  Needs root and tracefs (mounted
+ * The debugfs views queues, engines and faults are checked while a queue
+ * is faulted.  The last case disables the events again.  Needs root and tracefs (mounted
  * here at /sys/kernel/tracing if it is not yet); skips otherwise.
  */
 #define _GNU_SOURCE
@@ -531,6 +532,30 @@ TEST(fault_reset_and_debugfs_views)
 			 (int)getpid(), "test_trace", q.handle,
 			 (unsigned long long)seq);
 		CHECK(strstr(views, line) != NULL);
+		free(views);
+	}
+
+	views = debugfs_file("engines");
+	if (!views) {
+		printf("#   no debugfs engines view\n");
+		CHECK(0);
+	} else {
+		struct drm_ascend_device_info info;
+		unsigned long long descs, bytes, total = 0;
+		unsigned int eng, lines = 0;
+
+		printf("#   engines:\n%s", views);
+		query_info(fd, &info);
+		for (char *l = strchr(views, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+			if (sscanf(l + 1, "%u %*u %*u %*u %llu %llu", &eng, &descs,
+				   &bytes) == 3) {
+				CHECK_EQ(eng, lines);
+				lines++;
+				total += descs;
+			}
+		}
+		CHECK_EQ(lines, info.num_dma_engines);
+		CHECK(total > 0);	/* earlier cases copied */
 		free(views);
 	}
 

@@ -174,7 +174,7 @@ int ascend_fill_build(const struct ascend_vm_seg *segs, unsigned int nsegs,
 	return n;
 }
 
-/* Bytes the descriptors write (2D: rows of width), for tracing. */
+/* Bytes the descriptors write, for tracing. */
 static u64 ascend_dma_descs_bytes(const struct ascend_dma_desc *descs,
 				  unsigned int n)
 {
@@ -182,7 +182,7 @@ static u64 ascend_dma_descs_bytes(const struct ascend_dma_desc *descs,
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		bytes += descs[i].len;
+		bytes += ascend_dma_desc_bytes(&descs[i]);
 	return bytes;
 }
 

@@ -20,6 +20,9 @@
  *           the command processor does with its current command: "idle",
  *           "running" (handed to AI cores or DMA engines) or "parked" on an
  *           event generation or a 64-bit value.
+ *  engines  one line per DMA engine: ring tail, head (next to execute)
+ *           and retired indices (free-running), descriptors and bytes
+ *           done, "busy" while descriptors wait on its ring, else "idle".
  *  faults   the last ASCEND_FAULT_LOG_SIZE queue faults of the device,
  *           oldest first: time (seconds since boot, the clock of the
  *           kernel log and of the trace buffer), pid, command name, queue
@@ -48,6 +51,7 @@
 #include "ascend_drv.h"
 #include "ascend_gem.h"
 #include "ascend_host.h"
+#include "ascend_hw.h"
 #include "ascend_queue_priv.h"
 
 static const char *const ascend_policy_names[] = {
@@ -306,6 +310,28 @@ static int ascend_debugfs_queues(struct seq_file *m, void *data)
 	return 0;
 }
 
+static int ascend_debugfs_engines(struct seq_file *m, void *data)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct ascend_device *adev = to_ascend_device(entry->dev);
+	struct ascend_dma_engine_info info;
+	unsigned int i;
+
+	if (!adev->hw->dma_engine_info)
+		return -ENODEV;
+	seq_printf(m, "%6s %10s %10s %10s %14s %18s %s\n", "engine", "tail",
+		   "head", "retired", "descs_done", "bytes_done", "state");
+	for (i = 0; i < adev->num_dma_engines; i++) {
+		if (adev->hw->dma_engine_info(adev, i, &info))
+			break;
+		seq_printf(m, "%6u %10u %10u %10u %14llu %18llu %s\n", i,
+			   info.tail, info.head, info.retired, info.descs_done,
+			   info.bytes_done,
+			   info.head != info.tail ? "busy" : "idle");
+	}
+	return 0;
+}
+
 void ascend_debugfs_log_fault(struct ascend_queue *q, u32 code, u64 seq,
 			      u64 addr, u32 opcode)
 {
@@ -369,5 +395,7 @@ void ascend_debugfs_init(struct ascend_device *adev)
 	drm_debugfs_add_file(&adev->drm, "clients", ascend_debugfs_clients,
 			     NULL);
 	drm_debugfs_add_file(&adev->drm, "queues", ascend_debugfs_queues, NULL);
+	drm_debugfs_add_file(&adev->drm, "engines", ascend_debugfs_engines,
+			     NULL);
 	drm_debugfs_add_file(&adev->drm, "faults", ascend_debugfs_faults, NULL);
 }

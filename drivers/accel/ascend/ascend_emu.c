@@ -413,4 +413,5 @@ const struct ascend_hw_ops ascend_emu_ops = {
 	.queue_stop = ascend_emu_queue_stop,
 	.queue_doorbell = ascend_emu_queue_doorbell,
 	.query_kernels = ascend_emu_query_kernels,
+	.dma_engine_info = ascend_emu_dma_engine_info,
 };

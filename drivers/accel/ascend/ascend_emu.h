@@ -114,6 +114,9 @@ struct ascend_emu_dma_ring_state {
 void ascend_emu_dma_pause(struct ascend_emu *emu, bool pause);
 int ascend_emu_dma_ring_state(struct ascend_emu *emu, unsigned int engine,
 			      struct ascend_emu_dma_ring_state *st);
+/* hw op dma_engine_info */
+int ascend_emu_dma_engine_info(struct ascend_device *adev, unsigned int engine,
+			       struct ascend_dma_engine_info *info);
 
 /* ascend_emu_cp.c */
 int ascend_emu_cp_init(struct ascend_emu *emu);

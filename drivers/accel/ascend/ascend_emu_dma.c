@@ -62,6 +62,7 @@ struct ascend_emu_dma_slot {
  * @head: next slot the engine executes
  * @retired: next executed slot the driver side retires
  * @executed: descriptors this engine has executed (statistics)
+ * @bytes: bytes those descriptors wrote (statistics)
  * @slots: the ring
  *
  * @tail, @head, @retired and the slots are under &ascend_emu_dma.lock.
@@ -75,6 +76,7 @@ struct ascend_emu_dma_ring {
 	u32 head;
 	u32 retired;
 	u64 executed;
+	u64 bytes;
 	struct ascend_emu_dma_slot slots[ASCEND_DMA_RING_SIZE];
 };
 
@@ -393,6 +395,7 @@ static int ascend_emu_dma_engine(void *data)
 		slot->fault_addr = fault;
 		r->head++;
 		r->executed++;
+		r->bytes += ascend_dma_desc_bytes(&slot->desc);
 		spin_unlock(&dma->lock);
 		ascend_emu_dma_irq(r);
 	}
@@ -542,6 +545,25 @@ int ascend_emu_dma_ring_state(struct ascend_emu *emu, unsigned int engine,
 	st->head = r->head;
 	st->retired = r->retired;
 	st->executed = r->executed;
+	spin_unlock(&dma->lock);
+	return 0;
+}
+
+int ascend_emu_dma_engine_info(struct ascend_device *adev, unsigned int engine,
+			       struct ascend_dma_engine_info *info)
+{
+	struct ascend_emu_dma *dma = to_ascend_emu(adev)->dma;
+	struct ascend_emu_dma_ring *r;
+
+	if (!dma || engine >= dma->nr_engines)
+		return -EINVAL;
+	r = dma->rings[engine];
+	spin_lock(&dma->lock);
+	info->tail = r->tail;
+	info->head = r->head;
+	info->retired = r->retired;
+	info->descs_done = r->executed;
+	info->bytes_done = r->bytes;
 	spin_unlock(&dma->lock);
 	return 0;
 }

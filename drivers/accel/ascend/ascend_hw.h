@@ -20,6 +20,7 @@
 
 #include <linux/completion.h>
 #include <linux/list.h>
+#include <linux/overflow.h>
 #include <linux/types.h>
 
 struct ascend_device;
@@ -155,6 +156,33 @@ struct ascend_dma_job {
 	unsigned int next;
 };
 
+/* Bytes @d writes (2D: every row); saturates, for statistics and tracing. */
+static inline u64 ascend_dma_desc_bytes(const struct ascend_dma_desc *d)
+{
+	u64 bytes;
+
+	if (d->kind != ASCEND_DMA_2D)
+		return d->len;
+	return check_mul_overflow(d->len, d->height, &bytes) ? U64_MAX : bytes;
+}
+
+/**
+ * struct ascend_dma_engine_info - a snapshot of one DMA engine (debugfs)
+ * @tail: next ring slot the driver writes (free-running)
+ * @head: next ring slot the engine executes
+ * @retired: next executed slot the driver retires
+ * @descs_done: descriptors the engine executed
+ * @bytes_done: bytes those descriptors wrote (ascend_dma_desc_bytes(); an
+ *	indirect or offset descriptor counts what it names, 0 if unknown)
+ */
+struct ascend_dma_engine_info {
+	u32 tail;
+	u32 head;
+	u32 retired;
+	u64 descs_done;
+	u64 bytes_done;
+};
+
 /**
  * struct ascend_hw_ops - what a backend implements
  * @init: bring the device up; called once from probe before anything else
@@ -174,6 +202,7 @@ struct ascend_dma_job {
  *	then re-checks every queue stalled on an event or a value
  * @query_kernels: copy up to @max entries of the built-in kernel table to
  *	@out (which may be NULL when @max is 0); returns the table's length
+ * @dma_engine_info: optional: state of DMA engine @engine (0 or -EINVAL)
  */
 struct ascend_hw_ops {
 	int (*init)(struct ascend_device *adev);
@@ -189,6 +218,8 @@ struct ascend_hw_ops {
 	void (*queue_doorbell)(struct ascend_device *adev, struct ascend_queue *q);
 	u32 (*query_kernels)(struct ascend_device *adev,
 			     struct drm_ascend_kernel_info *out, u32 max);
+	int (*dma_engine_info)(struct ascend_device *adev, unsigned int engine,
+			       struct ascend_dma_engine_info *info);
 };
 
 /* The emulated NPU (ascend_emu.c). */
