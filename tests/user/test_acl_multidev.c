@@ -126,10 +126,13 @@ TEST(copies_between_every_pair)
 			CHECK_ACL_OK(aclrtSynchronizeStream(s));
 			CHECK_ACL_OK(aclrtDestroyStream(s));
 			CHECK(holds(j, buf[j], 0x80 + j, host));
-			/* restore i's pattern and drop the link */
+			/* restore both patterns and drop the link */
 			memset(host, 0x10 + i, SIZE);
 			REQUIRE_ACL(aclrtSetDevice(i));
 			REQUIRE_ACL(aclrtMemcpy(buf[i], SIZE, host, SIZE, ACL_MEMCPY_HOST_TO_DEVICE));
+			memset(host, 0x10 + j, SIZE);
+			REQUIRE_ACL(aclrtSetDevice(j));
+			REQUIRE_ACL(aclrtMemcpy(buf[j], SIZE, host, SIZE, ACL_MEMCPY_HOST_TO_DEVICE));
 			REQUIRE_ACL(aclrtSetDevice(j));
 			CHECK_ACL_OK(aclrtDeviceDisablePeerAccess(i));
 			CHECK_ACL_ERR(aclrtMemcpy(buf[j], SIZE, buf[i], SIZE,

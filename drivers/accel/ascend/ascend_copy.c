@@ -39,6 +39,7 @@
 #include "ascend_copy.h"
 #include "ascend_drv.h"
 #include "ascend_hw.h"
+#include "ascend_peer.h"
 #include "ascend_queue.h"
 #include "ascend_trace.h"
 #include "ascend_vm.h"
@@ -244,29 +245,35 @@ int ascend_dma_copy_va(struct ascend_vm *vm, u64 dst, u64 src, u64 size)
 {
 	struct drm_ascend_copy args = { .dst = dst, .src = src, .size = size };
 	struct ascend_vm_seg *dsegs = NULL, *ssegs = NULL;
+	struct ascend_peer_ctx ctx;
 	int nd, ns, ret;
 
 	ret = ascend_copy_check(&args);
 	if (ret)
 		return ret;
 
-	mutex_lock(&vm->lock);
-	nd = ascend_vm_translate_access_locked(vm, dst, size, true, &dsegs);
+	ret = ascend_peer_ctx_lock(&ctx, ascend_vm_file(vm));
+	if (ret)
+		return ret;
+	nd = ascend_peer_translate(&ctx, dst, size, true, &dsegs);
 	if (nd < 0) {
 		ret = nd;
 		goto out_unlock;
 	}
-	ns = ascend_vm_translate_access_locked(vm, src, size, false, &ssegs);
+	ns = ascend_peer_translate(&ctx, src, size, false, &ssegs);
 	if (ns < 0) {
 		ret = ns;
 		goto out_unlock;
 	}
 
-	/* vm->lock held across the DMA: an unmap waits for it to finish. */
+	/*
+	 * vm->lock (and every linked peer's) held across the DMA: an unmap
+	 * waits for it to finish.
+	 */
 	ret = ascend_dma_copy_segs(vm->adev, dsegs, nd, ssegs, ns);
 
 out_unlock:
-	mutex_unlock(&vm->lock);
+	ascend_peer_ctx_unlock(&ctx);
 	kvfree(ssegs);
 	kvfree(dsegs);
 	return ret;
@@ -277,14 +284,17 @@ int ascend_dma_fill_va(struct ascend_vm *vm, u64 dst, u64 size, u64 pattern,
 {
 	struct ascend_vm_seg *segs = NULL;
 	struct ascend_dma_desc *descs = NULL;
+	struct ascend_peer_ctx ctx;
 	int nsegs, n, ret;
 
 	ret = ascend_fill_check(dst, size, pattern_size, 0);
 	if (ret)
 		return ret;
 
-	mutex_lock(&vm->lock);
-	nsegs = ascend_vm_translate_access_locked(vm, dst, size, true, &segs);
+	ret = ascend_peer_ctx_lock(&ctx, ascend_vm_file(vm));
+	if (ret)
+		return ret;
+	nsegs = ascend_peer_translate(&ctx, dst, size, true, &segs);
 	if (nsegs < 0) {
 		ret = nsegs;
 		goto out_unlock;
@@ -310,7 +320,7 @@ int ascend_dma_fill_va(struct ascend_vm *vm, u64 dst, u64 size, u64 pattern,
 	ret = ascend_dma_run(vm->adev, descs, n);
 
 out_unlock:
-	mutex_unlock(&vm->lock);
+	ascend_peer_ctx_unlock(&ctx);
 	kvfree(descs);
 	kvfree(segs);
 	return ret;
@@ -402,14 +412,14 @@ err_unpin:
 	return ret;
 }
 
-/* Segments of @len bytes at @off of side @s, @vm->lock held. */
-static int ascend_copy_side_segs(struct ascend_vm *vm,
+/* Segments of @len bytes at @off of side @s, @ctx locked. */
+static int ascend_copy_side_segs(struct ascend_peer_ctx *ctx,
 				 struct ascend_copy_side *s, u64 off, u64 len,
 				 struct ascend_vm_seg **segs)
 {
 	if (s->mmu)
-		return ascend_vm_translate_access_locked(vm, s->addr + off, len,
-							 s->write, segs);
+		return ascend_peer_translate(ctx, s->addr + off, len, s->write,
+					     segs);
 	return ascend_copy_sgt_segs(&s->sgt, segs);
 }
 
@@ -419,26 +429,27 @@ static int ascend_copy_window(struct ascend_file *af,
 			      struct ascend_copy_side *s, u64 off, u64 len)
 {
 	struct ascend_vm_seg *dsegs = NULL, *ssegs = NULL;
-	struct ascend_vm *vm = &af->vm;
+	struct ascend_peer_ctx ctx;
 	int nd, ns, ret = 0;
 
 	if (!d->mmu)
 		ret = ascend_copy_pin(af, d, d->addr + off, len);
 	if (!ret && !s->mmu)
 		ret = ascend_copy_pin(af, s, s->addr + off, len);
+	if (!ret)
+		ret = ascend_peer_ctx_lock(&ctx, af);
 	if (ret)
 		goto out_unpin;
 
-	mutex_lock(&vm->lock);
-	nd = ascend_copy_side_segs(vm, d, off, len, &dsegs);
-	ns = nd < 0 ? 0 : ascend_copy_side_segs(vm, s, off, len, &ssegs);
+	nd = ascend_copy_side_segs(&ctx, d, off, len, &dsegs);
+	ns = nd < 0 ? 0 : ascend_copy_side_segs(&ctx, s, off, len, &ssegs);
 	if (nd < 0)
 		ret = nd;
 	else if (ns < 0)
 		ret = ns;
 	else
-		ret = ascend_dma_copy_segs(vm->adev, dsegs, nd, ssegs, ns);
-	mutex_unlock(&vm->lock);
+		ret = ascend_dma_copy_segs(af->adev, dsegs, nd, ssegs, ns);
+	ascend_peer_ctx_unlock(&ctx);
 	kvfree(ssegs);
 	kvfree(dsegs);
 
@@ -455,13 +466,17 @@ int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size)
 	struct ascend_copy_side s = { .addr = src };
 	struct ascend_vm *vm = &af->vm;
 	unsigned int max_pages = ASCEND_COPY_PIN_WINDOW / PAGE_SIZE + 1;
+	struct ascend_peer_ctx ctx;
 	u64 off, len;
 	int ret = 0;
 
-	mutex_lock(&vm->lock);
-	d.mmu = ascend_vm_claims_locked(vm, dst, size);
-	s.mmu = ascend_vm_claims_locked(vm, src, size);
-	mutex_unlock(&vm->lock);
+	/* a side in the window of a linked peer is that peer's memory */
+	ret = ascend_peer_ctx_lock(&ctx, af);
+	if (ret)
+		return ret;
+	d.mmu = ascend_peer_claims(&ctx, dst, size);
+	s.mmu = ascend_peer_claims(&ctx, src, size);
+	ascend_peer_ctx_unlock(&ctx);
 
 	if (d.mmu && s.mmu)
 		return ascend_dma_copy_va(vm, dst, src, size);

@@ -26,6 +26,7 @@
 #include "ascend_copy.h"
 #include "ascend_drv.h"
 #include "ascend_hw.h"
+#include "ascend_peer.h"
 #include "ascend_queue.h"
 #include "ascend_trace.h"
 #include "ascend_vm.h"
@@ -55,12 +56,13 @@ struct ascend_copy_pinned {
 /**
  * struct ascend_copy_mmu - translation of %ASCEND_AS_VA for one job
  * @mmu: what the engines call
- * @vm: the file's address space; its lock is held across the job
- * @pin: pinned pageable sides (not in @vm)
+ * @ctx: the file's address space and its linked peers'; locked across
+ *	the job
+ * @pin: pinned pageable sides (not in @ctx)
  */
 struct ascend_copy_mmu {
 	struct ascend_dma_mmu mmu;
-	struct ascend_vm *vm;
+	struct ascend_peer_ctx *ctx;
 	struct ascend_copy_pinned pin[2];
 };
 
@@ -97,15 +99,15 @@ static int ascend_copy_mmu_xlate(const struct ascend_dma_mmu *mmu, u64 va,
 		span->as = p->segs[lo].as;
 		return 0;
 	}
-	return ascend_vm_span_locked(cm->vm, va, len, write, span);
+	return ascend_peer_span(cm->ctx, va, len, write, span);
 }
 
 static void ascend_copy_mmu_init(struct ascend_copy_mmu *cm,
-				 struct ascend_vm *vm)
+				 struct ascend_peer_ctx *ctx)
 {
 	memset(cm, 0, sizeof(*cm));
 	cm->mmu.xlate = ascend_copy_mmu_xlate;
-	cm->vm = vm;
+	cm->ctx = ctx;
 }
 
 static void ascend_copy_pinned_free(struct ascend_copy_pinned *p)
@@ -167,15 +169,15 @@ static int ascend_copy_2d_rows(struct ascend_file *af,
 			       struct ascend_copy_side *s, u64 row, u64 rows)
 {
 	struct ascend_device *adev = af->adev;
-	struct ascend_vm *vm = &af->vm;
 	u64 dst = a->dst + row * a->dpitch, src = a->src + row * a->spitch;
 	u64 dspan = a->dpitch * (rows - 1) + a->width;
 	u64 sspan = a->spitch * (rows - 1) + a->width;
 	struct ascend_dma_desc *descs;
+	struct ascend_peer_ctx ctx;
 	struct ascend_copy_mmu cm;
 	int n, ret = 0;
 
-	ascend_copy_mmu_init(&cm, vm);
+	ascend_copy_mmu_init(&cm, &ctx);
 	descs = kcalloc(adev->num_dma_engines, sizeof(*descs), GFP_KERNEL);
 	if (!descs)
 		return -ENOMEM;
@@ -200,9 +202,11 @@ static int ascend_copy_2d_rows(struct ascend_file *af,
 		ret = n;
 		goto out;
 	}
-	mutex_lock(&vm->lock);
+	ret = ascend_peer_ctx_lock(&ctx, af);
+	if (ret)
+		goto out;
 	ret = ascend_dma_run_mmu(adev, descs, n, &cm.mmu, NULL);
-	mutex_unlock(&vm->lock);
+	ascend_peer_ctx_unlock(&ctx);
 out:
 	ascend_copy_pinned_free(&cm.pin[0]);
 	ascend_copy_pinned_free(&cm.pin[1]);
@@ -220,8 +224,8 @@ static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
 	struct drm_ascend_copy_2d *a = data;
 	struct ascend_copy_side d = { .addr = a->dst, .write = true };
 	struct ascend_copy_side s = { .addr = a->src };
-	struct ascend_vm *vm = &af->vm;
 	struct ascend_vm_mapping *map;
+	struct ascend_peer_ctx ctx;
 	u64 dspan, sspan, row, rows, off;
 	int ret;
 
@@ -236,23 +240,22 @@ static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
 		return ret;
 
 	/* every byte of both spans is checked before any moves */
-	mutex_lock(&vm->lock);
-	d.mmu = ascend_vm_claims_locked(vm, a->dst, dspan);
-	s.mmu = ascend_vm_claims_locked(vm, a->src, sspan);
-	ret = 0;
+	ret = ascend_peer_ctx_lock(&ctx, af);
+	if (ret)
+		return ret;
+	d.mmu = ascend_peer_claims(&ctx, a->dst, dspan);
+	s.mmu = ascend_peer_claims(&ctx, a->src, sspan);
 	if (d.mmu) {
-		map = ascend_vm_lookup_access_locked(vm, a->dst, dspan, true,
-						     &off);
+		map = ascend_peer_lookup(&ctx, a->dst, dspan, true, &off);
 		if (IS_ERR(map))
 			ret = PTR_ERR(map);
 	}
 	if (!ret && s.mmu) {
-		map = ascend_vm_lookup_access_locked(vm, a->src, sspan, false,
-						     &off);
+		map = ascend_peer_lookup(&ctx, a->src, sspan, false, &off);
 		if (IS_ERR(map))
 			ret = PTR_ERR(map);
 	}
-	mutex_unlock(&vm->lock);
+	ascend_peer_ctx_unlock(&ctx);
 	if (ret)
 		return ret;
 	if ((!d.mmu && !access_ok(u64_to_user_ptr(a->dst), dspan)) ||
@@ -325,9 +328,11 @@ out_free:
  * @descs: descriptors of the job being built
  * @n: descriptors in @descs
  * @cap: room in @descs
+ * @ctx: the address spaces, while locked
  */
 struct ascend_batch {
 	struct ascend_file *af;
+	struct ascend_peer_ctx ctx;
 	struct drm_ascend_copy_entry *e;
 	u32 count;
 	u8 *pageable;
@@ -336,17 +341,16 @@ struct ascend_batch {
 	unsigned int cap;
 };
 
-/* The MMU check of one side, vm->lock held; pageable sides only noted. */
+/* The MMU check of one side, b->ctx locked; pageable sides only noted. */
 static int ascend_batch_side_mmu(void *ctx, u64 addr, u64 len, bool write)
 {
 	struct ascend_batch *b = ctx;
-	struct ascend_vm *vm = &b->af->vm;
 	struct ascend_vm_mapping *map;
 	u64 off;
 
-	if (!ascend_vm_claims_locked(vm, addr, len))
+	if (!ascend_peer_claims(&b->ctx, addr, len))
 		return access_ok(u64_to_user_ptr(addr), len) ? 0 : -EFAULT;
-	map = ascend_vm_lookup_access_locked(vm, addr, len, write, &off);
+	map = ascend_peer_lookup(&b->ctx, addr, len, write, &off);
 	return IS_ERR(map) ? PTR_ERR(map) : 0;
 }
 
@@ -374,12 +378,13 @@ static bool ascend_batch_vma_ok(struct mm_struct *mm, u64 addr, u64 len,
  */
 static int ascend_batch_validate(struct ascend_batch *b, u32 *fail)
 {
-	struct ascend_vm *vm = &b->af->vm;
 	struct mm_struct *mm = current->mm;
 	int ret, ret2 = 0;
 	u32 i, limit;
 
-	mutex_lock(&vm->lock);
+	ret = ascend_peer_ctx_lock(&b->ctx, b->af);
+	if (ret)
+		return ret;
 	ret = ascend_copy_batch_validate(b->e, b->count, ascend_batch_side_mmu,
 					 b, fail);
 	limit = ret ? *fail : b->count;
@@ -388,12 +393,12 @@ static int ascend_batch_validate(struct ascend_batch *b, u32 *fail)
 
 		if (!e->size)
 			continue;
-		if (!ascend_vm_claims_locked(vm, e->dst, e->size))
+		if (!ascend_peer_claims(&b->ctx, e->dst, e->size))
 			b->pageable[i] |= ASCEND_BATCH_DST_PAGEABLE;
-		if (!ascend_vm_claims_locked(vm, e->src, e->size))
+		if (!ascend_peer_claims(&b->ctx, e->src, e->size))
 			b->pageable[i] |= ASCEND_BATCH_SRC_PAGEABLE;
 	}
-	mutex_unlock(&vm->lock);
+	ascend_peer_ctx_unlock(&b->ctx);
 
 	/* an earlier entry with a bad pageable side is the first bad one */
 	mmap_read_lock(mm);
@@ -419,8 +424,7 @@ static int ascend_batch_segs(struct ascend_batch *b, u64 addr, u64 len,
 			     struct ascend_vm_seg **segs)
 {
 	if (!side)
-		return ascend_vm_translate_access_locked(&b->af->vm, addr, len,
-							 write, segs);
+		return ascend_peer_translate(&b->ctx, addr, len, write, segs);
 	return ascend_copy_sgt_segs(&side->sgt, segs);
 }
 
@@ -482,7 +486,6 @@ static int ascend_batch_group(struct ascend_batch *b, u32 first, u32 last,
 			      u32 *fail)
 {
 	struct ascend_file *af = b->af;
-	struct ascend_vm *vm = &af->vm;
 	struct ascend_copy_side *sides;
 	u32 i, k = last - first;
 	int ret = 0;
@@ -520,7 +523,9 @@ static int ascend_batch_group(struct ascend_batch *b, u32 first, u32 last,
 		goto out;
 
 	b->n = 0;
-	mutex_lock(&vm->lock);
+	ret = ascend_peer_ctx_lock(&b->ctx, af);
+	if (ret)
+		goto out;
 	for (i = first; i < last && !ret; i++) {
 		struct ascend_copy_side *sd = &sides[2 * (i - first)];
 
@@ -534,7 +539,7 @@ static int ascend_batch_group(struct ascend_batch *b, u32 first, u32 last,
 	}
 	if (!ret)
 		ret = ascend_dma_run_mmu(af->adev, b->descs, b->n, NULL, NULL);
-	mutex_unlock(&vm->lock);
+	ascend_peer_ctx_unlock(&b->ctx);
 out:
 	for (i = 0; i < 2 * k; i++) {
 		ascend_copy_unpin(af, &sides[i]);
@@ -713,11 +718,11 @@ static u32 ascend_dma_fault(int ret, u64 addr, u64 *fault_addr)
 	}
 }
 
-static u32 ascend_dma_cmd_2d(struct ascend_vm *vm, struct ascend_copy_mmu *cm,
+static u32 ascend_dma_cmd_2d(struct ascend_copy_mmu *cm,
 			     const struct ascend_cmd_copy_2d *c,
 			     u64 *fault_addr)
 {
-	struct ascend_device *adev = vm->adev;
+	struct ascend_device *adev = cm->ctx->local->adev;
 	struct ascend_dma_desc *descs;
 	struct ascend_vm_mapping *map;
 	u64 dspan, sspan, off, fa = 0;
@@ -728,10 +733,10 @@ static u32 ascend_dma_cmd_2d(struct ascend_vm *vm, struct ascend_copy_mmu *cm,
 	    ascend_copy_2d_span(c->src, c->spitch, c->width, c->height,
 				&sspan))
 		return ASCEND_FAULT_BAD_COMMAND;
-	map = ascend_vm_lookup_access_locked(vm, c->dst, dspan, true, &off);
+	map = ascend_peer_lookup(cm->ctx, c->dst, dspan, true, &off);
 	if (IS_ERR(map))
 		return ascend_dma_fault(PTR_ERR(map), c->dst, fault_addr);
-	map = ascend_vm_lookup_access_locked(vm, c->src, sspan, false, &off);
+	map = ascend_peer_lookup(cm->ctx, c->src, sspan, false, &off);
 	if (IS_ERR(map))
 		return ascend_dma_fault(PTR_ERR(map), c->src, fault_addr);
 
@@ -748,30 +753,30 @@ static u32 ascend_dma_cmd_2d(struct ascend_vm *vm, struct ascend_copy_mmu *cm,
 }
 
 /* Both sides of a ring batch entry mapped?  0 or a fault code. */
-static u32 ascend_dma_cmd_entry_check(struct ascend_vm *vm,
+static u32 ascend_dma_cmd_entry_check(struct ascend_peer_ctx *ctx,
 				      const struct drm_ascend_copy_entry *e,
 				      u64 *fault_addr)
 {
 	struct ascend_vm_mapping *map;
 	u64 off;
 
-	map = ascend_vm_lookup_access_locked(vm, e->dst, e->size, true, &off);
+	map = ascend_peer_lookup(ctx, e->dst, e->size, true, &off);
 	if (IS_ERR(map))
 		return ascend_dma_fault(PTR_ERR(map), e->dst, fault_addr);
-	map = ascend_vm_lookup_access_locked(vm, e->src, e->size, false, &off);
+	map = ascend_peer_lookup(ctx, e->src, e->size, false, &off);
 	if (IS_ERR(map))
 		return ascend_dma_fault(PTR_ERR(map), e->src, fault_addr);
 	return 0;
 }
 
 /* Check (@descs NULL) or run entries of a ring COPY_BATCH, chunk by chunk. */
-static u32 ascend_dma_cmd_batch_pass(struct ascend_vm *vm,
-				     struct ascend_copy_mmu *cm,
+static u32 ascend_dma_cmd_batch_pass(struct ascend_copy_mmu *cm,
 				     const struct ascend_cmd_copy_batch *c,
 				     struct drm_ascend_copy_entry *buf,
 				     struct ascend_dma_desc *descs,
 				     unsigned int cap, u64 *fault_addr)
 {
+	struct ascend_device *adev = cm->ctx->local->adev;
 	unsigned int nd = 0;
 	u64 fa = 0, chunk;
 	u32 i, k, n;
@@ -779,9 +784,13 @@ static u32 ascend_dma_cmd_batch_pass(struct ascend_vm *vm,
 
 	for (i = 0; i < c->count; i += n) {
 		u64 at = c->entries + (u64)i * sizeof(*buf);
+		size_t bytes;
 
 		n = min_t(u32, c->count - i, ASCEND_BATCH_READ);
-		ret = ascend_vm_rw_locked(vm, at, buf, n * sizeof(*buf), false);
+		bytes = n * sizeof(*buf);
+		/* the entries may be in a linked peer's memory too */
+		ret = ascend_vm_rw_locked(ascend_peer_ctx_vm(cm->ctx, at, bytes),
+					  at, buf, bytes, false);
 		if (ret)
 			return ascend_dma_fault(ret, at, fault_addr);
 		for (k = 0; k < n; k++) {
@@ -792,7 +801,7 @@ static u32 ascend_dma_cmd_batch_pass(struct ascend_vm *vm,
 			if (!e->size)
 				continue;
 			if (!descs) {
-				ret = ascend_dma_cmd_entry_check(vm, e,
+				ret = ascend_dma_cmd_entry_check(cm->ctx, e,
 								 fault_addr);
 				if (ret)
 					return ret;
@@ -807,7 +816,7 @@ static u32 ascend_dma_cmd_batch_pass(struct ascend_vm *vm,
 				/* full (cap >= one entry's worth if empty) */
 				if (!nd)
 					return ASCEND_FAULT_DMA;
-				ret = ascend_dma_run_mmu(vm->adev, descs, nd,
+				ret = ascend_dma_run_mmu(adev, descs, nd,
 							 &cm->mmu, &fa);
 				nd = 0;
 				if (ret)
@@ -817,15 +826,14 @@ static u32 ascend_dma_cmd_batch_pass(struct ascend_vm *vm,
 		}
 	}
 	if (descs && nd) {
-		ret = ascend_dma_run_mmu(vm->adev, descs, nd, &cm->mmu, &fa);
+		ret = ascend_dma_run_mmu(adev, descs, nd, &cm->mmu, &fa);
 		if (ret)
 			return ascend_dma_fault(ret, fa, fault_addr);
 	}
 	return 0;
 }
 
-static u32 ascend_dma_cmd_batch(struct ascend_vm *vm,
-				struct ascend_copy_mmu *cm,
+static u32 ascend_dma_cmd_batch(struct ascend_copy_mmu *cm,
 				const struct ascend_cmd_copy_batch *c,
 				u64 *fault_addr)
 {
@@ -838,7 +846,7 @@ static u32 ascend_dma_cmd_batch(struct ascend_vm *vm,
 	if (!buf)
 		return ASCEND_FAULT_DMA;
 	/* every entry is checked before any byte moves */
-	code = ascend_dma_cmd_batch_pass(vm, cm, c, buf, NULL, 0, fault_addr);
+	code = ascend_dma_cmd_batch_pass(cm, c, buf, NULL, 0, fault_addr);
 	if (code)
 		goto out;
 	/* descriptors per job: bounded memory for any count */
@@ -848,8 +856,7 @@ static u32 ascend_dma_cmd_batch(struct ascend_vm *vm,
 		code = ASCEND_FAULT_DMA;
 		goto out;
 	}
-	code = ascend_dma_cmd_batch_pass(vm, cm, c, buf, descs, cap,
-					 fault_addr);
+	code = ascend_dma_cmd_batch_pass(cm, c, buf, descs, cap, fault_addr);
 out:
 	kvfree(descs);
 	kfree(buf);
@@ -860,21 +867,25 @@ u32 ascend_dma_cmd_ext(struct ascend_vm *vm, const struct ascend_cmd *cmd,
 		       u64 *fault_addr)
 {
 	struct ascend_dma_desc desc = {};
+	struct ascend_peer_ctx ctx;
 	struct ascend_copy_mmu cm;
 	u64 fa = 0;
 	u32 code;
 	int ret;
 
-	ascend_copy_mmu_init(&cm, vm);
-	/* vm->lock across the jobs: the engines translate under it */
-	mutex_lock(&vm->lock);
+	ascend_copy_mmu_init(&cm, &ctx);
+	/*
+	 * vm->lock, and every linked peer's, across the jobs: the engines
+	 * translate under them
+	 */
+	if (ascend_peer_ctx_lock(&ctx, ascend_vm_file(vm)))
+		return ASCEND_FAULT_DMA;
 	switch (cmd->opcode) {
 	case ASCEND_CMD_COPY_2D:
-		code = ascend_dma_cmd_2d(vm, &cm, &cmd->copy_2d, fault_addr);
+		code = ascend_dma_cmd_2d(&cm, &cmd->copy_2d, fault_addr);
 		break;
 	case ASCEND_CMD_COPY_BATCH:
-		code = ascend_dma_cmd_batch(vm, &cm, &cmd->copy_batch,
-					    fault_addr);
+		code = ascend_dma_cmd_batch(&cm, &cmd->copy_batch, fault_addr);
 		break;
 	case ASCEND_CMD_COPY_INDIRECT:
 		desc.kind = ASCEND_DMA_INDIRECT;
@@ -899,6 +910,6 @@ u32 ascend_dma_cmd_ext(struct ascend_vm *vm, const struct ascend_cmd *cmd,
 		code = ASCEND_FAULT_BAD_COMMAND;
 		break;
 	}
-	mutex_unlock(&vm->lock);
+	ascend_peer_ctx_unlock(&ctx);
 	return code;
 }

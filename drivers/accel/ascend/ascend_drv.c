@@ -53,6 +53,16 @@ MODULE_PARM_DESC(soc_name, "SoC name reported to user space (default Ascend910B4
 
 static struct ascend_device *ascend_devices[ASCEND_MAX_DEVICES];
 
+/*
+ * Written only by module init and exit, when no file is open: a device
+ * found here lives as long as any file of the module (they pin it).
+ */
+struct ascend_device *ascend_device_by_index(unsigned int index)
+{
+	return index < ASCEND_MAX_DEVICES ? READ_ONCE(ascend_devices[index]) :
+					    NULL;
+}
+
 static int ascend_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct ascend_file *af;

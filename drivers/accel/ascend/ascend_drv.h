@@ -160,6 +160,12 @@ static inline struct ascend_file *to_ascend_file(struct drm_file *file)
 /* Module parameters shared across files (ascend_drv.c). */
 extern unsigned int ascend_num_devices;
 
+/*
+ * The device with @index, or NULL (ascend_drv.c); devices live as long as
+ * the module, so the result needs no reference.
+ */
+struct ascend_device *ascend_device_by_index(unsigned int index);
+
 /* debugfs files of the device (ascend_debugfs.c) */
 void ascend_debugfs_init(struct ascend_device *adev);
 /* pid (thread group id) of the process using @file, 0 if it is gone */

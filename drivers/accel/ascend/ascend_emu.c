@@ -16,6 +16,9 @@
  * fails with -ENOMEM: a DMA job reports -ENOMEM and a queue command
  * faults, like a device memory error on real hardware.
  *
+ * Another device's HBM (ASCEND_AS_PEER(n), peer access) is that device's
+ * backing store, found by device index: its pages, its backing cap.
+ *
  * Host memory (%ASCEND_AS_SYS) is reached the way a device would: from the
  * bus address the DMA-mapping API produced.  The emulated NPU is a platform
  * device without an IOMMU, so that is the physical address (dma-direct,
@@ -172,6 +175,23 @@ static struct page *ascend_emu_sys_page(struct ascend_emu *emu, u64 addr)
 }
 
 /*
+ * The emulated NPU whose HBM the peer address space @as names, or NULL.
+ * Devices live as long as the module; the driver holds the peer's address
+ * space lock across the job, so the memory it translated stays allocated.
+ */
+struct ascend_emu *ascend_emu_peer(u32 as)
+{
+	struct ascend_device *adev;
+
+	if (!ascend_as_is_peer(as))
+		return NULL;
+	adev = ascend_device_by_index(ascend_as_peer_dev(as));
+	if (!adev || adev->hw != &ascend_emu_ops)
+		return NULL;
+	return READ_ONCE(adev->hw_priv);
+}
+
+/*
  * The page holding @addr in address space @as: for HBM, NULL when never
  * written and not @alloc; ERR_PTR(-EIO) for a bad address space or bus
  * address, ERR_PTR(-ENOMEM) when HBM cannot be backed.
@@ -188,6 +208,9 @@ static struct page *ascend_emu_mem_page(struct ascend_emu *emu, u32 as,
 		page = ascend_emu_sys_page(emu, addr);
 		return page ?: ERR_PTR(-EIO);
 	}
+	emu = ascend_emu_peer(as);
+	if (emu)
+		return ascend_emu_page(emu, addr >> PAGE_SHIFT, alloc);
 	return ERR_PTR(-EIO);
 }
 
@@ -198,6 +221,10 @@ static bool ascend_emu_in_as(struct ascend_emu *emu, u32 as, u64 addr,
 
 	if (as == ASCEND_AS_SYS)
 		return !check_add_overflow(addr, len, &end);
+	if (ascend_as_is_peer(as)) {
+		emu = ascend_emu_peer(as);
+		return emu && ascend_emu_in_hbm(emu, addr, len);
+	}
 	return as == ASCEND_AS_HBM && ascend_emu_in_hbm(emu, addr, len);
 }
 

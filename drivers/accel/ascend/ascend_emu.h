@@ -51,11 +51,13 @@ int ascend_emu_hbm_rw(struct ascend_device *adev, u64 addr, void *buf,
 int ascend_emu_hbm_copy(struct ascend_emu *emu, u64 dst, u64 src, u64 len);
 int ascend_emu_hbm_fill(struct ascend_emu *emu, u64 dst, u64 len,
 			u64 pattern, u32 pattern_size);
-/* The same between address spaces (ASCEND_AS_HBM / ASCEND_AS_SYS). */
+/* The same between address spaces (HBM, SYS, a peer's HBM). */
 int ascend_emu_mem_copy(struct ascend_emu *emu, u64 dst, u32 dst_as,
 			u64 src, u32 src_as, u64 len);
 int ascend_emu_mem_fill(struct ascend_emu *emu, u64 dst, u32 dst_as,
 			u64 len, u64 pattern, u32 pattern_size);
+/* The emulated NPU a peer address space ASCEND_AS_PEER(n) names, or NULL. */
+struct ascend_emu *ascend_emu_peer(u32 as);
 /* Device-side access to host memory by bus address (hw op sys_rw). */
 int ascend_emu_sys_rw(struct ascend_device *adev, u64 addr, void *buf,
 		      size_t len, bool write);

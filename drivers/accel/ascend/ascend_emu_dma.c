@@ -178,6 +178,10 @@ static int ascend_emu_dma_mem_rw(struct ascend_emu *emu, u32 as, u64 addr,
 		return ascend_emu_hbm_rw(emu->adev, addr, buf, len, write);
 	if (as == ASCEND_AS_SYS)
 		return ascend_emu_sys_rw(emu->adev, addr, buf, len, write);
+	/* another device's HBM, through that device's backend */
+	emu = ascend_emu_peer(as);
+	if (emu)
+		return ascend_emu_hbm_rw(emu->adev, addr, buf, len, write);
 	return -EIO;
 }
 
@@ -389,6 +393,9 @@ static int ascend_emu_dma_engine(void *data)
 
 		/* slots [head, tail) belong to the engine: no lock needed */
 		err = ascend_emu_dma_exec(dma, slot->job, &slot->desc, &fault);
+		if (!err && ascend_should_fail(dma->emu->adev,
+					       ASCEND_FAULT_SITE_DMA_XFER))
+			err = -EIO;
 
 		spin_lock(&dma->lock);
 		slot->status = err;

@@ -25,13 +25,11 @@ static const char *const ascend_fault_site_names[ASCEND_FAULT_NR_SITES] = {
 	[ASCEND_FAULT_SITE_EVENT_CREATE] = "event_create",
 };
 
-/*
- * Sites with a call in the driver; only these get knobs (the engine
- * transfer site waits for the DMA engine rework to land).
- */
+/* Sites with a call in the driver; only these get knobs. */
 static const unsigned long ascend_fault_wired =
 	BIT(ASCEND_FAULT_SITE_HBM_ALLOC) | BIT(ASCEND_FAULT_SITE_PIN) |
-	BIT(ASCEND_FAULT_SITE_DMA_MAP) | BIT(ASCEND_FAULT_SITE_DOORBELL) |
+	BIT(ASCEND_FAULT_SITE_DMA_MAP) | BIT(ASCEND_FAULT_SITE_DMA_XFER) |
+	BIT(ASCEND_FAULT_SITE_DOORBELL) |
 	BIT(ASCEND_FAULT_SITE_QUEUE_CREATE) |
 	BIT(ASCEND_FAULT_SITE_EVENT_CREATE);
 

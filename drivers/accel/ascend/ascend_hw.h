@@ -46,6 +46,28 @@ struct drm_ascend_kernel_info;
 #define ASCEND_AS_HBM		0	/* device memory: an HBM offset */
 #define ASCEND_AS_SYS		1	/* host memory: a DMA (bus) address */
 #define ASCEND_AS_VA		2	/* a device VA: see below */
+/*
+ * HBM of another device N (peer access): an HBM offset on device N, the
+ * address space ASCEND_AS_PEER_HBM + N.  The engines reach it through that
+ * device's backend; the driver produces it only for a range of a peer the
+ * issuing file has a link to (ascend_peer.c), with the peer's address
+ * space lock held across the job.
+ */
+#define ASCEND_AS_PEER_HBM	0x100
+#define ASCEND_AS_PEER_MAX	256	/* devices an address space can name */
+#define ASCEND_AS_PEER(dev)	(ASCEND_AS_PEER_HBM + (dev))
+
+static inline bool ascend_as_is_peer(u32 as)
+{
+	return as >= ASCEND_AS_PEER_HBM &&
+	       as - ASCEND_AS_PEER_HBM < ASCEND_AS_PEER_MAX;
+}
+
+/* The device index of a peer address space. */
+static inline unsigned int ascend_as_peer_dev(u32 as)
+{
+	return as - ASCEND_AS_PEER_HBM;
+}
 
 /*
  * %ASCEND_AS_VA addresses are translated by the engine through
@@ -69,7 +91,8 @@ struct drm_ascend_kernel_info;
  * @pattern_size: %ASCEND_DMA_FILL: 1, 2 or 4 (@len need not be a multiple)
  * @pattern: %ASCEND_DMA_FILL: the low @pattern_size bytes (little endian)
  *	are repeated, starting with byte 0 of the pattern at @dst
- * @dst_as: %ASCEND_AS_HBM, %ASCEND_AS_SYS or %ASCEND_AS_VA
+ * @dst_as: %ASCEND_AS_HBM, %ASCEND_AS_SYS, %ASCEND_AS_VA or
+ *	ASCEND_AS_PEER(device index)
  * @src_as: likewise (%ASCEND_DMA_LINEAR and %ASCEND_DMA_2D only)
  * @dpitch: %ASCEND_DMA_2D: bytes between destination rows, >= @len
  * @spitch: %ASCEND_DMA_2D: bytes between source rows, >= @len
@@ -101,7 +124,8 @@ struct ascend_dma_desc {
 
 /**
  * struct ascend_dma_span - a contiguous device-physical piece
- * @addr: device-physical address in @as (%ASCEND_AS_HBM or %ASCEND_AS_SYS)
+ * @addr: device-physical address in @as (%ASCEND_AS_HBM, %ASCEND_AS_SYS or
+ *	a peer's HBM, ASCEND_AS_PEER(device index))
  * @len: contiguous bytes from @addr
  * @as: address space
  */

@@ -8,6 +8,12 @@
  * both files must have been opened by the calling process (the thread
  * group recorded at open): a file received from, or inherited by, another
  * process gives no access to that process's memory (-EPERM).
+ *
+ * Copies of a file with links (ascend_copy.c, ascend_copy_ext.c) lock the
+ * address spaces of every peer it links to (struct ascend_peer_ctx); a
+ * range in a peer's VA window translates through the peer's MMU into the
+ * peer's HBM, address space ASCEND_AS_PEER(peer device index), which the
+ * DMA engines reach through the peer device's backend.
  */
 #include <linux/file.h>
 #include <linux/overflow.h>
@@ -17,7 +23,9 @@
 #include <linux/slab.h>
 
 #include "ascend_drv.h"
+#include "ascend_hw.h"
 #include "ascend_peer.h"
+#include "ascend_vm.h"
 
 DECLARE_RWSEM(ascend_peer_rwsem);
 
@@ -127,6 +135,156 @@ struct ascend_file *ascend_peer_find_locked(struct ascend_file *from,
 			return link->to;
 	}
 	return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Copies reaching a peer's memory */
+
+struct ascend_file *ascend_vm_file(struct ascend_vm *vm)
+{
+	return container_of(vm, struct ascend_file, vm);
+}
+
+int ascend_peer_vm_cmp(const struct ascend_vm *a, const struct ascend_vm *b)
+{
+	if (a->adev->index != b->adev->index)
+		return a->adev->index < b->adev->index ? -1 : 1;
+	if (a == b)
+		return 0;
+	return (uintptr_t)a < (uintptr_t)b ? -1 : 1;
+}
+
+/* Insert @vm into the sorted @vms[0..n). */
+static void ascend_peer_ctx_insert(struct ascend_vm **vms, unsigned int n,
+				   struct ascend_vm *vm)
+{
+	while (n && ascend_peer_vm_cmp(vm, vms[n - 1]) < 0) {
+		vms[n] = vms[n - 1];
+		n--;
+	}
+	vms[n] = vm;
+}
+
+int ascend_peer_ctx_lock(struct ascend_peer_ctx *ctx, struct ascend_file *af)
+{
+	struct ascend_peer_link *link;
+	unsigned int n = 1, i;
+
+	ctx->af = af;
+	ctx->local = &af->vm;
+	down_read(&ascend_peer_rwsem);
+	list_for_each_entry(link, &af->peer_links, from_node)
+		n++;
+	if (n == 1) {
+		ctx->one = &af->vm;
+		ctx->vms = &ctx->one;
+	} else {
+		ctx->vms = kmalloc_array(n, sizeof(*ctx->vms), GFP_KERNEL);
+		if (!ctx->vms) {
+			up_read(&ascend_peer_rwsem);
+			return -ENOMEM;
+		}
+		i = 0;
+		ascend_peer_ctx_insert(ctx->vms, i++, &af->vm);
+		list_for_each_entry(link, &af->peer_links, from_node)
+			ascend_peer_ctx_insert(ctx->vms, i++, &link->to->vm);
+	}
+	ctx->nr = n;
+	/*
+	 * Increasing device index: every path taking two address space locks
+	 * holds ascend_peer_rwsem and goes through here, so there is one
+	 * global order (lockdep sees them as nested under the rwsem).
+	 */
+	for (i = 0; i < n; i++)
+		mutex_lock_nest_lock(&ctx->vms[i]->lock, &ascend_peer_rwsem);
+	return 0;
+}
+
+void ascend_peer_ctx_unlock(struct ascend_peer_ctx *ctx)
+{
+	unsigned int i = ctx->nr;
+
+	while (i--)
+		mutex_unlock(&ctx->vms[i]->lock);
+	if (ctx->vms != &ctx->one)
+		kfree(ctx->vms);
+	ctx->vms = NULL;
+	ctx->nr = 0;
+	up_read(&ascend_peer_rwsem);
+}
+
+struct ascend_vm *ascend_peer_ctx_vm(const struct ascend_peer_ctx *ctx,
+				     u64 va, u64 len)
+{
+	struct ascend_file *peer;
+
+	/* the file's own mappings first: they never resolve elsewhere */
+	if (list_empty(&ctx->af->peer_links) ||
+	    ascend_vm_claims_locked(ctx->local, va, len))
+		return ctx->local;
+	peer = ascend_peer_find_locked(ctx->af, va, len);
+	return peer ? &peer->vm : ctx->local;
+}
+
+int ascend_peer_retag(struct ascend_vm_seg *segs, int n, unsigned int index)
+{
+	int i;
+
+	if (index >= ASCEND_AS_PEER_MAX)
+		return -EFAULT;
+	for (i = 0; i < n; i++) {
+		if (segs[i].as != ASCEND_AS_HBM)
+			return -EFAULT;
+		segs[i].as = ASCEND_AS_PEER(index);
+	}
+	return n;
+}
+
+bool ascend_peer_claims(const struct ascend_peer_ctx *ctx, u64 addr, u64 len)
+{
+	return ascend_vm_claims_locked(ctx->local, addr, len) ||
+	       ascend_peer_ctx_vm(ctx, addr, len) != ctx->local;
+}
+
+struct ascend_vm_mapping *ascend_peer_lookup(const struct ascend_peer_ctx *ctx,
+					     u64 va, u64 len, bool write,
+					     u64 *offset)
+{
+	return ascend_vm_lookup_access_locked(ascend_peer_ctx_vm(ctx, va, len),
+					      va, len, write, offset);
+}
+
+int ascend_peer_translate(const struct ascend_peer_ctx *ctx, u64 va, u64 len,
+			  bool write, struct ascend_vm_seg **segs)
+{
+	struct ascend_vm *vm = ascend_peer_ctx_vm(ctx, va, len);
+	int n;
+
+	n = ascend_vm_translate_access_locked(vm, va, len, write, segs);
+	if (n < 0 || vm == ctx->local)
+		return n;
+	n = ascend_peer_retag(*segs, n, vm->adev->index);
+	if (n < 0) {
+		kvfree(*segs);
+		*segs = NULL;
+	}
+	return n;
+}
+
+int ascend_peer_span(const struct ascend_peer_ctx *ctx, u64 va, u64 len,
+		     bool write, struct ascend_dma_span *span)
+{
+	struct ascend_vm *vm = ascend_peer_ctx_vm(ctx, va, len);
+	int ret;
+
+	ret = ascend_vm_span_locked(vm, va, len, write, span);
+	if (ret || vm == ctx->local)
+		return ret;
+	if (span->as != ASCEND_AS_HBM ||
+	    vm->adev->index >= ASCEND_AS_PEER_MAX)
+		return -EFAULT;
+	span->as = ASCEND_AS_PEER(vm->adev->index);
+	return 0;
 }
 
 int ascend_ioctl_peer(struct drm_device *drm, void *data,

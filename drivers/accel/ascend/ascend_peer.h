@@ -14,7 +14,11 @@
 #include <linux/rwsem.h>
 #include <linux/types.h>
 
+struct ascend_dma_span;
 struct ascend_file;
+struct ascend_vm;
+struct ascend_vm_mapping;
+struct ascend_vm_seg;
 struct file;
 
 /**
@@ -66,6 +70,72 @@ bool ascend_peer_linked_locked(struct ascend_file *from,
  */
 struct ascend_file *ascend_peer_find_locked(struct ascend_file *from,
 					    u64 va, u64 len);
+
+/**
+ * struct ascend_peer_ctx - the address spaces one copy of a file may reach
+ * @af: the file issuing the copy (its queue, or its ioctl)
+ * @local: @af's own address space
+ * @vms: @local and the address space of every file @af has a link to,
+ *	locked, in lock order (device index, then address)
+ * @nr: entries in @vms
+ * @one: storage for @vms without links
+ *
+ * ascend_peer_ctx_lock() takes ascend_peer_rwsem for read and every
+ * vm->lock of @vms, in order; they stay held until ascend_peer_ctx_unlock(),
+ * i.e. across the DMA job: a peer's memory cannot be unmapped (freed) under
+ * the engines, and a peer file cannot finish closing.  Holding the locks of
+ * every linked peer, not just the ones a copy names, lets the engines
+ * translate addresses they read at execution (indirect, offset, batch).
+ */
+struct ascend_peer_ctx {
+	struct ascend_file *af;
+	struct ascend_vm *local;
+	struct ascend_vm **vms;
+	unsigned int nr;
+	struct ascend_vm *one;
+};
+
+/* 0, or -ENOMEM with nothing held.  Sleeps; no vm->lock may be held. */
+int ascend_peer_ctx_lock(struct ascend_peer_ctx *ctx, struct ascend_file *af);
+void ascend_peer_ctx_unlock(struct ascend_peer_ctx *ctx);
+
+/* The file whose address space is @vm (every ascend_vm is in a file). */
+struct ascend_file *ascend_vm_file(struct ascend_vm *vm);
+
+/*
+ * The address space that holds [@va, @va + @len) for @ctx: a linked peer's
+ * when its VA window holds the whole range, else the local one.
+ */
+struct ascend_vm *ascend_peer_ctx_vm(const struct ascend_peer_ctx *ctx,
+				     u64 va, u64 len);
+
+/*
+ * Lock order of two address spaces (device index, then address): the one
+ * taken first compares lower.  For the lock and for KUnit.
+ */
+int ascend_peer_vm_cmp(const struct ascend_vm *a, const struct ascend_vm *b);
+
+/*
+ * Segments of a peer's address space as the issuing device sees them: its
+ * HBM becomes ASCEND_AS_PEER(peer index).  -EFAULT for anything else (a
+ * peer's window holds only its HBM).
+ */
+int ascend_peer_retag(struct ascend_vm_seg *segs, int n, unsigned int index);
+
+/*
+ * Through @ctx: ascend_vm_claims_locked(), ascend_vm_lookup_access_locked(),
+ * ascend_vm_translate_access_locked() and ascend_vm_span_locked(), where a
+ * range in a linked peer's window resolves through the peer's MMU into
+ * ASCEND_AS_PEER(n) segments.
+ */
+bool ascend_peer_claims(const struct ascend_peer_ctx *ctx, u64 addr, u64 len);
+struct ascend_vm_mapping *ascend_peer_lookup(const struct ascend_peer_ctx *ctx,
+					     u64 va, u64 len, bool write,
+					     u64 *offset);
+int ascend_peer_translate(const struct ascend_peer_ctx *ctx, u64 va, u64 len,
+			  bool write, struct ascend_vm_seg **segs);
+int ascend_peer_span(const struct ascend_peer_ctx *ctx, u64 va, u64 len,
+		     bool write, struct ascend_dma_span *span);
 
 /* ascend_drv.c: the ascend file behind an open @f, or NULL if not ours. */
 struct ascend_file *ascend_file_from_file(struct file *f);
