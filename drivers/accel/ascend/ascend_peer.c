@@ -123,7 +123,8 @@ struct ascend_file *ascend_peer_find_locked(struct ascend_file *from,
 	struct ascend_peer_link *link;
 	u64 end;
 
-	lockdep_assert_held(&ascend_peer_rwsem);
+	/* DMA engines call this for the submitter, who holds the rwsem */
+	lockdep_assert(rwsem_is_locked(&ascend_peer_rwsem));
 	if (!len || check_add_overflow(va, len, &end))
 		return NULL;
 	list_for_each_entry(link, &from->peer_links, from_node) {

@@ -246,7 +246,7 @@ bool ascend_vm_claims_locked(struct ascend_vm *vm, u64 addr, u64 len)
 {
 	u64 end;
 
-	lockdep_assert_held(&vm->lock);
+	ascend_vm_assert_locked(vm);
 
 	if (!len || check_add_overflow(addr, len, &end))
 		return true;	/* the MMU path reports -EINVAL */
@@ -299,7 +299,7 @@ struct ascend_vm_mapping *ascend_vm_lookup_locked(struct ascend_vm *vm,
 	struct ascend_vm_mapping *map;
 	u64 end;
 
-	lockdep_assert_held(&vm->lock);
+	ascend_vm_assert_locked(vm);
 
 	if (!len || check_add_overflow(va, len, &end))
 		return ERR_PTR(-EINVAL);

@@ -135,6 +135,14 @@ int ascend_vm_check_host(struct ascend_vm *vm, u64 addr, u64 size);
 void ascend_vm_unmap_host(struct ascend_vm *vm, struct ascend_vm_mapping *map);
 
 /*
+ * The *_locked lookups run with @vm->lock held, but not always by the
+ * calling task: the DMA engines translate on behalf of the task that
+ * submitted the job, which holds the lock for the job's whole duration
+ * (ascend_copy.c).  So assert that the lock is held, not by whom.
+ */
+#define ascend_vm_assert_locked(vm) lockdep_assert(mutex_is_locked(&(vm)->lock))
+
+/*
  * Does any byte of [addr, addr + len) fall in the VA window or a host
  * mapping of @vm, with @vm->lock held?  Such a range must be accessed
  * through the MMU; any other range is pageable host memory.
