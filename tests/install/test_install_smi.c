@@ -511,6 +511,58 @@ TEST(watch_count_json_lines)
 	free(out);
 }
 
+/* The debugfs views: our stream's queue, every DMA engine, the fault log. */
+TEST(views_queues_engines_faults)
+{
+	const struct jval *devs, *d0, *qv, *ev, *fv;
+	char mypid[32];
+	aclrtStream stream = NULL;
+	struct jval *doc;
+	int st, own = 0;
+	char *out;
+
+	REQUIRE(aclrtCreateStream(&stream) == ACL_SUCCESS);
+	out = run_smi("", &st);
+	REQUIRE(out);
+	CHECK_EQ(st, 0);
+	CHECK(strstr(out, "\nQueues:\n") != NULL);
+	CHECK(strstr(out, "\nEngines:\n") != NULL);
+	CHECK(strstr(out, "\nFaults:\n") != NULL);
+	CHECK(strstr(out, "not exposed") == NULL);
+	free(out);
+
+	out = run_smi("--json", &st);
+	REQUIRE(out);
+	doc = jparse(out);
+	REQUIRE(doc);
+	devs = jget(doc, "devices");
+	REQUIRE(devs && devs->type == J_ARR && devs->n >= 1);
+	d0 = devs->items[0];
+	qv = jget(d0, "queues");
+	ev = jget(d0, "engines");
+	fv = jget(d0, "faults");
+	REQUIRE(qv && qv->type == J_ARR && qv->n >= 2);
+	CHECK(qv->items[0]->type == J_STR &&
+	      !strncmp(qv->items[0]->str, "     pid handle", 15));
+	snprintf(mypid, sizeof(mypid), "%8d ", (int)getpid());
+	for (int i = 1; i < qv->n; i++)
+		own += qv->items[i]->type == J_STR &&
+		       !strncmp(qv->items[i]->str, mypid, strlen(mypid)) &&
+		       strstr(qv->items[i]->str, " running ");
+	CHECK(own >= 1);
+	REQUIRE(ev && ev->type == J_ARR);
+	/* a header, then one line per engine */
+	CHECK_EQ(ev->n, (int)jnum(d0, "dma_engines") + 1);
+	CHECK(ev->n >= 2 && ev->items[1]->type == J_STR &&
+	      !strncmp(ev->items[1]->str, "     0 ", 7));
+	REQUIRE(fv && fv->type == J_ARR && fv->n >= 2);
+	CHECK(fv->items[0]->type == J_STR &&
+	      !strncmp(fv->items[0]->str, "faults: ", 8));
+	jfree(doc);
+	free(out);
+	CHECK(aclrtDestroyStream(stream) == ACL_SUCCESS);
+}
+
 TEST(without_debugfs_devices_still_listed)
 {
 	int st;
