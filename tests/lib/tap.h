@@ -16,7 +16,9 @@
  *
  * Inside a test: CHECK(cond), CHECK_EQ(a, b), CHECK_NE(a, b) record a
  * failure and go on; REQUIRE(cond) fails and ends the case; SKIP(reason)
- * ends the case as skipped.  TAP_TIMEOUT (seconds, default 60) bounds a case.
+ * ends the case as skipped.  TAP_TIMEOUT (seconds, default 60) bounds a case;
+ * the environment variable of the same name overrides it at run time (the
+ * debug-kernel lane runs everything several times slower).
  */
 #ifndef ASCEND_TESTS_TAP_H
 #define ASCEND_TESTS_TAP_H
@@ -115,7 +117,9 @@ static inline int tap_run_one(struct tap_case *c, int n)
 		return 1;
 	}
 	if (pid == 0) {
-		alarm(TAP_TIMEOUT);
+		const char *t = getenv("TAP_TIMEOUT");
+
+		alarm(t && atoi(t) > 0 ? (unsigned int)atoi(t) : TAP_TIMEOUT);
 		c->fn();
 		fflush(stdout);
 		_exit(tap_failed_checks ? 1 : 0);

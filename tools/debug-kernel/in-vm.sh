@@ -12,7 +12,9 @@
 #    are ours.  A separate marker line "DEBUG: kmemleak reports=N" is printed.
 # Exit status: that of run-in-vm.sh.
 TEST_TIMEOUT=${TEST_TIMEOUT:-1800}
-export TEST_TIMEOUT
+# per-case limit of the TAP programs (tests/lib/tap.h), 60 s by default
+TAP_TIMEOUT=${TAP_TIMEOUT:-600}
+export TEST_TIMEOUT TAP_TIMEOUT
 
 sh ./run-in-vm.sh
 st=$?
