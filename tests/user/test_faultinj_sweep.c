@@ -219,6 +219,29 @@ TEST(dma_xfer_copy_fails_with_eio)
 	device_works();
 }
 
+TEST(dma_xfer_acl_memcpy)
+{
+	void *a = NULL, *b = NULL;
+	long before;
+
+	if (reliab_debugfs_get("injected_dma_xfer") < 0)
+		SKIP("no dma_xfer site in this driver");
+	acl_setup();
+	REQUIRE_ACL(aclrtMalloc(&a, PAGE, ACL_MEM_MALLOC_NORMAL_ONLY));
+	REQUIRE_ACL(aclrtMalloc(&b, PAGE, ACL_MEM_MALLOC_NORMAL_ONLY));
+	before = arm("dma_xfer");
+	CHECK_ACL_ERR(aclrtMemcpy(b, PAGE, a, PAGE, ACL_MEMCPY_DEVICE_TO_DEVICE),
+		      ACL_ERROR_RT_SYS_DMA);
+	fired_once("dma_xfer", before);
+	CHECK_EQ(aclrtMemcpy(b, PAGE, a, PAGE, ACL_MEMCPY_DEVICE_TO_DEVICE),
+		 ACL_SUCCESS);
+	CHECK_EQ(aclrtFree(b), ACL_SUCCESS);
+	CHECK_EQ(aclrtFree(a), ACL_SUCCESS);
+	CHECK_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+	CHECK_EQ(aclFinalize(), ACL_SUCCESS);
+	device_works();
+}
+
 TEST(doorbell_eio_then_work_runs)
 {
 	struct drm_ascend_queue_doorbell d = { 0 };
