@@ -201,6 +201,8 @@ check-body:
 	@$(MAKE) --no-print-directory check-stage
 	@tests/install/check.sh $(CHECKDIR) >>$(CHECKDIR)/host.results 2>$(CHECKDIR)/install.log || \
 		echo "RESULT: FAIL install/check.sh" >>$(CHECKDIR)/host.results
+	@tools/check-docs >>$(CHECKDIR)/host.results 2>$(CHECKDIR)/docs.log || \
+		echo "RESULT: FAIL docs/check-docs" >>$(CHECKDIR)/host.results
 	@set -o pipefail; args=(); \
 	if [ -f $(MODDIR)/ascend.ko ]; then \
 		oot=$(ASCEND_CACHE)/kunit-oot; \

@@ -445,6 +445,7 @@ struct drm_ascend_peer {
  * @event: in (EVENT): event handle of this file
  * @pad: must be 0
  * @key: out: NUL-terminated key, unguessable (from the kernel's CSPRNG)
+ * @pad2: must be 0
  *
  * Without %DRM_ASCEND_IPC_NO_PID_CHECK only processes added with
  * %DRM_IOCTL_ASCEND_IPC_SET_PID may import; the kernel enforces it.  The
