@@ -13,7 +13,8 @@
  *  - dma-buf: PRIME export of our objects is refused (EOPNOTSUPP), PRIME
  *    import of a foreign dma-buf (udmabuf) is refused, GEM flink names do
  *    not give access to another file's buffers;
- *  - IPC memory keys (aclrtIpcMemGetExportKey): not implemented yet, skipped.
+ *  - IPC memory keys: a process not on the exporter's allow-list cannot
+ *    import (real key, wrong type, forged allow-list, random keys: ENOENT).
  *
  * The "victim" is a child process with its own DRM file that publishes its
  * VAs, handles and offsets through a pipe and waits; the attacker is the
@@ -388,9 +389,111 @@ TEST(prime_import_of_foreign_dmabuf_refused)
 	CHECK(reliab_wait_clean(0, 10));
 }
 
-TEST(ipc_memory_keys)
+/* Import @key into a fresh file of this process: 0 or -errno. */
+static int ipc_import(const char *key, uint32_t type, struct drm_ascend_ipc_import *im)
 {
-	SKIP("IPC memory keys (aclrtIpcMemGetExportKey) not implemented yet");
+	int fd = open_accel();
+	int ret;
+
+	setup_window(fd);
+	memset(im, 0, sizeof(*im));
+	memcpy(im->key, key, DRM_ASCEND_IPC_KEY_LEN);
+	im->type = type;
+	ret = aioctl(fd, DRM_IOCTL_ASCEND_IPC_IMPORT, im);
+	if (!ret && type == DRM_ASCEND_IPC_MEM) {
+		uint8_t buf[PAGE];
+		unsigned int i;
+
+		/* the imported bytes are the exporter's */
+		ret = dev_copy(fd, (uintptr_t)buf, im->va, PAGE) ? -EIO : 0;
+		for (i = 0; !ret && i < PAGE; i++)
+			if (buf[i] != PATTERN)
+				ret = -EBADMSG;
+	}
+	close(fd);
+	return ret;
+}
+
+/*
+ * An exported key is useless to a process that is not on the exporter's
+ * allow-list: the real key, the key for another type, a forged allow-list
+ * entry from another file and random keys all fail alike (ENOENT); once
+ * the exporter allows the process, the same import succeeds.
+ */
+TEST(ipc_keys_need_the_exporters_permission)
+{
+	struct drm_ascend_ipc_export ex = { .type = DRM_ASCEND_IPC_MEM };
+	struct drm_ascend_bo_create bo;
+	uint8_t buf[PAGE];
+	int fd = open_accel(), go[2], done[2];
+	char c = 0;
+	pid_t pid;
+	int st;
+
+	setup_window(fd);
+	REQUIRE_OK(bo_create(fd, PAGE, DRM_ASCEND_BO_NORMAL_ONLY, 0, &bo));
+	memset(buf, PATTERN, sizeof(buf));
+	REQUIRE_OK(dev_copy(fd, bo.va, (uintptr_t)buf, PAGE));
+	ex.va = bo.va;
+	ex.size = PAGE;
+	REQUIRE_OK(aioctl(fd, DRM_IOCTL_ASCEND_IPC_EXPORT, &ex));
+	REQUIRE(pipe(go) == 0 && pipe(done) == 0);
+
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		struct drm_ascend_ipc_set_pid sp = { .count = 1 };
+		struct drm_ascend_ipc_import im;
+		int32_t me = getpid();
+		char key[DRM_ASCEND_IPC_KEY_LEN];
+		int i, other = open_accel(), bad = 0;
+
+		/* not allowed yet: the real key, the wrong type, random keys */
+		if (ipc_import(ex.key, DRM_ASCEND_IPC_MEM, &im) != -ENOENT)
+			bad |= 1;
+		if (ipc_import(ex.key, DRM_ASCEND_IPC_EVENT, &im) != -ENOENT)
+			bad |= 2;
+		for (i = 0; i < 100; i++) {
+			unsigned int j;
+
+			for (j = 0; j < DRM_ASCEND_IPC_KEY_LEN - 1; j++)
+				key[j] = "0123456789abcdef"[rand() & 15];
+			key[j] = 0;
+			if (ipc_import(key, DRM_ASCEND_IPC_MEM, &im) != -ENOENT)
+				bad |= 4;
+		}
+		/* only the exporting file may extend the allow-list */
+		memcpy(sp.key, ex.key, sizeof(sp.key));
+		sp.pids = (uintptr_t)&me;
+		if (aioctl(other, DRM_IOCTL_ASCEND_IPC_SET_PID, &sp) != -ENOENT)
+			bad |= 8;
+		if (ipc_import(ex.key, DRM_ASCEND_IPC_MEM, &im) != -ENOENT)
+			bad |= 16;
+		close(other);
+
+		/* now the exporter allows us */
+		if (write(done[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(100);
+		if (ipc_import(ex.key, DRM_ASCEND_IPC_MEM, &im) != 0)
+			bad |= 32;
+		_exit(bad);
+	}
+	REQUIRE(read(done[0], &c, 1) == 1);
+	{
+		struct drm_ascend_ipc_set_pid sp = { .count = 1 };
+		int32_t child = pid;
+
+		memcpy(sp.key, ex.key, sizeof(sp.key));
+		sp.pids = (uintptr_t)&child;
+		CHECK_EQ(aioctl(fd, DRM_IOCTL_ASCEND_IPC_SET_PID, &sp), 0);
+	}
+	REQUIRE(write(go[1], "g", 1) == 1);
+	REQUIRE(waitpid(pid, &st, 0) == pid);
+	CHECK(WIFEXITED(st));
+	if (WIFEXITED(st) && WEXITSTATUS(st))
+		printf("#   child failures (bit mask): %d\n", WEXITSTATUS(st));
+	CHECK_EQ(WIFEXITED(st) ? WEXITSTATUS(st) : -1, 0);
+	close(fd);
 }
 
 int main(void)
