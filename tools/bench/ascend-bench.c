@@ -637,30 +637,56 @@ out:
 #define BW_SIZE		(16u << 20)
 #define BW_REPS		5
 
-/* Bytes/s of host memcpy (or memset when @src is NULL) of BW_SIZE. */
-static double host_bw(void *dst, const void *src)
+/*
+ * Bytes/s of host memcpy (or memset when @src is NULL) of @size: median of
+ * @reps (<= BW_REPS) after a warm-up.
+ */
+static double host_bw(void *dst, const void *src, size_t size, int reps)
 {
 	double per[BW_REPS];
 	uint64_t t0;
 	int i;
 
-	for (i = -1; i < BW_REPS; i++) {
+	for (i = -1; i < reps; i++) {
 		t0 = now_ns();
 		if (src)
-			memcpy(dst, src, BW_SIZE);
+			memcpy(dst, src, size);
 		else
-			memset(dst, 0x5a + i, BW_SIZE);
+			memset(dst, 0x5a + i, size);
 		/* keep the compiler from dropping the store */
 		__asm__ __volatile__("" : : "r"(dst) : "memory");
 		if (i >= 0)
 			per[i] = (double)(now_ns() - t0);
 	}
-	return BW_SIZE / (median(per, BW_REPS) / NS_PER_SEC);
+	return size / (median(per, reps) / NS_PER_SEC);
+}
+
+/*
+ * Bytes/s of a synchronous aclrtMemcpy of @size of @kind: median of @reps
+ * (<= BW_REPS) after a warm-up (which also makes the emulator back device
+ * ranges and faults pageable pages in).  0 with *@err set on failure.
+ */
+static double acl_copy_bw(void *dst, const void *src, size_t size, int reps,
+			  aclrtMemcpyKind kind, aclError *err)
+{
+	double per[BW_REPS];
+	uint64_t t0;
+	int i;
+
+	for (i = -1; i < reps; i++) {
+		t0 = now_ns();
+		*err = aclrtMemcpy(dst, size, src, size, kind);
+		if (*err)
+			return 0;
+		if (i >= 0)
+			per[i] = (double)(now_ns() - t0);
+	}
+	return size / (median(per, reps) / NS_PER_SEC);
 }
 
 static int bench_bandwidth(void)
 {
-	double per[BW_REPS], host;
+	double per[BW_REPS], host, bw;
 	char *hsrc, *hdst;
 	void *dsrc = NULL, *ddst = NULL;
 	uint64_t t0;
@@ -688,26 +714,19 @@ static int bench_bandwidth(void)
 		r = ACL_SUCCESS;	/* the source then reads as never written */
 	if (r)
 		return fail("aclrtMemcpy(H2D)", r);
-	host = host_bw(hdst, hsrc);
-	for (i = -1; i < BW_REPS; i++) {
-		t0 = now_ns();
-		r = aclrtMemcpy(ddst, BW_SIZE, dsrc, BW_SIZE, ACL_MEMCPY_DEVICE_TO_DEVICE);
-		if (not_supported(r))
-			break;
-		if (r)
-			return fail("aclrtMemcpy(D2D)", r);
-		if (i >= 0)
-			per[i] = (double)(now_ns() - t0);
-	}
+	host = host_bw(hdst, hsrc, BW_SIZE, BW_REPS);
+	bw = acl_copy_bw(ddst, dsrc, BW_SIZE, BW_REPS, ACL_MEMCPY_DEVICE_TO_DEVICE, &r);
 	if (not_supported(r))
 		emit("d2d_copy_bandwidth", -1, "MiB/s", host / (1 << 20), "MiB/s host memcpy",
 		     -1, "min", "not available: aclrtMemcpy D2D returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+	else if (r)
+		return fail("aclrtMemcpy(D2D)", r);
 	else
-		emit("d2d_copy_bandwidth", BW_SIZE / (median(per, BW_REPS) / NS_PER_SEC) / (1 << 20),
+		emit("d2d_copy_bandwidth", bw / (1 << 20),
 		     "MiB/s", host / (1 << 20), "MiB/s host memcpy", -1, "min",
 		     "aclrtMemcpy D2D of 16 MiB / memcpy() of 16 MiB in the guest");
 
-	host = host_bw(hdst, NULL);
+	host = host_bw(hdst, NULL, BW_SIZE, BW_REPS);
 	for (i = -1; i < BW_REPS; i++) {
 		t0 = now_ns();
 		r = aclrtMemset(ddst, BW_SIZE, 0x5a + i, BW_SIZE);
@@ -932,6 +951,126 @@ static int bench_memset64(void)
 	return 0;
 }
 
+/* ---- host <-> device copies (issue #4) ----------------------------------- */
+
+#define XFER_BYTES	(64u << 20)
+#define XFER_REPS	3
+
+/* One 64 MiB aclrtMemcpy bandwidth figure vs guest memcpy (@host, bytes/s). */
+static int copy64_figure(const char *name, void *dst, const void *src,
+			 aclrtMemcpyKind kind, double host, double goal, const char *what)
+{
+	aclError r = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+	double bw = 0;
+
+	if (dst && src)		/* NULL: aclrtMallocHost not available */
+		bw = acl_copy_bw(dst, src, XFER_BYTES, XFER_REPS, kind, &r);
+	if (not_supported(r)) {
+		emit(name, -1, "MiB/s", host / (1 << 20), "MiB/s guest memcpy", goal, "min",
+		     "not available: %s returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT",
+		     dst && src ? "aclrtMemcpy" : "aclrtMallocHost");
+		return 0;
+	}
+	if (r)
+		return fail(name, r);
+	emit(name, bw / (1 << 20), "MiB/s", host / (1 << 20), "MiB/s guest memcpy", goal, "min",
+	     "aclrtMemcpy %s of 64 MiB / memcpy() of 64 MiB in the guest, median of %d",
+	     what, XFER_REPS);
+	return 0;
+}
+
+#define LAT_BATCH	100
+#define LAT_BATCHES	9
+
+/* One 4-byte synchronous aclrtMemcpy latency figure vs the no-op ioctl. */
+static int copy4_figure(const char *name, void *dst, const void *src,
+			aclrtMemcpyKind kind, const char *what)
+{
+	unsigned long snap[256];
+	double per[LAT_BATCHES];
+	uint64_t t0;
+	aclError r = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+	int b, i;
+
+	memcpy(snap, ioctl_count, sizeof(snap));
+	for (b = -1; dst && src && b < LAT_BATCHES; b++) {
+		t0 = now_ns();
+		for (i = 0; i < LAT_BATCH; i++) {
+			r = aclrtMemcpy(dst, 4, src, 4, kind);
+			if (r)
+				break;
+		}
+		if (r)
+			break;
+		if (b >= 0)
+			per[b] = (double)(now_ns() - t0) / LAT_BATCH;
+	}
+	if (not_supported(r)) {
+		emit(name, -1, "ns", base_ns, "ns/no-op ioctl", 3, "max",
+		     "not available: %s returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT",
+		     dst && src ? "aclrtMemcpy" : "aclrtMallocHost");
+		return 0;
+	}
+	if (r)
+		return fail(name, r);
+	emit(name, median(per, LAT_BATCHES), "ns", base_ns, "ns/no-op ioctl", 3, "max",
+	     "aclrtMemcpy of 4 bytes %s (pinned host memory), %d batches of %d; %s per copy",
+	     what, LAT_BATCHES, LAT_BATCH,
+	     ioctl_mix(snap, (LAT_BATCHES + 1) * LAT_BATCH));
+	return 0;
+}
+
+static int bench_host_copies(void)
+{
+	char *ha, *hb, *hp = NULL, *da = NULL, *db = NULL;
+	double host;
+	aclError r;
+	int ret = 0;
+
+	ha = malloc(XFER_BYTES);
+	hb = malloc(XFER_BYTES);
+	if (!ha || !hb)
+		return fail("malloc(64 MiB)", ACL_ERROR_RT_MEMORY_ALLOCATION);
+	memset(ha, 0xa5, XFER_BYTES);
+	memset(hb, 0, XFER_BYTES);
+	r = aclrtMallocHost((void **)&hp, XFER_BYTES);
+	if (not_supported(r))
+		hp = NULL;
+	else if (r)
+		return fail("aclrtMallocHost(64 MiB)", r);
+	else
+		memset(hp, 0x5a, XFER_BYTES);
+	r = aclrtMalloc((void **)&da, XFER_BYTES, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (!r)
+		r = aclrtMalloc((void **)&db, XFER_BYTES, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (r)
+		return fail("aclrtMalloc(64 MiB)", r);
+
+	host = host_bw(hb, ha, XFER_BYTES, XFER_REPS);
+	ret |= copy64_figure("h2d_pinned_64m", db, hp, ACL_MEMCPY_HOST_TO_DEVICE, host, 0.8,
+			     "host (aclrtMallocHost) to device");
+	ret |= copy64_figure("d2h_pinned_64m", hp, db, ACL_MEMCPY_DEVICE_TO_HOST, host, 0.8,
+			     "device to host (aclrtMallocHost)");
+	ret |= copy64_figure("d2d_64m", da, db, ACL_MEMCPY_DEVICE_TO_DEVICE, host, 0.8,
+			     "device to device");
+	ret |= copy64_figure("h2d_pageable_64m", db, ha, ACL_MEMCPY_HOST_TO_DEVICE, host, 0.6,
+			     "host (malloc) to device");
+	ret |= copy64_figure("d2h_pageable_64m", hb, db, ACL_MEMCPY_DEVICE_TO_HOST, host, 0.6,
+			     "device to host (malloc)");
+	ret |= copy4_figure("h2d_4b_latency", da, hp, ACL_MEMCPY_HOST_TO_DEVICE,
+			    "host to device");
+	ret |= copy4_figure("d2h_4b_latency", hp, da, ACL_MEMCPY_DEVICE_TO_HOST,
+			    "device to host");
+
+	aclrtFree(da);
+	aclrtFree(db);
+	if (hp)
+		aclrtFreeHost(hp);
+	free(ha);
+	free(hb);
+	return ret;
+}
+
 /* ---- main -------------------------------------------------------------- */
 
 static int open_node(void)
@@ -991,6 +1130,7 @@ int main(void)
 	ret |= bench_batch();
 	ret |= bench_copy2d();
 	ret |= bench_memset64();
+	ret |= bench_host_copies();
 
 	/* the baseline again: a drift between the two says the run was noisy */
 	base2 = noop_ioctl_ns(fd);
