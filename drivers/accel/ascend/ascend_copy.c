@@ -353,8 +353,10 @@ static enum dma_data_direction ascend_copy_dir(const struct ascend_copy_side *s)
 void ascend_copy_unpin(struct ascend_file *af, struct ascend_copy_side *s)
 {
 	if (s->mapped) {
+		dma_sync_sgtable_for_cpu(af->adev->drm.dev, &s->sgt,
+					 ascend_copy_dir(s));
 		dma_unmap_sgtable(af->adev->drm.dev, &s->sgt, ascend_copy_dir(s),
-				  0);
+				  DMA_ATTR_SKIP_CPU_SYNC);
 		sg_free_table(&s->sgt);
 		s->mapped = false;
 	}
@@ -398,12 +400,20 @@ int ascend_copy_pin(struct ascend_file *af, struct ascend_copy_side *s,
 	if (ascend_should_fail(af->adev, ASCEND_FAULT_SITE_DMA_MAP))
 		ret = -ENOMEM;
 	else
+		/*
+		 * User pages may be in several copies at once (threads copying
+		 * into one buffer): a legal race on the bytes, not a reason for
+		 * the DMA API's overlapping-mapping check, so map without the
+		 * implicit sync and sync explicitly around the transfer.
+		 */
 		ret = dma_map_sgtable(af->adev->drm.dev, &s->sgt,
-				      ascend_copy_dir(s), 0);
+				      ascend_copy_dir(s), DMA_ATTR_SKIP_CPU_SYNC);
 	if (ret) {
 		sg_free_table(&s->sgt);
 		goto err_unpin;
 	}
+	dma_sync_sgtable_for_device(af->adev->drm.dev, &s->sgt,
+				    ascend_copy_dir(s));
 	s->mapped = true;
 	return 0;
 

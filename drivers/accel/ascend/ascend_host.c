@@ -122,9 +122,12 @@ static void ascend_host_release(struct ascend_host_bo *bo)
 	unsigned long i;
 
 	if (bo->dma_mapped) {
-		dma_unmap_sgtable(adev->drm.dev, &bo->sgt,
-				  bo->readonly ? DMA_TO_DEVICE :
-				  DMA_BIDIRECTIONAL, 0);
+		enum dma_data_direction dir = bo->readonly ? DMA_TO_DEVICE :
+					      DMA_BIDIRECTIONAL;
+
+		dma_sync_sgtable_for_cpu(adev->drm.dev, &bo->sgt, dir);
+		dma_unmap_sgtable(adev->drm.dev, &bo->sgt, dir,
+				  DMA_ATTR_SKIP_CPU_SYNC);
 		sg_free_table(&bo->sgt);
 	}
 	kvfree(bo->ranges);
@@ -365,12 +368,16 @@ static int ascend_host_map_dma(struct ascend_host_bo *bo)
 	if (ascend_should_fail(bo->af->adev, ASCEND_FAULT_SITE_DMA_MAP))
 		ret = -ENOMEM;
 	else
+		/* pages may also be in other devices' or copies' mappings */
 		ret = dma_map_sgtable(dev, &bo->sgt, bo->readonly ?
-				      DMA_TO_DEVICE : DMA_BIDIRECTIONAL, 0);
+				      DMA_TO_DEVICE : DMA_BIDIRECTIONAL,
+				      DMA_ATTR_SKIP_CPU_SYNC);
 	if (ret) {
 		sg_free_table(&bo->sgt);
 		return ret;
 	}
+	dma_sync_sgtable_for_device(dev, &bo->sgt, bo->readonly ?
+				    DMA_TO_DEVICE : DMA_BIDIRECTIONAL);
 	bo->dma_mapped = true;
 
 	ret = ascend_host_sgt_ranges(&bo->sgt, &bo->ranges);
