@@ -8,9 +8,10 @@
  * it at any time), advance rptr, validate, execute, then publish the
  * completion.  A bad command faults its queue only; the others carry on.
  *
- * Short commands (NOP, EVENT_RECORD, WRITE_VALUE) run on the thread.  Long
- * ones are handed off and the queue waits for them (ASCEND_CUR_RUNNING)
- * while the thread serves the other queues: a launch's blocks go to the
+ * Short commands (NOP, EVENT_RECORD, WRITE_VALUE, provably short launches:
+ * see ascend_cp_launch()) run on the thread.  Long ones are handed off and
+ * the queue waits for them (ASCEND_CUR_RUNNING) while the thread serves the
+ * other queues: a launch's blocks go to the
  * AI-core threads (num_ai_cores per device, each taking the next block of
  * the oldest launch), COPY, FILL, COPY_2D, COPY_BATCH, COPY_INDIRECT and
  * COPY_OFFSET go to a worker that drives the DMA engines (the last two
@@ -294,12 +295,45 @@ static int ascend_core_thread(void *data)
 	return 0;
 }
 
-/* LAUNCH: spread the blocks over the AI cores.  Thread only. */
-static void ascend_cp_launch(struct ascend_emu_cp *cp, struct ascend_queue *q,
+/*
+ * LAUNCH on the thread itself, block after block.  Returns true when it
+ * completed (the queue may go on).  Thread only.
+ */
+static bool ascend_cp_launch_here(struct ascend_emu_cp *cp,
+				  struct ascend_queue *q,
+				  const struct ascend_cmd *cmd, u64 seq)
+{
+	struct ascend_emu_fault f = {};
+
+	if (ascend_emu_kernel_launch(q, &cmd->launch, cp->scratch, &f)) {
+		trace_ascend_launch_done(q->adev->index, q->handle, seq,
+					 f.code);
+		ascend_queue_set_fault(q, f.code, seq, f.addr, cmd->opcode);
+		return false;
+	}
+	trace_ascend_launch_done(q->adev->index, q->handle, seq, 0);
+	ascend_queue_complete(q, seq);
+	return true;
+}
+
+/*
+ * LAUNCH: spread the blocks over the AI cores.  Returns true when the
+ * launch already completed (run on the thread).  Thread only.
+ *
+ * A provably short launch (ascend_emu_kernel_short(): a kernel with
+ * bounded work per block, at most ASCEND_EMU_SHORT_BLOCKS blocks touching
+ * at most ASCEND_EMU_SHORT_BYTES of device memory) runs here instead: the
+ * hand-off to an AI core and the wake-up back are most of a small
+ * launch's latency, and the other queues wait at most that bounded time.
+ * Faults, printf, queue stop and completion are those of the AI-core path
+ * (its blocks just run one after the other); a deadline cannot expire
+ * within the bound, so it is not checked.  Long or unbounded launches
+ * (Spin, large Fill32/Copy/Add32/AddF32) go to the AI cores.
+ */
+static bool ascend_cp_launch(struct ascend_emu_cp *cp, struct ascend_queue *q,
 			     const struct ascend_cmd *cmd, u64 seq)
 {
 	const struct ascend_emu_kernel *kern;
-	struct ascend_emu_fault f = {};
 	struct ascend_cp_job *job;
 	u32 runs;
 
@@ -307,30 +341,27 @@ static void ascend_cp_launch(struct ascend_emu_cp *cp, struct ascend_queue *q,
 	if (!kern) {
 		ascend_queue_set_fault(q, ASCEND_FAULT_BAD_COMMAND, seq, 0,
 				       cmd->opcode);
-		return;
+		return false;
 	}
 
+	trace_ascend_launch(q->adev->index, ascend_file_tgid(q->file), q->handle,
+			    seq, cmd->launch.kernel_id, cmd->launch.num_blocks);
+	if (ascend_emu_kernel_short(kern, &cmd->launch))
+		return ascend_cp_launch_here(cp, q, cmd, seq);
+
 	job = ascend_cp_job_alloc(cp, q, cmd, seq, cmd->launch.timeout_ms);
-	if (!job) {
-		/* no memory for the hand-off: run it here, block by block */
-		if (ascend_emu_kernel_launch(q, &cmd->launch, cp->scratch, &f))
-			ascend_queue_set_fault(q, f.code, seq, f.addr,
-					       cmd->opcode);
-		else
-			ascend_queue_complete(q, seq);
-		return;
-	}
+	if (!job)	/* no memory for the hand-off: run it here */
+		return ascend_cp_launch_here(cp, q, cmd, seq);
 	job->kern = kern;
 	job->nr_runs = runs;
 	atomic_set(&job->runs_left, runs);
-	trace_ascend_launch(q->adev->index, ascend_file_tgid(q->file), q->handle,
-			    seq, cmd->launch.kernel_id, cmd->launch.num_blocks);
 	ascend_cp_job_publish(cp, job);
 
 	spin_lock(&cp->core_lock);
 	list_add_tail(&job->link, &cp->launches);
 	spin_unlock(&cp->core_lock);
 	wake_up_all(&cp->core_wq);
+	return false;
 }
 
 /* The first byte of the range of @cmd that is not mapped in @vm. */
@@ -529,8 +560,7 @@ static bool ascend_cp_exec(struct ascend_emu_cp *cp, struct ascend_queue *q,
 	case ASCEND_CMD_NOP:
 		break;
 	case ASCEND_CMD_LAUNCH:
-		ascend_cp_launch(cp, q, cmd, seq);
-		return false;
+		return ascend_cp_launch(cp, q, cmd, seq);
 	case ASCEND_CMD_COPY:
 	case ASCEND_CMD_FILL:
 	case ASCEND_CMD_COPY_2D:

@@ -5,10 +5,12 @@
  *
  * A launch runs the kernel once per block, block_idx 0..num_blocks-1; the
  * command processor spreads the blocks over the AI-core threads
- * (ascend_emu_cp.c), so blocks run in parallel.  Arguments come from the
- * command the command processor copied out of the ring; every memory
- * access goes through the submitting file's device MMU, so an unmapped
- * address is an ASCEND_FAULT_MMU of that queue, never a host access.
+ * (ascend_emu_cp.c), so blocks run in parallel; a provably short launch
+ * (ascend_emu_kernel_short()) runs on the command processor itself, block
+ * after block.  Arguments come from the command the command processor
+ * copied out of the ring; every memory access goes through the submitting
+ * file's device MMU, so an unmapped address is an ASCEND_FAULT_MMU of that
+ * queue, never a host access.
  */
 
 #include <linux/delay.h>
@@ -58,6 +60,12 @@ struct ascend_kctx {
  * @id: &ascend_cmd_launch.kernel_id
  * @args_size: minimum argument block size
  * @whole_launch: @run is called once for the launch, not once per block
+ * @block_bytes: device bytes each block touches whatever the arguments
+ * @count_off: offset of the u64 element count in the arguments (with
+ *	@elem_bytes)
+ * @elem_bytes: device bytes touched per counted element, over all blocks
+ *	(0: no count); for Spin, whose count is microseconds, any count
+ *	is over the budget, so only Spin(0) is short
  * @run: runs one block; 0 or -EIO with the fault filled in
  */
 struct ascend_emu_kernel {
@@ -65,6 +73,9 @@ struct ascend_emu_kernel {
 	u32 id;
 	u32 args_size;
 	bool whole_launch;
+	u8 block_bytes;
+	u8 count_off;
+	u32 elem_bytes;
 	int (*run)(struct ascend_kctx *k);
 };
 
@@ -359,14 +370,15 @@ static int k_trap(struct ascend_kctx *k)
 }
 
 static const struct ascend_emu_kernel ascend_emu_kernels[] = {
-	{ "DeviceWrite", 1, 12, false, k_device_write },
-	{ "DeviceRead",  2,  8, false, k_device_read },
-	{ "Fill32",      3, 24, false, k_fill32 },
-	{ "Add32",       4, 32, false, k_add32 },
-	{ "Spin",        5,  8, true,  k_spin },
-	{ "Trap",        6,  0, false, k_trap },
-	{ "Copy",        7, 24, false, k_copy },
-	{ "AddF32",      8, 32, false, k_addf32 },
+	{ "DeviceWrite", 1, 12, false, 4,  0,  0, k_device_write },
+	{ "DeviceRead",  2,  8, false, 4,  0,  0, k_device_read },
+	{ "Fill32",      3, 24, false, 0, 16,  4, k_fill32 },
+	{ "Add32",       4, 32, false, 0, 24, 12, k_add32 },
+	{ "Spin",        5,  8, true,  0,  0, ASCEND_EMU_SHORT_BYTES + 1,
+	  k_spin },
+	{ "Trap",        6,  0, false, 0,  0,  0, k_trap },
+	{ "Copy",        7, 24, false, 0, 16,  2, k_copy },
+	{ "AddF32",      8, 32, false, 0, 24, 12, k_addf32 },
 };
 
 static const struct ascend_emu_kernel *ascend_emu_kernel_find(u32 id)
@@ -391,6 +403,22 @@ ascend_emu_kernel_prepare(const struct ascend_cmd_launch *l, u32 *nr_runs)
 		return NULL;
 	*nr_runs = kern->whole_launch ? 1 : l->num_blocks;
 	return kern;
+}
+
+bool ascend_emu_kernel_short(const struct ascend_emu_kernel *kern,
+			     const struct ascend_cmd_launch *l)
+{
+	u64 count = 0, bytes, elems;
+
+	if (l->num_blocks > ASCEND_EMU_SHORT_BLOCKS)
+		return false;
+	if (kern->elem_bytes)
+		memcpy(&count, l->args + kern->count_off, sizeof(count));
+	if (check_mul_overflow(count, (u64)kern->elem_bytes, &elems) ||
+	    check_add_overflow(elems, (u64)l->num_blocks * kern->block_bytes,
+			       &bytes))
+		return false;
+	return bytes <= ASCEND_EMU_SHORT_BYTES;
 }
 
 int ascend_emu_kernel_run(struct ascend_queue *q,

@@ -253,6 +253,17 @@ const struct ascend_emu_kernel *
 ascend_emu_kernel_prepare(const struct ascend_cmd_launch *l, u32 *nr_runs);
 
 /*
+ * A launch provably short enough for the command processor to run it
+ * itself instead of handing it to the AI cores: a kernel with bounded
+ * per-block work, at most ASCEND_EMU_SHORT_BLOCKS blocks and at most
+ * ASCEND_EMU_SHORT_BYTES device bytes touched over all of them.
+ */
+#define ASCEND_EMU_SHORT_BLOCKS	64
+#define ASCEND_EMU_SHORT_BYTES	(16 * 1024)
+bool ascend_emu_kernel_short(const struct ascend_emu_kernel *kern,
+			     const struct ascend_cmd_launch *l);
+
+/*
  * Run block @block of @l on one AI core with @scratch
  * (ASCEND_EMU_SCRATCH_SIZE bytes).  The block bails out with
  * ASCEND_FAULT_ABORTED when @q->cp_stop or *@abort becomes true.
