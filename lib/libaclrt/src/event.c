@@ -67,6 +67,7 @@ struct acl_event {
 	uint64_t gen;			/* generation of the latest record */
 	struct acl_stream *rec_s;	/* stream of the latest record (ref) */
 	uint64_t rec_seq;		/* its sequence number */
+	uint64_t rec_resets;		/* rec_s->q.resets before it was submitted */
 	struct ev_ref *refs;
 	size_t nrefs, caprefs;
 	/* IPC: exported (key set) or imported from another process */
@@ -418,7 +419,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 	struct acl_device *dev, *sdev;
 	struct acl_stream *s;
 	struct acl_event *ev;
-	uint64_t seq = 0;
+	uint64_t seq = 0, resets;
 	aclError ret;
 	int id;
 
@@ -449,6 +450,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 	cmd.event.gen = ++ev->gen;
 	ev->busy++;			/* not reaped before its ref is noted */
 	pthread_mutex_unlock(&ev_lock);
+	resets = __atomic_load_n(&s->q.resets, __ATOMIC_SEQ_CST);
 	ret = stream_submit_seq(s, &cmd, &seq);
 	pthread_mutex_lock(&ev_lock);
 	ev->busy--;
@@ -462,6 +464,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 		__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
 		ev->rec_s = s;
 		ev->rec_seq = seq;
+		ev->rec_resets = resets;
 		if (ev->ipc_gen)	/* importers wait for this one now */
 			__atomic_store_n(ev->ipc_gen, ev->gen, __ATOMIC_RELEASE);
 	}
@@ -620,6 +623,32 @@ static bool rec_passed(const struct acl_event *ev, uint64_t gen)
 	       completed_of(rs) >= ev->rec_seq || queue_faulted(&rs->q);
 }
 
+/*
+ * Did the latest record run, by the status page alone?  Its stream
+ * completed it and was not reset since it was submitted (a reset moves the
+ * completed count past the commands it discards): then the kernel event
+ * reached @gen, and no system call is needed.  ev_lock held.
+ */
+static bool rec_ran(const struct acl_event *ev, uint64_t gen)
+{
+	struct acl_stream *rs = ev->gen == gen ? ev->rec_s : NULL;
+	uint64_t r;
+
+	if (!rs || __atomic_load_n(&rs->dead, __ATOMIC_ACQUIRE))
+		return false;
+	r = __atomic_load_n(&rs->q.resets, __ATOMIC_SEQ_CST);
+	if (r != ev->rec_resets || completed_of(rs) < ev->rec_seq)
+		return false;
+	return __atomic_load_n(&rs->q.resets, __ATOMIC_SEQ_CST) == r;
+}
+
+/*
+ * Spin this long for the latest record to execute before sleeping in the
+ * kernel: a record on an idle stream runs within microseconds, and a
+ * sleep and wake-up cost more than that.
+ */
+#define SPIN_NS		5000
+
 static aclError query(aclrtEvent event, bool *complete)
 {
 	struct acl_device *dev;
@@ -699,6 +728,15 @@ static int64_t mono_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+static inline void cpu_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
 /*
  * Sleep on the kernel event until @gen completes, at most a slice (and
  * not past @deadline).  1: completed; 0: not yet (the deadline has not
@@ -754,7 +792,16 @@ static aclError sync_event(aclrtEvent event, int32_t timeout)
 		return ret;
 	gen = ev->recorded ? ev->gen : 0;
 	ev->busy++;
+	if (gen && deadline != 0 && !rec_passed(ev, gen)) {
+		int64_t end = mono_ns() + SPIN_NS;
+
+		do
+			cpu_pause();
+		while (!rec_passed(ev, gen) && mono_ns() < end);
+	}
 	for (;;) {
+		if (gen && rec_ran(ev, gen))
+			break;		/* executed: no system call */
 		if (gen && deadline != 0 && !rec_passed(ev, gen)) {
 			/* not executed yet: sleep on the event itself */
 			w = wait_slice(dev, ev, event, gen, deadline, timeout, &ret);

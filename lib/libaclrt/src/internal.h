@@ -132,6 +132,9 @@ struct acl_queue {
 	const uint8_t *printf_buf;
 	uint32_t printf_size;
 	uint64_t printf_dropped_seen;
+	/* QUEUE_RESETs issued, bumped before each (__atomic): a command seen
+	 * completed with the count unchanged since its submission ran */
+	uint64_t resets;
 };
 aclError queue_create(int fd, struct acl_queue *q);
 aclError queue_destroy(int fd, struct acl_queue *q, bool force);

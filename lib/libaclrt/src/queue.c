@@ -185,6 +185,8 @@ aclError queue_reset(int fd, struct acl_queue *q)
 {
 	struct drm_ascend_queue_reset r = { .handle = q->handle };
 
+	/* before the reset moves the completed count past discarded commands */
+	__atomic_add_fetch(&q->resets, 1, __ATOMIC_SEQ_CST);
 	if (drmIoctl(fd, DRM_IOCTL_ASCEND_QUEUE_RESET, &r) && errno != EINVAL)
 		return acl_err_at("stream", ACL_ERROR_RT_DRV_INTERNAL_ERROR,
 				  "resetting faulted queue %u failed: %s", q->handle,
