@@ -409,6 +409,57 @@ TEST(copy_errors)
 	close(fd);
 }
 
+/*
+ * Unregistering while queued commands may still use the memory defers the
+ * unpin, but the address is the process's again at once: registering the
+ * same range (or mmap'ing new HOST_ALLOC memory there) must not fail with
+ * EEXIST because the old registration is still retiring.
+ */
+TEST(reregister_while_old_registration_retires)
+{
+	struct drm_ascend_queue_wait w;
+	struct drm_ascend_bo_create bo;
+	struct ascend_cmd c = { .opcode = ASCEND_CMD_WAIT_VALUE };
+	struct queue q, q2;
+	uint32_t h1, h2;
+	uint64_t seq, seq2;
+	uint8_t *buf = anon(2 * 4096);
+	int fd = open_accel();
+
+	setup_window(fd);
+	REQUIRE_OK(bo_create(fd, 4096, DRM_ASCEND_BO_NORMAL_ONLY, 0, &bo));
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	REQUIRE_OK(queue_create(fd, 0, &q2));
+	/* a queue stalled on a value: every retire of this file must wait */
+	c.value.addr = bo.va;
+	c.value.value = 1;
+	c.value.cond = ASCEND_WAIT_VALUE_EQ;
+	seq = queue_submit(&q, &c);
+	queue_doorbell(&q);
+
+	REQUIRE_OK(host_register(fd, (uintptr_t)buf, 2 * 4096, 0, &h1));
+	CHECK_EQ(gem_close(fd, h1), 0);
+	CHECK_EQ(host_register(fd, (uintptr_t)buf, 2 * 4096, 0, &h2), 0);
+	/* still refused while the new registration is live */
+	CHECK_EQ(host_register(fd, (uintptr_t)buf, 4096, 0, NULL), -EEXIST);
+
+	/* release the stall from another queue: the old one retires */
+	c = (struct ascend_cmd){ .opcode = ASCEND_CMD_WRITE_VALUE };
+	c.value.addr = bo.va;
+	c.value.value = 1;
+	seq2 = queue_submit(&q2, &c);
+	queue_doorbell(&q2);
+	CHECK_EQ(queue_wait(&q2, seq2, &w), 0);
+	CHECK_EQ(w.fault, 0);
+	CHECK_EQ(queue_wait(&q, seq, &w), 0);
+	CHECK_EQ(w.fault, 0);
+	CHECK_EQ(w.completed, seq);
+	CHECK_EQ(gem_close(fd, h2), 0);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	CHECK_EQ(queue_destroy(&q2, 0), 0);
+	close(fd);
+}
+
 TEST(readonly_registration)
 {
 	struct drm_ascend_bo_create bo;

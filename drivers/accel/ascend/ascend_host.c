@@ -200,6 +200,8 @@ static void ascend_host_bo_free(struct drm_gem_object *obj)
 				     bo->map.host.start, bo->size,
 				     bo->user_pages, bo->readonly);
 	bo->retire.fn = ascend_host_retire;
+	/* the address is the process's again; the pages wait for the retire */
+	ascend_vm_orphan_host(&bo->af->vm, &bo->map);
 	/* May run ascend_host_retire() at once when nothing is queued. */
 	ascend_queue_file_defer(bo->af, &bo->retire);
 }
@@ -231,6 +233,7 @@ static void ascend_host_vm_close(struct vm_area_struct *vma)
 
 	if (atomic_dec_and_test(&bo->vmas)) {
 		/* The object stays alive: the vma holds a GEM reference. */
+		ascend_vm_orphan_host(&bo->af->vm, &bo->map);
 		bo->unmap_retire.fn = ascend_host_unmap_retire;
 		ascend_queue_file_defer(bo->af, &bo->unmap_retire);
 	}

@@ -178,15 +178,44 @@ void ascend_vm_unmap(struct ascend_vm *vm, struct ascend_vm_mapping *map)
 	mutex_unlock(&vm->lock);
 }
 
-/* May [addr, end) be mapped as host memory?  0, -EINVAL or -EEXIST. */
+/*
+ * May [addr, end) be mapped as host memory?  0, -EINVAL or -EEXIST.
+ * Orphaned mappings in the way do not count (ascend_vm_orphan_host()).
+ */
 static int ascend_vm_check_host_locked(struct ascend_vm *vm, u64 addr,
 				       u64 end)
 {
+	struct interval_tree_node *it;
+
 	if (vm->size && addr < vm->base + vm->size && vm->base < end)
 		return -EINVAL;
-	if (interval_tree_iter_first(&vm->host, addr, end - 1))
-		return -EEXIST;
+	for (it = interval_tree_iter_first(&vm->host, addr, end - 1); it;
+	     it = interval_tree_iter_next(it, addr, end - 1))
+		if (!container_of(it, struct ascend_vm_mapping, host)->orphan)
+			return -EEXIST;
 	return 0;
+}
+
+/* Take orphaned mappings out of [addr, end): a new mapping goes there. */
+static void ascend_vm_evict_orphans_locked(struct ascend_vm *vm, u64 addr,
+					   u64 end)
+{
+	struct interval_tree_node *it, *next;
+
+	for (it = interval_tree_iter_first(&vm->host, addr, end - 1); it;
+	     it = next) {
+		next = interval_tree_iter_next(it, addr, end - 1);
+		interval_tree_remove(it, &vm->host);
+		RB_CLEAR_NODE(&it->rb);
+		vm->nr_host--;
+	}
+}
+
+void ascend_vm_orphan_host(struct ascend_vm *vm, struct ascend_vm_mapping *map)
+{
+	mutex_lock(&vm->lock);
+	map->orphan = true;
+	mutex_unlock(&vm->lock);
 }
 
 int ascend_vm_check_host(struct ascend_vm *vm, u64 addr, u64 size)
@@ -219,10 +248,12 @@ int ascend_vm_map_host(struct ascend_vm *vm, struct ascend_vm_mapping *map,
 	map->host.last = end - 1;
 	map->size = size;
 	map->as = ASCEND_AS_SYS;
+	map->orphan = false;
 
 	mutex_lock(&vm->lock);
 	ret = ascend_vm_check_host_locked(vm, addr, end);
 	if (!ret) {
+		ascend_vm_evict_orphans_locked(vm, addr, end);
 		interval_tree_insert(&map->host, &vm->host);
 		vm->nr_host++;
 	}

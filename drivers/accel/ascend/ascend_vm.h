@@ -86,6 +86,9 @@ struct ascend_vm_seg {
  * @nr_ranges: entries in @ranges
  * @as: address space of @ranges (%ASCEND_AS_HBM or %ASCEND_AS_SYS)
  * @readonly: the device may only read (translation for a write faults)
+ * @orphan: host memory the process gave up (unregistered, or its last
+ *	mmap gone) whose removal waits for queued commands: a new host
+ *	mapping of the same address replaces it (under &ascend_vm.lock)
  */
 struct ascend_vm_mapping {
 	struct drm_mm_node node;
@@ -95,6 +98,7 @@ struct ascend_vm_mapping {
 	unsigned int nr_ranges;
 	u32 as;
 	bool readonly;
+	bool orphan;
 };
 
 /* Start address of @map in its address space (VA or host address). */
@@ -133,6 +137,14 @@ int ascend_vm_map_host(struct ascend_vm *vm, struct ascend_vm_mapping *map,
 /* The checks of ascend_vm_map_host() alone: 0, -EINVAL or -EEXIST. */
 int ascend_vm_check_host(struct ascend_vm *vm, u64 addr, u64 size);
 void ascend_vm_unmap_host(struct ascend_vm *vm, struct ascend_vm_mapping *map);
+
+/*
+ * The process gave up the host memory of @map: until its deferred unmap
+ * runs, a new host mapping of an overlapping address takes its place (the
+ * process may reuse the address at once).  The old pages stay pinned until
+ * then, but are no longer reachable through this address space.
+ */
+void ascend_vm_orphan_host(struct ascend_vm *vm, struct ascend_vm_mapping *map);
 
 /*
  * The *_locked lookups run with @vm->lock held, but not always by the
