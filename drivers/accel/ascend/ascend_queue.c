@@ -851,10 +851,13 @@ int ascend_ioctl_queue_reset(struct drm_device *drm, void *data,
 
 	/*
 	 * Everything published is discarded: rptr and completed jump to the
-	 * wptr, never backwards (waiters count on completed growing).
+	 * wptr, never backwards (waiters count on completed growing).  A wptr
+	 * left behind rptr by user space is set to the same point, so the
+	 * reset queue is consistent instead of faulting again at once.
 	 */
 	st = q->status;
 	pos = max(READ_ONCE(st->wptr), q->rptr);
+	WRITE_ONCE(st->wptr, pos);
 	/* release: pairs with ascend_queue_read_wptr()'s acquire */
 	smp_store_release(&q->rptr, pos);
 	WRITE_ONCE(st->rptr, pos);

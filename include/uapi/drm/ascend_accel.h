@@ -725,8 +725,10 @@ struct drm_ascend_queue_doorbell {
  * @handle: queue handle
  * @pad: must be 0
  *
- * Discards every command published but not executed (rptr and completed
- * jump to the current wptr), clears the fault and restarts the queue.
+ * Discards every command published but not executed (rptr, completed and
+ * the status page's wptr all become max(wptr, rptr): a wptr that user space
+ * moved behind rptr is brought forward), clears the fault and restarts the
+ * queue.  Commands published while the reset runs are discarded too.
  * -EINVAL if the queue has not faulted.
  */
 struct drm_ascend_queue_reset {
