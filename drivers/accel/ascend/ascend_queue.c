@@ -455,40 +455,84 @@ static void ascend_retire_work(struct work_struct *work)
 	}
 }
 
+/* Outstanding queues ascend_queue_file_defer() snapshots on the stack. */
+#define ASCEND_RETIRE_STACK_MARKS	4
+
+/*
+ * Take @q's mark in *@m.  Returns true (with a reference on @q) when the
+ * queue has work outstanding, false when it has already passed the mark.
+ * @af->queues_lock held.
+ */
+static bool ascend_retire_mark_take(struct ascend_queue *q,
+				    struct ascend_retire_mark *m)
+{
+	m->q = q;
+	/* a corrupted wptr faults at the next fetch */
+	if (ascend_queue_read_wptr(q, &m->target))
+		m->target = READ_ONCE(q->rptr);
+	m->reset_count = READ_ONCE(q->reset_count);
+	if (ascend_retire_mark_passed(m))
+		return false;
+	kref_get(&q->ref);
+	return true;
+}
+
 void ascend_queue_file_defer(struct ascend_file *af, struct ascend_retire *r)
 {
-	struct ascend_retire_mark *marks;
-	unsigned int n = 0, max = 0;
-	struct ascend_queue *q;
-	unsigned long idx;
+	struct ascend_retire_mark stack[ASCEND_RETIRE_STACK_MARKS];
+	struct ascend_retire_mark *marks = stack, *big;
+	unsigned int n = 0, max = ARRAY_SIZE(stack), all, i;
+	struct ascend_queue *q, *q2;
+	unsigned long idx, idx2;
+	bool fallback = false;
 
+	/* the common case: a few queues, most idle -- no allocation */
 	mutex_lock(&af->queues_lock);
-	xa_for_each(&af->queues, idx, q)
-		max++;
-	marks = kmalloc_array(max ?: 1, sizeof(*marks), GFP_KERNEL);
-	if (marks) {
-		xa_for_each(&af->queues, idx, q) {
-			struct ascend_retire_mark *m = &marks[n];
-
-			if (WARN_ON_ONCE(n == max))
+	xa_for_each(&af->queues, idx, q) {
+		if (n == max) {
+			/* more outstanding queues than fit: room for all */
+			all = 0;
+			xa_for_each(&af->queues, idx2, q2)
+				all++;
+			big = NULL;
+			if (marks == stack && !WARN_ON_ONCE(all <= n))
+				big = kmalloc_array(all, sizeof(*big),
+						    GFP_KERNEL);
+			if (!big) {
+				fallback = true;
 				break;
-			m->q = q;
-			/* a corrupted wptr faults at the next fetch */
-			if (ascend_queue_read_wptr(q, &m->target))
-				m->target = READ_ONCE(q->rptr);
-			m->reset_count = READ_ONCE(q->reset_count);
-			if (ascend_retire_mark_passed(m))
-				continue;
-			kref_get(&q->ref);
-			n++;
+			}
+			memcpy(big, stack, sizeof(stack));
+			marks = big;
+			max = all;
 		}
+		if (ascend_retire_mark_take(q, &marks[n]))
+			n++;
+	}
+	if (!fallback && n && marks == stack) {
+		marks = kmalloc_array(n, sizeof(*marks), GFP_KERNEL);
+		if (marks)
+			memcpy(marks, stack, n * sizeof(*marks));
+		else
+			fallback = true;
 	}
 	mutex_unlock(&af->queues_lock);
 
-	r->marks = marks;
+	if (fallback) {
+		/* no memory for the snapshot: wait for the file to go idle */
+		if (!marks)
+			marks = stack;
+		for (i = 0; i < n; i++)
+			ascend_queue_put(marks[i].q);
+		if (marks != stack)
+			kfree(marks);
+		n = 0;
+	}
+
+	r->marks = n ? marks : NULL;
 	r->nr_marks = n;
 	INIT_LIST_HEAD(&r->link);
-	if (marks && !n) {
+	if (!n && !fallback) {
 		/* nothing outstanding */
 		ascend_retire_run(r);
 		return;
@@ -496,7 +540,7 @@ void ascend_queue_file_defer(struct ascend_file *af, struct ascend_retire *r)
 
 	spin_lock(&af->retire_lock);
 	list_add_tail(&r->link, &af->retires);
-	if (!marks)
+	if (fallback)
 		af->retire_fallbacks++;
 	spin_unlock(&af->retire_lock);
 	/* the queues may have passed before the retire was listed */
