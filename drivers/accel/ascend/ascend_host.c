@@ -492,13 +492,59 @@ err_release:
 	return ret;
 }
 
+/* Largest physically contiguous run HOST_ALLOC asks for: 2 MiB with 4K pages */
+#define ASCEND_HOST_ALLOC_ORDER	min(9, MAX_PAGE_ORDER)
+
+/*
+ * Allocate @npages zeroed pages to @bo->pages (counted in @bo->npages,
+ * fewer if memory ran out).  Runs of physically contiguous pages are taken
+ * where the allocator has them at once -- each becomes one segment of the
+ * sg table and one device MMU range, so copies need fewer descriptors --
+ * then split into single pages (mmap, release: page by page as before);
+ * single pages otherwise.
+ */
+static void ascend_host_alloc_pages(struct ascend_host_bo *bo,
+				    unsigned long npages)
+{
+	unsigned int max_order = ASCEND_HOST_ALLOC_ORDER;
+	unsigned long i = 0, j;
+
+	while (i < npages) {
+		unsigned int order = min_t(unsigned int, max_order,
+					   ilog2(npages - i));
+		struct page *page = NULL;
+
+		for (; order; order--) {
+			page = alloc_pages(GFP_HIGHUSER | __GFP_ZERO |
+					   __GFP_NORETRY | __GFP_NOWARN,
+					   order);
+			if (page)
+				break;
+			/* no run this long now: do not ask again */
+			max_order = order - 1;
+		}
+		if (page)
+			split_page(page, order);
+		else
+			page = alloc_page(GFP_HIGHUSER | __GFP_ZERO |
+					  __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
+		if (!page)
+			return;
+		for (j = 0; j < (1UL << order); j++)
+			bo->pages[i + j] = nth_page(page, j);
+		i += 1UL << order;
+		bo->npages = i;
+		cond_resched();
+	}
+}
+
 int ascend_ioctl_host_alloc(struct drm_device *drm, void *data,
 			    struct drm_file *file)
 {
 	struct ascend_file *af = to_ascend_file(file);
 	struct drm_ascend_host_alloc *args = data;
 	struct ascend_host_bo *bo;
-	unsigned long npages, i;
+	unsigned long npages;
 	u64 size;
 	int ret;
 
@@ -522,14 +568,7 @@ int ascend_ioctl_host_alloc(struct drm_device *drm, void *data,
 		goto err_release;
 	bo->charged = true;
 
-	for (i = 0; i < npages; i++) {
-		bo->pages[i] = alloc_page(GFP_HIGHUSER | __GFP_ZERO |
-					  __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
-		if (!bo->pages[i])
-			break;
-		bo->npages++;
-		cond_resched();
-	}
+	ascend_host_alloc_pages(bo, npages);
 	/* the charge is given back for bo->npages pages: charge matches */
 	if (bo->npages != npages) {
 		account_locked_vm(bo->mm, npages - bo->npages, false);
