@@ -351,6 +351,15 @@ static int ascend_host_charge(struct ascend_host_bo *bo, unsigned long npages,
 	int ret;
 
 	ret = account_locked_vm(bo->mm, npages, true);
+	if (ret == -ENOMEM) {
+		/*
+		 * Memory released just before may still have its uncharge
+		 * queued (ascend_host_release() defers it while anyone holds
+		 * the mmap_lock): let those finish before refusing.
+		 */
+		flush_workqueue(bo->af->adev->host_wq);
+		ret = account_locked_vm(bo->mm, npages, true);
+	}
 	if (ret)
 		return ret;
 	if (pinned)
