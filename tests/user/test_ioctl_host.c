@@ -421,7 +421,7 @@ TEST(reregister_while_old_registration_retires)
 	struct drm_ascend_bo_create bo;
 	struct ascend_cmd c = { .opcode = ASCEND_CMD_WAIT_VALUE };
 	struct queue q, q2;
-	uint32_t h1, h2;
+	uint32_t h1 = 0, h2 = 0;
 	uint64_t seq, seq2;
 	uint8_t *buf = anon(2 * 4096);
 	int fd = open_accel();

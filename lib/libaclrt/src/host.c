@@ -480,44 +480,20 @@ aclError aclrtMallocHost(void **hostPtr, size_t size)
 }
 
 /*
- * aclrtMallocHostWithCfg: attributes as aclrtMallocWithCfg checks them;
+ * aclrtMallocHostWithCfg: attributes as aclrtMallocWithCfg checks them
+ * (malloc_cfg_parse());
  * DEVICE_ID makes the memory usable by that device (which must be set)
  * instead of the current one.
  */
 aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cfg)
 {
-	int dev_id = -1;
-	size_t i;
+	int dev_id;
+	aclError err;
 
 	API_ENTER();
-	if (cfg && cfg->numAttrs && !cfg->attrs)
-		return acl_err(ACL_ERROR_INVALID_PARAM,
-			       "cfg->numAttrs is %zu but cfg->attrs is NULL", cfg->numAttrs);
-	for (i = 0; cfg && i < cfg->numAttrs; i++) {
-		const aclrtMallocAttribute *at = &cfg->attrs[i];
-
-		switch (at->attr) {
-		case ACL_RT_MEM_ATTR_MODULE_ID:
-			break;
-		case ACL_RT_MEM_ATTR_DEVICE_ID:
-			if (at->value.deviceId > INT32_MAX || !dev_by_id((int)at->value.deviceId))
-				return acl_err(ACL_ERROR_RT_INVALID_DEVICEID,
-					       "cfg->attrs[%zu]: ACL_RT_MEM_ATTR_DEVICE_ID %u is not a valid device id (%d device(s))",
-					       i, at->value.deviceId, dev_count());
-			dev_id = (int)at->value.deviceId;
-			break;
-		case ACL_RT_MEM_ATTR_VA_FLAG:
-			if (at->value.vaFlag > 1)
-				return acl_err(ACL_ERROR_INVALID_PARAM,
-					       "cfg->attrs[%zu]: ACL_RT_MEM_ATTR_VA_FLAG %u is not 0 or 1",
-					       i, at->value.vaFlag);
-			break;
-		default:
-			return acl_err(ACL_ERROR_INVALID_PARAM,
-				       "cfg->attrs[%zu]: attribute %d is not a valid aclrtMallocAttrType (MODULE_ID 1, DEVICE_ID 2, VA_FLAG 3)",
-				       i, (int)at->attr);
-		}
-	}
+	err = malloc_cfg_parse(cfg, &dev_id);
+	if (err)
+		return err;
 	return host_alloc(ptr, size, dev_id);
 }
 

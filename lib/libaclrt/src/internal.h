@@ -266,6 +266,7 @@ aclError host_stage_cmd(struct acl_stream *s, const void *data, size_t len,
 			bool *staged);
 
 /* memory.c */
+aclError malloc_cfg_parse(const aclrtMallocConfig *cfg, int *dev_id);
 void memory_release_device(struct acl_device *dev);
 
 /* meminfo.c */

@@ -142,18 +142,17 @@ aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy poli
 }
 
 /*
- * aclrtMallocWithCfg: aclrtMalloc with attributes.  MODULE_ID is accepted
- * and ignored (it tags memory for CANN's statistics), DEVICE_ID allocates on
- * that device (which must have been set), VA_FLAG must be 0 or 1 (there is
- * only one kind of VA here); RSV and unknown attributes are rejected.
+ * The attributes of aclrtMallocWithCfg and aclrtMallocHostWithCfg.
+ * MODULE_ID is accepted and ignored (it tags memory for CANN's
+ * statistics), DEVICE_ID names the device (which must have been set),
+ * VA_FLAG must be 0 or 1 (there is only one kind of VA here); RSV and
+ * unknown attributes are rejected.  *@dev_id stays -1 without DEVICE_ID.
  */
-aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
-			    aclrtMallocConfig *cfg)
+aclError malloc_cfg_parse(const aclrtMallocConfig *cfg, int *dev_id)
 {
-	int dev_id = -1;
 	size_t i;
 
-	API_ENTER();
+	*dev_id = -1;
 	if (cfg && cfg->numAttrs && !cfg->attrs)
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "cfg->numAttrs is %zu but cfg->attrs is NULL", cfg->numAttrs);
@@ -168,7 +167,7 @@ aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy pol
 				return acl_err(ACL_ERROR_RT_INVALID_DEVICEID,
 					       "cfg->attrs[%zu]: ACL_RT_MEM_ATTR_DEVICE_ID %u is not a valid device id (%d device(s))",
 					       i, at->value.deviceId, dev_count());
-			dev_id = (int)at->value.deviceId;
+			*dev_id = (int)at->value.deviceId;
 			break;
 		case ACL_RT_MEM_ATTR_VA_FLAG:
 			if (at->value.vaFlag > 1)
@@ -182,6 +181,20 @@ aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy pol
 				       i, (int)at->attr);
 		}
 	}
+	return ACL_SUCCESS;
+}
+
+/* aclrtMallocWithCfg: aclrtMalloc with attributes (malloc_cfg_parse()). */
+aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+			    aclrtMallocConfig *cfg)
+{
+	int dev_id;
+	aclError err;
+
+	API_ENTER();
+	err = malloc_cfg_parse(cfg, &dev_id);
+	if (err)
+		return err;
 	return dev_malloc(devPtr, size, policy, true, dev_id);
 }
 
