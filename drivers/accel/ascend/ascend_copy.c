@@ -350,6 +350,27 @@ static enum dma_data_direction ascend_copy_dir(const struct ascend_copy_side *s)
 	return s->write ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
 }
 
+int ascend_copy_alloc_pages(struct ascend_copy_side *d,
+			    struct ascend_copy_side *s, unsigned int max_pages)
+{
+	if (!d->mmu) {
+		d->pages = kvmalloc_array(max_pages, sizeof(*d->pages),
+					  GFP_KERNEL);
+		if (!d->pages)
+			return -ENOMEM;
+	}
+	if (!s->mmu) {
+		s->pages = kvmalloc_array(max_pages, sizeof(*s->pages),
+					  GFP_KERNEL);
+		if (!s->pages) {
+			kvfree(d->pages);
+			d->pages = NULL;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 void ascend_copy_unpin(struct ascend_file *af, struct ascend_copy_side *s)
 {
 	if (s->mapped) {
@@ -495,20 +516,9 @@ int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size)
 	    (!s.mmu && !access_ok(u64_to_user_ptr(src), size)))
 		return -EFAULT;
 
-	if (!d.mmu) {
-		d.pages = kvmalloc_array(max_pages, sizeof(*d.pages),
-					 GFP_KERNEL);
-		if (!d.pages)
-			return -ENOMEM;
-	}
-	if (!s.mmu) {
-		s.pages = kvmalloc_array(max_pages, sizeof(*s.pages),
-					 GFP_KERNEL);
-		if (!s.pages) {
-			ret = -ENOMEM;
-			goto out_free;
-		}
-	}
+	ret = ascend_copy_alloc_pages(&d, &s, max_pages);
+	if (ret)
+		return ret;
 
 	for (off = 0; off < size; off += len) {
 		len = min_t(u64, size - off, ASCEND_COPY_PIN_WINDOW);
@@ -522,7 +532,6 @@ int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size)
 		cond_resched();
 	}
 
-out_free:
 	kvfree(s.pages);
 	kvfree(d.pages);
 	return ret;

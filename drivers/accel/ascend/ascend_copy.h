@@ -144,6 +144,13 @@ int ascend_copy_pin(struct ascend_file *af, struct ascend_copy_side *s,
 void ascend_copy_unpin(struct ascend_file *af, struct ascend_copy_side *s);
 
 /*
+ * Page arrays of @max_pages entries for the pageable (non-MMU) sides of a
+ * copy; on failure nothing stays allocated.  Freed with kvfree().
+ */
+int ascend_copy_alloc_pages(struct ascend_copy_side *d,
+			    struct ascend_copy_side *s, unsigned int max_pages);
+
+/*
  * Run @n descriptors as one job (%ASCEND_AS_VA translated by @mmu) and
  * wait; the job's status, with its fault address in *@fault_addr.
  */

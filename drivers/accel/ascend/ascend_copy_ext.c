@@ -277,20 +277,9 @@ static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
 		return ret;
 	}
 
-	if (!d.mmu) {
-		d.pages = kvmalloc_array(max_pages, sizeof(*d.pages),
-					 GFP_KERNEL);
-		if (!d.pages)
-			return -ENOMEM;
-	}
-	if (!s.mmu) {
-		s.pages = kvmalloc_array(max_pages, sizeof(*s.pages),
-					 GFP_KERNEL);
-		if (!s.pages) {
-			ret = -ENOMEM;
-			goto out_free;
-		}
-	}
+	ret = ascend_copy_alloc_pages(&d, &s, max_pages);
+	if (ret)
+		return ret;
 	for (row = 0; row < a->height; row += rows) {
 		rows = a->height - row;
 		if (!d.mmu)
@@ -306,7 +295,6 @@ static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
 			break;
 		cond_resched();
 	}
-out_free:
 	kvfree(s.pages);
 	kvfree(d.pages);
 	return ret;
