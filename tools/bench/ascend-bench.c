@@ -1084,6 +1084,24 @@ static int open_node(void)
 	return fd;
 }
 
+/*
+ * ASCEND_BENCH_ONLY="name,name": run only these benchmarks (for profiling
+ * one of them; make bench runs all).  "bandwidth" selects
+ * d2d_copy_bandwidth and memset_bandwidth, "host_copies" the 64 MiB copies.
+ */
+static bool selected(const char *name)
+{
+	const char *only = getenv("ASCEND_BENCH_ONLY"), *p;
+	size_t n = strlen(name);
+
+	if (!only || !*only)
+		return true;
+	for (p = only; (p = strstr(p, name)); p += n)
+		if ((p == only || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
 int main(void)
 {
 	struct counts c0;
@@ -1121,16 +1139,26 @@ int main(void)
 		return fail("loading the built-in kernels", r);
 	progress("trivial kernel: %s%s", k.name, spin_fn ? "" : " (no Spin kernel: the stream is busy with the batch itself)");
 
-	ret |= bench_malloc_free();
-	ret |= bench_async_enqueue(&k);
-	ret |= bench_raw_ring(fd);
-	ret |= bench_launch_sync(&k);
-	ret |= bench_event();
-	ret |= bench_bandwidth();
-	ret |= bench_batch();
-	ret |= bench_copy2d();
-	ret |= bench_memset64();
-	ret |= bench_host_copies();
+	if (selected("malloc_free_pair"))
+		ret |= bench_malloc_free();
+	if (selected("async_enqueue_per_op"))
+		ret |= bench_async_enqueue(&k);
+	if (selected("raw_ring_enqueue_per_op"))
+		ret |= bench_raw_ring(fd);
+	if (selected("launch_sync_roundtrip"))
+		ret |= bench_launch_sync(&k);
+	if (selected("event_record_sync"))
+		ret |= bench_event();
+	if (selected("bandwidth"))
+		ret |= bench_bandwidth();
+	if (selected("batch_vs_individual"))
+		ret |= bench_batch();
+	if (selected("copy2d_vs_linear"))
+		ret |= bench_copy2d();
+	if (selected("memset_64m"))
+		ret |= bench_memset64();
+	if (selected("host_copies"))
+		ret |= bench_host_copies();
 
 	/* the baseline again: a drift between the two says the run was noisy */
 	base2 = noop_ioctl_ns(fd);

@@ -41,6 +41,11 @@ static int ascend_query_device_info(struct ascend_device *adev,
 	struct drm_ascend_device_info info = {};
 	struct ascend_hbm_stats st;
 
+	/* size 0 only asks for the size: skip walking the HBM free lists */
+	if (!args->size) {
+		args->size = sizeof(info);
+		return 0;
+	}
 	ascend_hbm_get_stats(&adev->hbm, &st);
 
 	info.capabilities = ASCEND_CAPS;
