@@ -88,9 +88,12 @@ static pid_t ascend_file_pid(struct drm_file *file, char comm[TASK_COMM_LEN])
 
 pid_t ascend_file_tgid(struct drm_file *file)
 {
-	char comm[TASK_COMM_LEN];
+	pid_t nr;
 
-	return ascend_file_pid(file, comm);
+	rcu_read_lock();
+	nr = pid_nr(rcu_dereference(file->pid));
+	rcu_read_unlock();
+	return nr;
 }
 
 static void ascend_debugfs_bo(struct seq_file *m, pid_t pid,

@@ -193,7 +193,7 @@ static void ascend_cp_job_finish(struct ascend_cp_job *job)
 	if (job->cmd.opcode == ASCEND_CMD_LAUNCH)
 		trace_ascend_launch_done(q->adev->index, q->handle, job->seq,
 					 job->f.code);
-	else
+	else if (trace_ascend_copy_done_enabled())
 		trace_ascend_copy_done(q->adev->index, ascend_file_tgid(q->file),
 				       ASCEND_TRACE_RING, job->cmd.opcode, 0, 1,
 				       job->f.code ? -EIO : 0);
@@ -344,8 +344,11 @@ static bool ascend_cp_launch(struct ascend_emu_cp *cp, struct ascend_queue *q,
 		return false;
 	}
 
-	trace_ascend_launch(q->adev->index, ascend_file_tgid(q->file), q->handle,
-			    seq, cmd->launch.kernel_id, cmd->launch.num_blocks);
+	/* the pid lookup is not free: only when someone traces */
+	if (trace_ascend_launch_enabled())
+		trace_ascend_launch(q->adev->index, ascend_file_tgid(q->file),
+				    q->handle, seq, cmd->launch.kernel_id,
+				    cmd->launch.num_blocks);
 	if (ascend_emu_kernel_short(kern, &cmd->launch))
 		return ascend_cp_launch_here(cp, q, cmd, seq);
 
@@ -433,9 +436,11 @@ static void ascend_cp_dma(struct ascend_emu_cp *cp, struct ascend_queue *q,
 		return;
 	}
 	INIT_WORK(&job->work, ascend_cp_dma_work);
-	trace_ascend_copy_submit(q->adev->index, ascend_file_tgid(q->file),
-				 ASCEND_TRACE_RING, cmd->opcode, 0, 1,
-				 q->adev->num_dma_engines);
+	if (trace_ascend_copy_submit_enabled())
+		trace_ascend_copy_submit(q->adev->index,
+					 ascend_file_tgid(q->file),
+					 ASCEND_TRACE_RING, cmd->opcode, 0, 1,
+					 q->adev->num_dma_engines);
 	ascend_cp_job_publish(cp, job);
 	queue_work(system_unbound_wq, &job->work);
 }
@@ -650,10 +655,10 @@ static bool ascend_cp_run_queue(struct ascend_emu_cp *cp,
 /* One round over every queue.  Returns true if any queue made progress. */
 static bool ascend_cp_round(struct ascend_emu_cp *cp)
 {
-	u64 now = ktime_get_ns();
 	struct ascend_queue *q;
 	unsigned int n, i;
 	bool did = false;
+	u64 now = 0;	/* read once, only if a running job needs it */
 
 	spin_lock(&cp->lock);
 	n = list_count_nodes(&cp->queues);
@@ -663,6 +668,8 @@ static bool ascend_cp_round(struct ascend_emu_cp *cp)
 		if (READ_ONCE(q->cp_stop))
 			continue;
 		if (q->cur_state == ASCEND_CUR_RUNNING) {
+			if (!now)
+				now = ktime_get_ns();
 			ascend_cp_check_job(q, now);
 			continue;
 		}
@@ -747,6 +754,7 @@ static void ascend_cp_sleep(struct ascend_emu_cp *cp)
 static int ascend_cp_thread(void *data)
 {
 	struct ascend_emu_cp *cp = data;
+	unsigned int polls = 0;
 	bool idle = false;
 	u64 idle_since = 0;
 
@@ -759,6 +767,14 @@ static int ascend_cp_thread(void *data)
 		if (!idle) {
 			idle = true;
 			idle_since = ktime_get_ns();
+			polls = 0;
+		}
+		/* the clock is not free (emulated TSC): read it every 16th poll */
+		if (READ_ONCE(poll_us) && ++polls % 16 &&
+		    list_empty_careful(&cp->launches)) {
+			cond_resched();
+			cpu_relax();
+			continue;
 		}
 		/*
 		 * No polling while launch blocks wait for an AI core: a core
