@@ -4,6 +4,9 @@
  * aclrtSynchronizeStream, including bad handles.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
+#include <stdint.h>
+
 #include "acl_util.h"
 
 TEST(create_destroy)
@@ -177,6 +180,117 @@ TEST(streams_are_ordered_independently)
 	CHECK_ACL_OK(aclrtDestroyStream(a));
 	CHECK_ACL_OK(aclrtDestroyStream(b));
 	CHECK_ACL_OK(aclrtFree(p));
+}
+
+/*
+ * The launch, record and synchronise fast paths remember the stream and
+ * the function this thread used last; a destroyed or unloaded one must
+ * still be refused, from this thread and after another thread freed it.
+ */
+TEST(used_then_destroyed_stream_is_refused)
+{
+	aclrtFuncHandle fn;
+	aclrtStream s = NULL, s2 = NULL;
+	aclrtEvent ev = NULL;
+	uint64_t zero = 0;
+
+	acl_setup();
+	fn = builtin_kernel("Spin");
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtCreateEvent(&ev));
+	REQUIRE_ACL(aclrtLaunchKernel(fn, 1, &zero, sizeof(zero), s));
+	REQUIRE_ACL(aclrtRecordEvent(ev, s));
+	REQUIRE_ACL(aclrtSynchronizeStream(s));
+	REQUIRE_ACL(aclrtSynchronizeEvent(ev));
+	REQUIRE_ACL(aclrtDestroyStream(s));
+	CHECK_ACL_ERR(aclrtLaunchKernel(fn, 1, &zero, sizeof(zero), s),
+		      ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclrtRecordEvent(ev, s), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclrtSynchronizeStream(s), ACL_ERROR_RT_PARAM_INVALID);
+	/* its last record ran before the stream went */
+	CHECK_ACL_OK(aclrtSynchronizeEvent(ev));
+	/* a new stream may get the old one's memory: then that value is live */
+	REQUIRE_ACL(aclrtCreateStream(&s2));
+	CHECK_ACL_OK(aclrtLaunchKernel(fn, 1, &zero, sizeof(zero), s2));
+	CHECK_ACL_OK(aclrtRecordEvent(ev, s2));
+	CHECK_ACL_OK(aclrtSynchronizeStream(s2));
+	CHECK_ACL_OK(aclrtSynchronizeEvent(ev));
+	if (s2 != s)
+		CHECK_ACL_ERR(aclrtLaunchKernel(fn, 1, &zero, sizeof(zero), s),
+			      ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_OK(aclrtDestroyStream(s2));
+	CHECK_ACL_OK(aclrtDestroyEvent(ev));
+}
+
+static void *destroy_stream_thread(void *arg)
+{
+	return (void *)(intptr_t)aclrtDestroyStream(*(aclrtStream *)arg);
+}
+
+TEST(stream_destroyed_by_another_thread_is_refused)
+{
+	aclrtStream s = NULL;
+	pthread_t t;
+	void *r = NULL;
+	int *p = NULL, v = 0;
+
+	acl_setup();
+	REQUIRE_ACL(aclrtMalloc((void **)&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	write_dev_ints(s, p, (int[]){ 41 }, 1);
+	REQUIRE(pthread_create(&t, NULL, destroy_stream_thread, &s) == 0);
+	REQUIRE(pthread_join(t, &r) == 0);
+	CHECK_EQ((intptr_t)r, ACL_SUCCESS);
+	CHECK_ACL_ERR(launch_write(s, p, 42, 1), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclrtSynchronizeStream(s), ACL_ERROR_RT_PARAM_INVALID);
+	/* nothing of the refused launch ran */
+	CHECK_ACL_OK(aclrtMemcpy(&v, sizeof(v), p, sizeof(v), ACL_MEMCPY_DEVICE_TO_HOST));
+	CHECK_EQ(v, 41);
+	CHECK_ACL_OK(aclrtFree(p));
+}
+
+TEST(unloaded_function_is_refused_after_use)
+{
+	aclrtBinHandle bin = NULL;
+	aclrtFuncHandle fn = NULL;
+	uint64_t zero = 0;
+
+	acl_setup();
+	REQUIRE_ACL(aclrtBinaryLoadFromFile(ACL_BUILTIN_BINARY, NULL, &bin));
+	REQUIRE_ACL(aclrtBinaryGetFunction(bin, "Spin", &fn));
+	CHECK_ACL_OK(aclrtLaunchKernel(fn, 1, &zero, sizeof(zero), NULL));
+	CHECK_ACL_OK(aclrtLaunchKernel(fn, 1, &zero, sizeof(zero), NULL));
+	CHECK_ACL_OK(aclrtSynchronizeStream(NULL));
+	REQUIRE_ACL(aclrtBinaryUnLoad(bin));
+	CHECK_ACL_ERR(aclrtLaunchKernel(fn, 1, &zero, sizeof(zero), NULL),
+		      ACL_ERROR_RT_PARAM_INVALID);
+}
+
+/* NULL is the current context's default stream, also right after a switch. */
+TEST(null_stream_follows_the_current_device)
+{
+	aclrtFuncHandle fn0, fn1;
+	uint64_t zero = 0;
+	uint32_t n = 0;
+
+	acl_setup();
+	REQUIRE_ACL(aclrtGetDeviceCount(&n));
+	if (n < 2)
+		SKIP("needs 2 devices");
+	fn0 = builtin_kernel("Spin");
+	CHECK_ACL_OK(aclrtLaunchKernel(fn0, 1, &zero, sizeof(zero), NULL));
+	REQUIRE_ACL(aclrtSetDevice(1));
+	CHECK_ACL_ERR(aclrtLaunchKernel(fn0, 1, &zero, sizeof(zero), NULL),
+		      ACL_ERROR_RT_STREAM_CONTEXT);
+	fn1 = builtin_kernel("Spin");
+	CHECK_ACL_OK(aclrtLaunchKernel(fn1, 1, &zero, sizeof(zero), NULL));
+	CHECK_ACL_OK(aclrtSynchronizeStream(NULL));
+	REQUIRE_ACL(aclrtSetDevice(0));
+	CHECK_ACL_ERR(aclrtLaunchKernel(fn1, 1, &zero, sizeof(zero), NULL),
+		      ACL_ERROR_RT_STREAM_CONTEXT);
+	CHECK_ACL_OK(aclrtLaunchKernel(fn0, 1, &zero, sizeof(zero), NULL));
+	CHECK_ACL_OK(aclrtSynchronizeStream(NULL));
+	CHECK_ACL_OK(aclrtResetDevice(1));
 }
 
 int main(void)

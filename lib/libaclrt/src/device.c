@@ -118,6 +118,7 @@ void ctx_set_current(struct acl_context *ctx)
 {
 	t_ctx = ctx;
 	t_cur = ctx ? ctx->dev->id : -1;
+	stream_forget_cached();		/* NULL names another stream now */
 }
 
 /* @ctx is the default context of an open device or a live explicit one. */

@@ -413,45 +413,42 @@ static aclError ev_stream(aclrtStream stream, int dev_id, struct acl_stream **s,
 	return ACL_SUCCESS;
 }
 
+/*
+ * The event lock twice and the stream lock once; the stream this thread
+ * used last costs no registry lookup (stream_submit_to()).
+ */
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
 	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_EVENT_RECORD };
-	struct acl_device *dev, *sdev;
-	struct acl_stream *s;
-	struct acl_event *ev;
-	uint64_t seq = 0, resets;
+	struct submit_info si = { .want_ref = true, .s_dev = -1 };
+	struct acl_event *ev = event;
 	aclError ret;
 	int id;
 
 	API_ENTER();
-	ret = ev_get(event, "event", &ev, &dev);
-	if (ret)
-		return ret;
-	id = ev->dev_id;
+	if (!event)
+		return acl_err_at("event", ACL_ERROR_INVALID_PARAM, "event is NULL");
+	pthread_mutex_lock(&ev_lock);
+	if (!handle_ok(ev, H_EVENT) || ev->lost) {
+		pthread_mutex_unlock(&ev_lock);
+		return acl_err_at("event", ACL_ERROR_RT_PARAM_INVALID,
+				  "event %p is not a live event (never created, destroyed, or its device was reset)",
+				  event);
+	}
 	if (ev->imported) {
-		ev_put(dev);
+		pthread_mutex_unlock(&ev_lock);
 		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 			       "event %p was opened with aclrtIpcOpenEventHandle: record it in the process that created it",
 			       event);
 	}
-	ev_put(dev);
-	ret = ev_stream(stream, id, &s, &sdev);
-	if (ret)
-		return ret;
-	pthread_mutex_lock(&ev_lock);
-	if (!handle_ok(ev, H_EVENT) || ev->lost) {
-		pthread_mutex_unlock(&ev_lock);
-		stream_release(s, sdev);
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "event %p was destroyed", event);
-	}
 	/* Not under ev_lock: a full ring may wait for another stream that
 	 * waits for an event someone else is about to record. */
+	id = ev->dev_id;
 	cmd.event.handle = ev->handle;
 	cmd.event.gen = ++ev->gen;
 	ev->busy++;			/* not reaped before its ref is noted */
 	pthread_mutex_unlock(&ev_lock);
-	resets = __atomic_load_n(&s->q.resets, __ATOMIC_SEQ_CST);
-	ret = stream_submit_seq(s, &cmd, &seq);
+	ret = stream_submit_to(stream, id, &cmd, sizeof(cmd), NULL, 0, &si);
 	pthread_mutex_lock(&ev_lock);
 	ev->busy--;
 	if (ret) {
@@ -461,17 +458,22 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 		ev->recorded = true;
 		if (ev->rec_s)
 			stream_put(ev->rec_s);
-		__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
-		ev->rec_s = s;
-		ev->rec_seq = seq;
-		ev->rec_resets = resets;
+		__atomic_add_fetch(&si.s->refs, 1, __ATOMIC_ACQ_REL);
+		ev->rec_s = si.s;
+		ev->rec_seq = si.seq;
+		ev->rec_resets = si.resets;
 		if (ev->ipc_gen)	/* importers wait for this one now */
 			__atomic_store_n(ev->ipc_gen, ev->gen, __ATOMIC_RELEASE);
 	}
 	if (!ret)
-		ev_add_ref(ev, s, seq);
+		ev_add_ref(ev, si.s, si.seq);
 	pthread_mutex_unlock(&ev_lock);
-	stream_release(s, sdev);
+	if (si.s)
+		stream_put(si.s);
+	if (ret == ACL_ERROR_RT_STREAM_CONTEXT && si.s_dev >= 0)
+		ret = acl_err_at("event", ACL_ERROR_RT_STREAM_CONTEXT,
+				 "stream %p is on device %d but the event was created on device %d",
+				 stream, si.s_dev, id);
 	return ret;
 }
 
@@ -771,6 +773,52 @@ static int wait_slice(struct acl_device *dev, struct acl_event *ev, aclrtEvent e
 }
 
 /*
+ * The fast path of a host wait: the latest record of a local event ran,
+ * or runs within the spin (a record on an idle stream does).  No device
+ * lock, no system call; the event lock once.  False: take the full path.
+ */
+static bool sync_event_fast(struct acl_event *ev)
+{
+	struct acl_stream *rs;
+	uint64_t gen, seq, resets;
+	bool ran = false;
+	unsigned int n = 0;
+	int64_t end = 0;
+
+	pthread_mutex_lock(&ev_lock);
+	if (!handle_ok(ev, H_EVENT) || ev->lost || ev->imported || !ev->recorded ||
+	    !ev->rec_s) {
+		pthread_mutex_unlock(&ev_lock);
+		return false;
+	}
+	gen = ev->gen;
+	if (rec_ran(ev, gen)) {
+		pthread_mutex_unlock(&ev_lock);
+		return true;
+	}
+	rs = ev->rec_s;
+	seq = ev->rec_seq;
+	resets = ev->rec_resets;
+	__atomic_add_fetch(&rs->refs, 1, __ATOMIC_ACQ_REL);	/* status stays mapped */
+	pthread_mutex_unlock(&ev_lock);
+	/* as rec_ran(): completed, and no reset since it was submitted */
+	while (!__atomic_load_n(&rs->dead, __ATOMIC_ACQUIRE) && !queue_faulted(&rs->q) &&
+	       __atomic_load_n(&rs->q.resets, __ATOMIC_SEQ_CST) == resets) {
+		if (completed_of(rs) >= seq) {
+			ran = __atomic_load_n(&rs->q.resets, __ATOMIC_SEQ_CST) == resets;
+			break;
+		}
+		if (!end)
+			end = mono_ns() + SPIN_NS;
+		else if (++n % 8 == 0 && mono_ns() >= end)	/* the clock costs */
+			break;
+		cpu_pause();
+	}
+	stream_put(rs);
+	return ran;
+}
+
+/*
  * One system call in the common cases: a record its stream has not
  * executed yet is waited for with EVENT_WAIT at once (the reply says the
  * event completed); a record the stream got past costs one query.  Faults
@@ -778,7 +826,7 @@ static int wait_slice(struct acl_device *dev, struct acl_event *ev, aclrtEvent e
  */
 static aclError sync_event(aclrtEvent event, int32_t timeout)
 {
-	int64_t deadline = deadline_from_ms(timeout);
+	int64_t deadline;
 	struct acl_device *dev;
 	struct acl_stream *rs;
 	struct acl_event *ev;
@@ -787,6 +835,9 @@ static aclError sync_event(aclrtEvent event, int32_t timeout)
 	aclError ret;
 	int err, w;
 
+	if (event && timeout != 0 && sync_event_fast(event))
+		return ACL_SUCCESS;
+	deadline = deadline_from_ms(timeout);
 	ret = ev_get(event, "event", &ev, &dev);
 	if (ret)
 		return ret;

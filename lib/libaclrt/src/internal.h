@@ -145,6 +145,8 @@ aclError queue_submit2(int fd, struct acl_queue *q, const void *a, size_t alen,
 		       const void *b, size_t blen);
 aclError queue_wait(int fd, struct acl_queue *q, uint64_t seq, int64_t deadline_ns,
 		    bool *timed_out);
+/* spin briefly on the status page: @seq completed and no fault? */
+bool queue_spin(struct acl_queue *q, uint64_t seq);
 aclError queue_fault_error(struct acl_queue *q, uint32_t fault);
 bool queue_faulted(struct acl_queue *q);
 aclError queue_reset(int fd, struct acl_queue *q);
@@ -157,9 +159,10 @@ struct acl_stream {
 	struct acl_stream *next;	/* device stream list, dev->lock */
 	struct acl_device *dev;
 	uint32_t flags;
-	int refs;			/* atomic; last put unmaps and frees */
-	pthread_mutex_t lock;		/* ring writes, printf tail, dead */
+	int refs;			/* atomic; last put unmaps and recycles */
+	pthread_mutex_t lock;		/* ring writes, printf tail, dead, serial */
 	bool dead;
+	uint64_t serial;		/* incarnation: memory is recycled */
 	bool is_default;		/* a context's default stream */
 	struct acl_queue q;
 	struct acl_cb *cb;		/* callback.c: host callbacks, lazily */
@@ -173,6 +176,20 @@ aclError stream_ref(aclrtStream h, struct acl_stream **s);
 aclError stream_submit2(struct acl_stream *s, const void *a, size_t alen, const void *b,
 			size_t blen);
 aclError stream_submit(struct acl_stream *s, const struct ascend_cmd *cmd);
+/* What stream_submit_to() tells about a submission (all out but @want_ref). */
+struct submit_info {
+	bool want_ref;			/* in: return the stream, referenced */
+	struct acl_stream *s;		/* want_ref: the stream; stream_put() it */
+	uint64_t seq;			/* the command's sequence number */
+	uint64_t resets;		/* s->q.resets before it was submitted */
+	int s_dev;			/* wrong device: the stream's */
+};
+/* @a+@b onto handle @h in one step; @dev_id >= 0: must be that device's
+ * (else ACL_ERROR_RT_STREAM_CONTEXT with no message, @si->s_dev set) */
+aclError stream_submit_to(aclrtStream h, int dev_id, const void *a, size_t alen,
+			  const void *b, size_t blen, struct submit_info *si);
+bool stream_sync_cached(aclrtStream h);	/* done without the full path? */
+void stream_forget_cached(void);	/* the thread's context changed */
 aclError stream_submit_seq(struct acl_stream *s, const struct ascend_cmd *cmd, uint64_t *seq);
 aclError stream_sync(struct acl_stream *s, int64_t deadline_ns, int32_t timeout_ms);
 void stream_put(struct acl_stream *s);

@@ -61,6 +61,25 @@ struct acl_binary {
 static pthread_mutex_t k_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct acl_binary *k_bins;
 
+/*
+ * Function handles deleted so far (atomic, bumped before the deletion):
+ * a thread's copy of a function's launch data (t_func) stays good while
+ * the count is unchanged, so a launch of the same function as last time
+ * needs no registry lookup.  The copy never points into the function.
+ */
+static uint64_t k_func_dels;
+static __thread struct {
+	aclrtFuncHandle h;
+	uint64_t dels;
+	struct func_hot hot;
+} t_func;
+
+static void func_del(struct acl_func *f)		/* k_lock held */
+{
+	__atomic_add_fetch(&k_func_dels, 1, __ATOMIC_SEQ_CST);
+	handle_del(f);
+}
+
 /* Place-holder data to put on the device ahead of a launch. */
 struct ph_copy {
 	const uint8_t *data;	/* a multiple of 8 bytes */
@@ -199,7 +218,7 @@ static void free_binary(struct acl_binary *bin, bool free_dev)	/* k_lock held */
 		struct acl_func *f = bin->funcs;
 
 		bin->funcs = f->next;
-		handle_del(f);
+		func_del(f);
 		free(f);
 	}
 	for (pp = &k_bins; *pp; pp = &(*pp)->next) {
@@ -334,10 +353,19 @@ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kern
  */
 static aclError func_info(aclrtFuncHandle funcHandle, struct func_hot *hot)
 {
+	uint64_t dels = __atomic_load_n(&k_func_dels, __ATOMIC_SEQ_CST);
+
+	if (funcHandle && funcHandle == t_func.h && dels == t_func.dels) {
+		*hot = t_func.hot;
+		return ACL_SUCCESS;
+	}
 	if (!funcHandle)
 		return acl_err_at("kernel", ACL_ERROR_INVALID_PARAM, "funcHandle is NULL");
 	if (!handle_copy(funcHandle, H_FUNC, hot, sizeof(*hot)))
 		return bad_handle("funcHandle", funcHandle);
+	t_func.h = funcHandle;
+	t_func.dels = dels;	/* read before the lookup: a racing delete misses */
+	t_func.hot = *hot;
 	return ACL_SUCCESS;
 }
 
@@ -407,10 +435,21 @@ static aclError launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, const voi
 	return launch_ex(funcHandle, numBlocks, args, argsSize, stream, pad_to_min, 0, NULL, 0);
 }
 
+static aclError wrong_device(aclrtStream stream, int s_dev, aclrtFuncHandle funcHandle,
+			     int k_dev)
+{
+	char name[DRM_ASCEND_KERNEL_NAME_LEN + 1];
+
+	return acl_err(ACL_ERROR_RT_STREAM_CONTEXT,
+		       "stream %p is on device %d but kernel %s was loaded on device %d",
+		       stream, s_dev, func_name(funcHandle, name, sizeof(name)), k_dev);
+}
+
 /*
- * The launch fast path takes the handle registry's lock twice (function,
- * stream) and the stream lock once, and builds the command in its ring
- * slot: no global kernel lock, no device lock, no copy of the command.
+ * The launch fast path, for the function and stream this thread used
+ * last: no registry lookup (per-thread copies, see func_info() and
+ * stream_submit_to()), the stream lock once, and the command built in its
+ * ring slot: no global lock, no device lock, no copy of the command.
  */
 static aclError launch_ex(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *args,
 			  size_t argsSize, aclrtStream stream, bool pad_to_min,
@@ -452,14 +491,21 @@ static aclError launch_ex(aclrtFuncHandle funcHandle, uint32_t numBlocks, const 
 	head.num_blocks = numBlocks;
 	head.args_size = (uint32_t)argsSize;
 	head.timeout_ms = timeout_ms;
+	if (!nph) {
+		/* the fast path: one stream lock, no registry when cached */
+		struct submit_info si = { .s_dev = -1 };
+
+		ret = stream_submit_to(stream, k.dev_id, &head, sizeof(head), args,
+				       args ? argsSize : 0, &si);
+		if (ret == ACL_ERROR_RT_STREAM_CONTEXT && si.s_dev >= 0)
+			ret = wrong_device(stream, si.s_dev, funcHandle, k.dev_id);
+		return ret;
+	}
 	ret = stream_ref(stream, &s);
 	if (ret)
 		return ret;
 	if (s->dev->id != k.dev_id) {
-		ret = acl_err(ACL_ERROR_RT_STREAM_CONTEXT,
-				 "stream %p is on device %d but kernel %s was loaded on device %d",
-				 stream, s->dev->id, func_name(funcHandle, name, sizeof(name)),
-				 k.dev_id);
+		ret = wrong_device(stream, s->dev->id, funcHandle, k.dev_id);
 	} else {
 		/* Place-holder data first, 8 bytes per WRITE_VALUE, in stream
 		 * order ahead of the launch that reads it. */

@@ -214,6 +214,26 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* Done and healthy within SPIN_NS?  No system call. */
+bool queue_spin(struct acl_queue *q, uint64_t seq)
+{
+	struct ascend_queue_status *st = q->status;
+	unsigned int n = 0;
+	int64_t end = 0;
+
+	for (;;) {
+		if (LOAD(&st->fault))
+			return false;
+		if (LOAD(&st->completed) >= seq)
+			return true;
+		if (!end)
+			end = now_ns() + SPIN_NS;
+		else if (++n % 8 == 0 && now_ns() >= end)	/* the clock costs */
+			return false;
+		cpu_relax();
+	}
+}
+
 /* Wait until @seq commands completed or @deadline_ns (absolute) passed. */
 aclError queue_wait(int fd, struct acl_queue *q, uint64_t seq, int64_t deadline_ns,
 		    bool *timed_out)
@@ -314,6 +334,8 @@ void queue_drain_printf(struct acl_queue *q)
 		return;
 	head = LOAD(&st->printf_head);
 	tail = __atomic_load_n(&st->printf_tail, __ATOMIC_RELAXED);
+	if (head == tail && LOAD(&st->printf_dropped) == q->printf_dropped_seen)
+		return;		/* nothing new: no stdio call */
 	if (head - tail > size)		/* never trust the shared page */
 		tail = head - size;
 	for (n = head - tail; n; n -= chunk, tail += chunk) {

@@ -5,9 +5,16 @@
  *
  * A stream lives while it is in the handle registry or someone holds a
  * reference: destroy removes it from the registry and the queue from the
- * device, the last reference unmaps the queue area and frees the memory.
+ * device, the last reference unmaps the queue area and recycles the memory.
+ *
+ * Stream memory is type-stable: a dead acl_stream is only ever reused as
+ * another acl_stream (its mutex stays initialised) with a new @serial.
+ * That lets the submission fast path skip the handle registry for the
+ * stream this thread used last: it locks the stream and compares the
+ * serial it validated before (see stream_lock_cached()).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -19,24 +26,74 @@
 #define STREAM_NOSYNC	(ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE |	\
 			 ACL_STREAM_DEVICE_USE_ONLY)
 
+/* Recycled stream memory (never freed: see the top of the file). */
+static pthread_mutex_t s_pool_lock = PTHREAD_MUTEX_INITIALIZER; /* both below */
+static struct acl_stream *s_pool;
+static uint64_t s_serial;
+
+/* This thread's last validated stream, for stream_lock_cached(): @h is
+ * the handle the caller passed (NULL: the current default stream). */
+static __thread struct {
+	aclrtStream h;
+	struct acl_stream *s;
+	uint64_t serial;
+} t_last;
+
+static struct acl_stream *stream_alloc(void)
+{
+	struct acl_stream *s;
+
+	pthread_mutex_lock(&s_pool_lock);
+	s = s_pool;
+	if (s)
+		s_pool = s->next;
+	pthread_mutex_unlock(&s_pool_lock);
+	if (s)
+		return s;
+	s = calloc(1, sizeof(*s));
+	if (s) {
+		pthread_mutex_init(&s->lock, NULL);
+		s->dead = true;
+	}
+	return s;
+}
+
+static void stream_recycle(struct acl_stream *s)
+{
+	pthread_mutex_lock(&s_pool_lock);
+	s->next = s_pool;
+	s_pool = s;
+	pthread_mutex_unlock(&s_pool_lock);
+}
+
 /* Create a stream on @dev (rw read-held, dev->lock held). */
 static aclError stream_new(struct acl_device *dev, uint32_t flags,
 			   struct acl_stream **out)
 {
-	struct acl_stream *s = calloc(1, sizeof(*s));
+	struct acl_stream *s = stream_alloc();
+	struct acl_queue q;
 	aclError ret;
 
 	if (!s)
 		return acl_err(ACL_ERROR_BAD_ALLOC, "out of host memory");
-	ret = queue_create(dev->fd, &s->q);
+	ret = queue_create(dev->fd, &q);
 	if (ret) {
-		free(s);
+		stream_recycle(s);
 		return ret;
 	}
+	/* under its lock: a thread holding a stale handle may look at it */
+	pthread_mutex_lock(&s->lock);
 	s->dev = dev;
 	s->flags = flags;
 	s->refs = 1;		/* the registry's reference */
-	pthread_mutex_init(&s->lock, NULL);
+	s->is_default = false;
+	s->q = q;
+	s->cb = NULL;
+	pthread_mutex_lock(&s_pool_lock);
+	s->serial = ++s_serial;
+	pthread_mutex_unlock(&s_pool_lock);
+	__atomic_store_n(&s->dead, false, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&s->lock);
 	s->next = dev->streams;
 	dev->streams = s;
 	handle_add(s, H_STREAM);
@@ -49,8 +106,43 @@ void stream_put(struct acl_stream *s)
 	if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL))
 		return;
 	queue_unmap(&s->q);
-	pthread_mutex_destroy(&s->lock);
-	free(s);
+	stream_recycle(s);	/* @dead stays set */
+}
+
+/* The thread's current context changed: NULL no longer means the same
+ * stream.  (device.c) */
+void stream_forget_cached(void)
+{
+	t_last.h = NULL;
+	t_last.s = NULL;
+}
+
+/*
+ * Fast path: if @h is the handle this thread validated last and its
+ * stream is the same incarnation and alive, return it locked (no
+ * reference needed: destroy marks it dead under this lock before it
+ * drops the registry's reference).  Type-stable memory makes locking a
+ * stale handle's stream safe.  NULL: take stream_ref().
+ */
+static struct acl_stream *stream_lock_cached(aclrtStream h)
+{
+	struct acl_stream *s = t_last.s;
+
+	if (!s || h != t_last.h)
+		return NULL;
+	pthread_mutex_lock(&s->lock);
+	if (s->serial == t_last.serial && !s->dead)
+		return s;
+	pthread_mutex_unlock(&s->lock);
+	t_last.s = NULL;
+	return NULL;
+}
+
+static void stream_remember(aclrtStream h, struct acl_stream *s)
+{
+	t_last.h = h;
+	t_last.s = s;
+	t_last.serial = s->serial;	/* stable while we hold a reference */
 }
 
 /* The current context's default stream (the device's for the default
@@ -189,25 +281,113 @@ aclError stream_submit(struct acl_stream *s, const struct ascend_cmd *cmd)
 	return stream_submit_seq(s, cmd, NULL);
 }
 
+/* Write one command to @s, stream lock held and @s alive. */
+static aclError submit_locked(struct acl_stream *s, const void *a, size_t alen,
+			      const void *b, size_t blen, uint64_t *seq)
+{
+	aclError ret = queue_submit2(s->dev->fd, &s->q, a, alen, b, blen);
+
+	if (ret && queue_faulted(&s->q))
+		queue_reset(s->dev->fd, &s->q);		/* as stream_recover() */
+	else if (!ret && seq)
+		*seq = s->q.wptr;
+	return ret;
+}
+
 static aclError submit(struct acl_stream *s, const void *a, size_t alen, const void *b,
 		       size_t blen, uint64_t *seq)
 {
 	aclError ret;
-	bool faulted = false;
 
 	pthread_mutex_lock(&s->lock);
-	if (s->dead) {
+	if (s->dead)
 		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID, "stream %p was destroyed", (void *)s);
-	} else {
-		ret = queue_submit2(s->dev->fd, &s->q, a, alen, b, blen);
-		faulted = ret && queue_faulted(&s->q);
-		if (!ret && seq)
-			*seq = s->q.wptr;
-	}
+	else
+		ret = submit_locked(s, a, alen, b, blen, seq);
 	pthread_mutex_unlock(&s->lock);
-	if (faulted)
-		stream_recover(s);
 	return ret;
+}
+
+/*
+ * One command from @a then @b onto stream handle @h (NULL: the current
+ * default stream), in one step: the launch and record fast path.  When
+ * @dev_id >= 0 the stream must be on that device (else
+ * ACL_ERROR_RT_STREAM_CONTEXT, nothing submitted, no message, @si->s_dev
+ * its device).  @si may be NULL; see struct submit_info.
+ */
+aclError stream_submit_to(aclrtStream h, int dev_id, const void *a, size_t alen,
+			  const void *b, size_t blen, struct submit_info *si)
+{
+	struct acl_stream *s = stream_lock_cached(h);
+	bool cached = s;
+	aclError ret;
+
+	if (!s) {
+		ret = stream_ref(h, &s);
+		if (ret)
+			return ret;
+		pthread_mutex_lock(&s->lock);
+		if (s->dead) {
+			ret = acl_err(ACL_ERROR_RT_PARAM_INVALID, "stream %p was destroyed",
+				      (void *)s);
+			goto out;
+		}
+	} else {
+		ret = stream_check_current(s);
+		if (ret)
+			goto out;
+	}
+	if (dev_id >= 0 && s->dev->id != dev_id) {
+		if (si)
+			si->s_dev = s->dev->id;
+		ret = ACL_ERROR_RT_STREAM_CONTEXT;
+		goto out;
+	}
+	if (si)
+		si->resets = __atomic_load_n(&s->q.resets, __ATOMIC_SEQ_CST);
+	ret = submit_locked(s, a, alen, b, blen, si ? &si->seq : NULL);
+	if (!ret && si && si->want_ref) {
+		/* alive and locked: at least the registry's reference is held */
+		__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+		si->s = s;
+	}
+	if (!ret && !cached)
+		stream_remember(h, s);
+out:
+	pthread_mutex_unlock(&s->lock);
+	if (!cached)
+		stream_put(s);
+	return ret;
+}
+
+/*
+ * aclrtSynchronizeStream's fast path: @h is the stream this thread used
+ * last, it is healthy and everything published on it completes within the
+ * spin (a launch on an idle stream does): no registry, no device lock, no
+ * system call.  False: take the full path.
+ */
+bool stream_sync_cached(aclrtStream h)
+{
+	struct acl_stream *s = stream_lock_cached(h);
+	struct ascend_queue_status *st;
+	uint64_t seq;
+	bool done;
+
+	if (!s)
+		return false;
+	if (stream_check_current(s) != ACL_SUCCESS || (s->flags & STREAM_NOSYNC)) {
+		pthread_mutex_unlock(&s->lock);
+		return false;	/* the full path says what is wrong */
+	}
+	seq = s->q.wptr;
+	st = s->q.status;
+	__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);	/* keeps st mapped */
+	pthread_mutex_unlock(&s->lock);
+	done = queue_spin(&s->q, seq) &&
+	       __atomic_load_n(&st->printf_head, __ATOMIC_ACQUIRE) ==
+	       __atomic_load_n(&st->printf_tail, __ATOMIC_ACQUIRE);
+	stream_put(s);
+	return done;
 }
 
 /* stream_submit() that also says the command's sequence number. */
@@ -376,6 +556,8 @@ static aclError sync_stream(aclrtStream stream, int32_t timeout)
 	struct acl_stream *s;
 	aclError ret;
 
+	if (timeout != 0 && stream_sync_cached(stream))
+		return ACL_SUCCESS;
 	ret = stream_acquire(stream, &s, &dev);
 	if (ret)
 		return ret;
