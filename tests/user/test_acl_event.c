@@ -5,6 +5,9 @@
  * dependencies executed on the device (aclrtStreamWaitEvent).
  */
 #define _GNU_SOURCE
+#include <pthread.h>
+#include <stdint.h>
+
 #include "acl_util.h"
 
 TEST(create_flag_variants)
@@ -282,6 +285,39 @@ TEST(event_of_other_device_stream_context)
 	CHECK_ACL_ERR(aclrtRecordEvent((aclrtEvent)&e, NULL), ACL_ERROR_RT_PARAM_INVALID);
 	CHECK_ACL_OK(aclrtDestroyEvent(e));
 	CHECK_ACL_ERR(aclrtDestroyEvent(e), ACL_ERROR_RT_PARAM_INVALID);
+}
+
+/* Record and synchronise remember the event a thread used last; a
+ * destroyed one must still be refused, also by another thread's destroy. */
+static void *destroy_event_thread(void *arg)
+{
+	return (void *)(intptr_t)aclrtDestroyEvent(*(aclrtEvent *)arg);
+}
+
+TEST(used_then_destroyed_event_is_refused)
+{
+	aclrtEvent e = NULL, e2 = NULL;
+	aclrtStream s = NULL;
+	pthread_t t;
+	void *r = NULL;
+
+	acl_setup();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtCreateEvent(&e));
+	REQUIRE_ACL(aclrtRecordEvent(e, s));
+	REQUIRE_ACL(aclrtSynchronizeEvent(e));
+	REQUIRE(pthread_create(&t, NULL, destroy_event_thread, &e) == 0);
+	REQUIRE(pthread_join(t, &r) == 0);
+	CHECK_EQ((intptr_t)r, ACL_SUCCESS);
+	CHECK_ACL_ERR(aclrtRecordEvent(e, s), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclrtSynchronizeEvent(e), ACL_ERROR_RT_PARAM_INVALID);
+	REQUIRE_ACL(aclrtCreateEvent(&e2));
+	CHECK_ACL_OK(aclrtRecordEvent(e2, s));
+	CHECK_ACL_OK(aclrtSynchronizeEvent(e2));
+	if (e2 != e)
+		CHECK_ACL_ERR(aclrtSynchronizeEvent(e), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_OK(aclrtDestroyEvent(e2));
+	CHECK_ACL_OK(aclrtDestroyStream(s));
 }
 
 int main(void)

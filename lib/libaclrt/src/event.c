@@ -82,6 +82,29 @@ struct acl_event {
 static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct acl_event *ev_list;
 
+/*
+ * Events deleted so far (under ev_lock): an event this thread found live
+ * is still live while the count is unchanged, so ev_live() needs no
+ * registry lookup for the event a thread used last.
+ */
+static uint64_t ev_dels;
+static __thread struct {
+	const void *h;
+	uint64_t dels;
+} t_ev;
+
+/* Is @h a live event handle?  ev_lock held. */
+static bool ev_live(const void *h)
+{
+	if (h && h == t_ev.h && t_ev.dels == ev_dels)
+		return true;
+	if (!handle_ok(h, H_EVENT))
+		return false;
+	t_ev.h = h;
+	t_ev.dels = ev_dels;
+	return true;
+}
+
 static uint64_t completed_of(struct acl_stream *s)
 {
 	return __atomic_load_n(&s->q.status->completed, __ATOMIC_ACQUIRE);
@@ -342,7 +365,7 @@ static aclError ev_get(aclrtEvent h, const char *name, struct acl_event **out,
 	if (!h)
 		return acl_err_at("event", ACL_ERROR_INVALID_PARAM, "%s is NULL", name);
 	pthread_mutex_lock(&ev_lock);
-	if (!handle_ok(h, H_EVENT)) {
+	if (!ev_live(h)) {
 		pthread_mutex_unlock(&ev_lock);
 		return acl_err_at("event", ACL_ERROR_RT_PARAM_INVALID,
 				  "%s %p is not a live event (never created, or destroyed)", name, h);
@@ -353,7 +376,7 @@ static aclError ev_get(aclrtEvent h, const char *name, struct acl_event **out,
 	if (ret)
 		return ret;
 	pthread_mutex_lock(&ev_lock);
-	if (!handle_ok(h, H_EVENT) || ev->lost) {
+	if (!ev_live(h) || ev->lost) {
 		pthread_mutex_unlock(&ev_lock);
 		dev_release(*dev);
 		return acl_err_at("event", ACL_ERROR_RT_PARAM_INVALID,
@@ -381,6 +404,7 @@ aclError aclrtDestroyEvent(aclrtEvent event)
 	ret = ev_get(event, "event", &ev, &dev);
 	if (ret)
 		return ret;
+	ev_dels++;		/* before the handle goes: see ev_live() */
 	handle_del(ev);
 	ev->zombie = true;
 	if (ev->ipc_key[0] && !ev->imported) {
@@ -429,7 +453,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 	if (!event)
 		return acl_err_at("event", ACL_ERROR_INVALID_PARAM, "event is NULL");
 	pthread_mutex_lock(&ev_lock);
-	if (!handle_ok(ev, H_EVENT) || ev->lost) {
+	if (!ev_live(ev) || ev->lost) {
 		pthread_mutex_unlock(&ev_lock);
 		return acl_err_at("event", ACL_ERROR_RT_PARAM_INVALID,
 				  "event %p is not a live event (never created, destroyed, or its device was reset)",
@@ -507,7 +531,7 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 	/* Waits already queued keep the generation they captured; later
 	 * queries and waits see an event that was not recorded. */
 	pthread_mutex_lock(&ev_lock);
-	if (handle_ok(ev, H_EVENT))
+	if (ev_live(ev))
 		ev->recorded = false;
 	pthread_mutex_unlock(&ev_lock);
 	stream_release(s, sdev);
@@ -543,7 +567,7 @@ static aclError stream_wait_event(aclrtStream stream, aclrtEvent event, int32_t 
 	if (ret)
 		return ret;
 	pthread_mutex_lock(&ev_lock);
-	if (!handle_ok(ev, H_EVENT) || ev->lost) {
+	if (!ev_live(ev) || ev->lost) {
 		ret = acl_err_at("aclrtStreamWaitEvent", ACL_ERROR_RT_PARAM_INVALID,
 				 "event %p was destroyed", event);
 	} else if (ev->recorded && ev->gen) {
@@ -786,7 +810,7 @@ static bool sync_event_fast(struct acl_event *ev)
 	int64_t end = 0;
 
 	pthread_mutex_lock(&ev_lock);
-	if (!handle_ok(ev, H_EVENT) || ev->lost || ev->imported || !ev->recorded ||
+	if (!ev_live(ev) || ev->lost || ev->imported || !ev->recorded ||
 	    !ev->rec_s) {
 		pthread_mutex_unlock(&ev_lock);
 		return false;
