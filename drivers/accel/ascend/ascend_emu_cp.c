@@ -685,7 +685,9 @@ static bool ascend_cp_round(struct ascend_emu_cp *cp)
 
 		spin_lock(&cp->lock);
 		WRITE_ONCE(cp->running, NULL);
-		wake_up_all(&cp->idle_wq);
+		/* only a queue stop waits here: skip the lock otherwise */
+		if (wq_has_sleeper(&cp->idle_wq))
+			wake_up_all(&cp->idle_wq);
 	}
 	spin_unlock(&cp->lock);
 	return did;
