@@ -764,6 +764,8 @@ static int ascend_cp_thread(void *data)
 		if (ascend_cp_round(cp)) {
 			idle = false;
 			cond_resched();
+			/* a poller's pause: lets a waiter see the completion */
+			cpu_relax();
 			continue;
 		}
 		if (!idle) {
