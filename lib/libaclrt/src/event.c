@@ -801,7 +801,7 @@ static int wait_slice(struct acl_device *dev, struct acl_event *ev, aclrtEvent e
  * or runs within the spin (a record on an idle stream does).  No device
  * lock, no system call; the event lock once.  False: take the full path.
  */
-static bool sync_event_fast(struct acl_event *ev)
+static bool sync_event_fast(struct acl_event *ev, bool *spun)
 {
 	struct acl_stream *rs;
 	uint64_t gen, seq, resets;
@@ -825,6 +825,7 @@ static bool sync_event_fast(struct acl_event *ev)
 	resets = ev->rec_resets;
 	__atomic_add_fetch(&rs->refs, 1, __ATOMIC_ACQ_REL);	/* status stays mapped */
 	pthread_mutex_unlock(&ev_lock);
+	*spun = true;
 	/* as rec_ran(): completed, and no reset since it was submitted */
 	while (!__atomic_load_n(&rs->dead, __ATOMIC_ACQUIRE) && !queue_faulted(&rs->q) &&
 	       __atomic_load_n(&rs->q.resets, __ATOMIC_SEQ_CST) == resets) {
@@ -856,10 +857,11 @@ static aclError sync_event(aclrtEvent event, int32_t timeout)
 	struct acl_event *ev;
 	enum ev_state st;
 	uint64_t gen;
+	bool spun = false;
 	aclError ret;
 	int err, w;
 
-	if (event && timeout != 0 && sync_event_fast(event))
+	if (event && timeout != 0 && sync_event_fast(event, &spun))
 		return ACL_SUCCESS;
 	deadline = deadline_from_ms(timeout);
 	ret = ev_get(event, "event", &ev, &dev);
@@ -867,7 +869,7 @@ static aclError sync_event(aclrtEvent event, int32_t timeout)
 		return ret;
 	gen = ev->recorded ? ev->gen : 0;
 	ev->busy++;
-	if (gen && deadline != 0 && !rec_passed(ev, gen)) {
+	if (!spun && gen && deadline != 0 && !rec_passed(ev, gen)) {
 		int64_t end = mono_ns() + SPIN_NS;
 
 		do

@@ -145,6 +145,8 @@ aclError queue_submit2(int fd, struct acl_queue *q, const void *a, size_t alen,
 		       const void *b, size_t blen);
 aclError queue_wait(int fd, struct acl_queue *q, uint64_t seq, int64_t deadline_ns,
 		    bool *timed_out);
+aclError queue_wait_spin(int fd, struct acl_queue *q, uint64_t seq, int64_t deadline_ns,
+			 bool *timed_out, bool spin);
 /* spin briefly on the status page: @seq completed and no fault? */
 bool queue_spin(struct acl_queue *q, uint64_t seq);
 aclError queue_fault_error(struct acl_queue *q, uint32_t fault);
@@ -188,7 +190,8 @@ struct submit_info {
  * (else ACL_ERROR_RT_STREAM_CONTEXT with no message, @si->s_dev set) */
 aclError stream_submit_to(aclrtStream h, int dev_id, const void *a, size_t alen,
 			  const void *b, size_t blen, struct submit_info *si);
-bool stream_sync_cached(aclrtStream h);	/* done without the full path? */
+/* done without the full path?  *@spun: it spun on the status page */
+bool stream_sync_cached(aclrtStream h, bool *spun);
 void stream_forget_cached(void);	/* the thread's context changed */
 aclError stream_submit_seq(struct acl_stream *s, const struct ascend_cmd *cmd, uint64_t *seq);
 aclError stream_sync(struct acl_stream *s, int64_t deadline_ns, int32_t timeout_ms);

@@ -238,6 +238,13 @@ bool queue_spin(struct acl_queue *q, uint64_t seq)
 aclError queue_wait(int fd, struct acl_queue *q, uint64_t seq, int64_t deadline_ns,
 		    bool *timed_out)
 {
+	return queue_wait_spin(fd, q, seq, deadline_ns, timed_out, true);
+}
+
+/* queue_wait(); @spin false: the caller has just spun (queue_spin()). */
+aclError queue_wait_spin(int fd, struct acl_queue *q, uint64_t seq, int64_t deadline_ns,
+			 bool *timed_out, bool spin)
+{
 	struct drm_ascend_queue_wait w = {
 		.handle = q->handle, .seq = seq, .timeout_ns = deadline_ns,
 	};
@@ -246,7 +253,7 @@ aclError queue_wait(int fd, struct acl_queue *q, uint64_t seq, int64_t deadline_
 	/* Done and healthy: no system call.  Spin a few microseconds first. */
 	if (LOAD(&q->status->completed) >= seq && !LOAD(&q->status->fault))
 		return ACL_SUCCESS;
-	if (deadline_ns != 0 && !LOAD(&q->status->fault)) {
+	if (spin && deadline_ns != 0 && !LOAD(&q->status->fault)) {
 		int64_t end = now_ns() + SPIN_NS;
 
 		do {

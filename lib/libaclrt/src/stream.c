@@ -366,7 +366,7 @@ out:
  * spin (a launch on an idle stream does): no registry, no device lock, no
  * system call.  False: take the full path.
  */
-bool stream_sync_cached(aclrtStream h)
+bool stream_sync_cached(aclrtStream h, bool *spun)
 {
 	struct acl_stream *s = stream_lock_cached(h);
 	struct ascend_queue_status *st;
@@ -383,6 +383,7 @@ bool stream_sync_cached(aclrtStream h)
 	st = s->q.status;
 	__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);	/* keeps st mapped */
 	pthread_mutex_unlock(&s->lock);
+	*spun = true;
 	done = queue_spin(&s->q, seq) &&
 	       __atomic_load_n(&st->printf_head, __ATOMIC_ACQUIRE) ==
 	       __atomic_load_n(&st->printf_tail, __ATOMIC_ACQUIRE);
@@ -425,8 +426,18 @@ void stream_drain_printf(struct acl_stream *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
+static aclError sync_seq(struct acl_stream *s, int64_t deadline_ns, int32_t timeout_ms,
+			 bool spin);
+
 /* Wait for everything published on @s so far; device rw read-held. */
 aclError stream_sync(struct acl_stream *s, int64_t deadline_ns, int32_t timeout_ms)
+{
+	return sync_seq(s, deadline_ns, timeout_ms, true);
+}
+
+/* stream_sync(); @spin false: the caller spun already (one spin per call) */
+static aclError sync_seq(struct acl_stream *s, int64_t deadline_ns, int32_t timeout_ms,
+			 bool spin)
 {
 	struct ascend_queue_status *st = s->q.status;
 	uint64_t seq;
@@ -438,7 +449,7 @@ aclError stream_sync(struct acl_stream *s, int64_t deadline_ns, int32_t timeout_
 	pthread_mutex_lock(&s->lock);
 	seq = s->q.wptr;
 	pthread_mutex_unlock(&s->lock);
-	ret = queue_wait(s->dev->fd, &s->q, seq, deadline_ns, &to);
+	ret = queue_wait_spin(s->dev->fd, &s->q, seq, deadline_ns, &to, spin);
 	stream_drain_printf(s);
 	if (ret && !to && queue_faulted(&s->q))
 		stream_recover(s);
@@ -554,14 +565,15 @@ static aclError sync_stream(aclrtStream stream, int32_t timeout)
 {
 	struct acl_device *dev;
 	struct acl_stream *s;
+	bool spun = false;
 	aclError ret;
 
-	if (timeout != 0 && stream_sync_cached(stream))
+	if (timeout != 0 && stream_sync_cached(stream, &spun))
 		return ACL_SUCCESS;
 	ret = stream_acquire(stream, &s, &dev);
 	if (ret)
 		return ret;
-	ret = stream_sync(s, deadline_from_ms(timeout), timeout);
+	ret = sync_seq(s, deadline_from_ms(timeout), timeout, !spun);
 	stream_release(s, dev);
 	return ret;
 }
