@@ -2,7 +2,8 @@
 /*
  * KUnit: the HBM manager (ascend_hbm.c) - page-size policies, rounding,
  * fallback, exhaustion, free and coalescing, accounting by class, free
- * space by class, the 1 GiB class, concurrent use.
+ * space by class, the 1 GiB class, concurrent use, the small-block cache
+ * (reuse, reclaim before -ENOSPC, exact statistics).
  */
 #include <linux/completion.h>
 #include <linux/kthread.h>
@@ -492,6 +493,91 @@ static void hbm_concurrent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.largest_free, (u64)SZ_128M);
 }
 
+/*
+ * The small-block cache: a freed small block is handed out again, counts
+ * as free, and is given back to the buddy before an allocation fails or
+ * free space is reported.
+ */
+static void hbm_small_cache(struct kunit *test)
+{
+	const unsigned int n = SZ_8M / SZ_8K;
+	struct ascend_hbm *hbm = hbm_create(test, SZ_8M);
+	struct ascend_hbm_alloc *pieces, a, b, big;
+	struct ascend_hbm_stats st;
+	unsigned int i;
+	u64 addr;
+
+	/* A freed 8 KiB block comes back for the next 8 KiB request. */
+	KUNIT_ASSERT_EQ(test, ascend_hbm_alloc(hbm, SZ_8K,
+					       DRM_ASCEND_BO_HUGE_FIRST, &a), 0);
+	KUNIT_ASSERT_EQ(test, a.nr_ranges, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, a.ranges, &a.one_range);
+	addr = a.ranges[0].addr;
+	ascend_hbm_free(hbm, &a);
+	KUNIT_EXPECT_EQ(test, ascend_hbm_used(hbm), 0ULL);
+	KUNIT_EXPECT_EQ(test, hbm->cached, (u64)SZ_8K);
+	KUNIT_ASSERT_EQ(test, ascend_hbm_alloc(hbm, SZ_8K,
+					       DRM_ASCEND_BO_NORMAL_ONLY, &a), 0);
+	KUNIT_EXPECT_EQ(test, a.ranges[0].addr, addr);
+	KUNIT_EXPECT_EQ(test, hbm->cached, 0ULL);
+	expect_ranges_sane(test, hbm, &a);
+
+	/* Cached bytes are free bytes, and the snapshot is exact. */
+	ascend_hbm_free(hbm, &a);
+	KUNIT_EXPECT_NE(test, hbm->cached, 0ULL);
+	ascend_hbm_get_stats(hbm, &st);
+	KUNIT_EXPECT_EQ(test, st.used, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.free, (u64)SZ_8M);
+	KUNIT_EXPECT_EQ(test, st.largest_free, (u64)SZ_8M);
+	KUNIT_EXPECT_EQ(test, st.free_class[ASCEND_HBM_CLASS_HUGE],
+			(u64)SZ_8M);
+	KUNIT_EXPECT_EQ(test, hbm->cached, 0ULL);
+
+	/* Fill the device with small pieces and free them all: 4 MiB cached. */
+	pieces = kunit_kcalloc(test, n, sizeof(*pieces), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pieces);
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test, ascend_hbm_alloc(hbm, SZ_8K,
+						       DRM_ASCEND_BO_HUGE_FIRST,
+						       &pieces[i]), 0);
+	KUNIT_EXPECT_EQ(test, ascend_hbm_alloc(hbm, SZ_4K,
+					       DRM_ASCEND_BO_NORMAL_ONLY, &a),
+			-ENOSPC);
+	for (i = 0; i < n; i++)
+		ascend_hbm_free(hbm, &pieces[i]);
+	KUNIT_EXPECT_EQ(test, hbm->cached, (u64)ASCEND_HBM_CACHE_MAX_BYTES);
+	KUNIT_EXPECT_EQ(test, ascend_hbm_used(hbm), 0ULL);
+
+	/* The whole device as one block: the cache is reclaimed first. */
+	KUNIT_ASSERT_EQ(test, ascend_hbm_alloc(hbm, SZ_8M,
+					       DRM_ASCEND_BO_HUGE_ONLY, &big), 0);
+	KUNIT_EXPECT_EQ(test, big.nr_ranges, 1U);
+	KUNIT_EXPECT_EQ(test, hbm->cached, 0ULL);
+	ascend_hbm_free(hbm, &big);
+
+	/* -ENOSPC only when the memory is really gone, cache or not. */
+	KUNIT_ASSERT_EQ(test, ascend_hbm_alloc(hbm, SZ_8M - SZ_8K,
+					       DRM_ASCEND_BO_NORMAL_ONLY, &big),
+			0);
+	KUNIT_ASSERT_EQ(test, ascend_hbm_alloc(hbm, SZ_8K,
+					       DRM_ASCEND_BO_NORMAL_ONLY, &a), 0);
+	ascend_hbm_free(hbm, &a);
+	KUNIT_EXPECT_EQ(test, hbm->cached, (u64)SZ_8K);
+	KUNIT_EXPECT_EQ(test, ascend_hbm_alloc(hbm, SZ_8K + SZ_4K,
+					       DRM_ASCEND_BO_NORMAL_ONLY, &b),
+			-ENOSPC);
+	/* Two 4 KiB pieces out of the cached 8 KiB block. */
+	KUNIT_ASSERT_EQ(test, ascend_hbm_alloc(hbm, SZ_4K,
+					       DRM_ASCEND_BO_NORMAL_ONLY, &a), 0);
+	KUNIT_ASSERT_EQ(test, ascend_hbm_alloc(hbm, SZ_4K,
+					       DRM_ASCEND_BO_NORMAL_ONLY, &b), 0);
+	KUNIT_EXPECT_EQ(test, ascend_hbm_used(hbm), (u64)SZ_8M);
+	ascend_hbm_free(hbm, &a);
+	ascend_hbm_free(hbm, &b);
+	ascend_hbm_free(hbm, &big);
+	KUNIT_EXPECT_EQ(test, ascend_hbm_used(hbm), 0ULL);
+}
+
 static struct kunit_case ascend_hbm_test_cases[] = {
 	KUNIT_CASE(hbm_policy_pages),
 	KUNIT_CASE(hbm_rounding),
@@ -503,6 +589,7 @@ static struct kunit_case ascend_hbm_test_cases[] = {
 	KUNIT_CASE(hbm_huge1g),
 	KUNIT_CASE(hbm_policy_classes),
 	KUNIT_CASE(hbm_concurrent),
+	KUNIT_CASE(hbm_small_cache),
 	{}
 };
 

@@ -10,6 +10,16 @@
  * Accounting is per page class (normal, huge, 1 GiB) with the P2P part of
  * each; the free space usable by each class is read from the buddy's free
  * trees (ascend_hbm_get_stats()).
+ *
+ * Small allocations are the common case (a framework's tensors, the
+ * aclrtMalloc/aclrtFree churn), and on a fresh device each one splits a
+ * large free block down to its size and its free merges all the way back.
+ * A freed single block of up to 64 KiB is therefore cached (per order, up
+ * to ASCEND_HBM_CACHE_MAX_BYTES) and handed out again as it is.  Cached
+ * bytes are free bytes: they never count as used, and an allocation that
+ * the buddy cannot satisfy, a statistics snapshot and fini give the whole
+ * cache back first, so neither -ENOSPC nor the reported free space depends
+ * on it.
  */
 #include <linux/err.h>
 #include <linux/log2.h>
@@ -23,6 +33,7 @@
 
 int ascend_hbm_init(struct ascend_hbm *hbm, u64 size)
 {
+	unsigned int i;
 	int ret;
 
 	if (!size || !IS_ALIGNED(size, ASCEND_HBM_PAGE_NORMAL))
@@ -31,6 +42,10 @@ int ascend_hbm_init(struct ascend_hbm *hbm, u64 size)
 	ret = gpu_buddy_init(&hbm->mm, size, ASCEND_HBM_PAGE_NORMAL);
 	if (ret)
 		return ret;
+
+	for (i = 0; i < ASCEND_HBM_CACHE_ORDERS; i++)
+		INIT_LIST_HEAD(&hbm->cache[i]);
+	hbm->cached = 0;
 
 	mutex_init(&hbm->lock);
 	hbm->size = size;
@@ -45,6 +60,9 @@ void ascend_hbm_fini(struct ascend_hbm *hbm)
 {
 	/* Every buffer object must be gone by now: anything left is a leak. */
 	WARN(hbm->used, "ascend: %llu bytes of HBM leaked\n", hbm->used);
+	mutex_lock(&hbm->lock);
+	ascend_hbm_cache_flush_locked(hbm);
+	mutex_unlock(&hbm->lock);
 	gpu_buddy_fini(&hbm->mm);
 	mutex_destroy(&hbm->lock);
 }
@@ -87,7 +105,12 @@ static int ascend_hbm_build_ranges(struct ascend_hbm *hbm,
 	list_for_each_entry(block, &alloc->blocks, link)
 		n++;
 
-	alloc->ranges = kvmalloc_array(n, sizeof(*alloc->ranges), GFP_KERNEL);
+	/* One block (every small allocation): no array to allocate. */
+	if (n == 1)
+		alloc->ranges = &alloc->one_range;
+	else
+		alloc->ranges = kvmalloc_array(n, sizeof(*alloc->ranges),
+					       GFP_KERNEL);
 	if (!alloc->ranges)
 		return -ENOMEM;
 
@@ -142,6 +165,67 @@ static void ascend_hbm_account(struct ascend_hbm *hbm,
 	}
 }
 
+/* Cache order of a block of @size bytes, or -1 when it is not cached. */
+static int ascend_hbm_cache_order(u64 size)
+{
+	int order;
+
+	if (!is_power_of_2(size) || size < ASCEND_HBM_PAGE_NORMAL)
+		return -1;
+	order = ilog2(size) - ilog2(ASCEND_HBM_PAGE_NORMAL);
+	return order < ASCEND_HBM_CACHE_ORDERS ? order : -1;
+}
+
+void ascend_hbm_cache_flush_locked(struct ascend_hbm *hbm)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&hbm->lock);
+	if (!hbm->cached)
+		return;
+	for (i = 0; i < ASCEND_HBM_CACHE_ORDERS; i++)
+		gpu_buddy_free_list(&hbm->mm, &hbm->cache[i], 0);
+	hbm->cached = 0;
+}
+
+/* Take a cached block of exactly @size bytes into @alloc; hbm->lock held. */
+static bool ascend_hbm_cache_take(struct ascend_hbm *hbm, u64 size,
+				  struct ascend_hbm_alloc *alloc)
+{
+	int order = ascend_hbm_cache_order(size);
+	struct gpu_buddy_block *block;
+
+	if (order < 0)
+		return false;
+	block = list_first_entry_or_null(&hbm->cache[order],
+					 struct gpu_buddy_block, link);
+	if (!block)
+		return false;
+	list_move(&block->link, &alloc->blocks);
+	hbm->cached -= size;
+	return true;
+}
+
+/* Keep the blocks of @alloc in the cache if they qualify; hbm->lock held. */
+static bool ascend_hbm_cache_put(struct ascend_hbm *hbm,
+				 struct ascend_hbm_alloc *alloc)
+{
+	struct gpu_buddy_block *block;
+	u64 size;
+	int order;
+
+	if (!list_is_singular(&alloc->blocks))
+		return false;
+	block = list_first_entry(&alloc->blocks, struct gpu_buddy_block, link);
+	size = gpu_buddy_block_size(&hbm->mm, block);
+	order = ascend_hbm_cache_order(size);
+	if (order < 0 || hbm->cached + size > ASCEND_HBM_CACHE_MAX_BYTES)
+		return false;
+	list_move(&block->link, &hbm->cache[order]);
+	hbm->cached += size;
+	return true;
+}
+
 /* One attempt with one page size; the size is already rounded to it. */
 static int ascend_hbm_try(struct ascend_hbm *hbm, u64 size, u64 page_size,
 			  struct ascend_hbm_alloc *alloc)
@@ -159,9 +243,19 @@ static int ascend_hbm_try(struct ascend_hbm *hbm, u64 size, u64 page_size,
 	 */
 	if (size > hbm->size - hbm->used) {
 		ret = -ENOSPC;
+	} else if (page_size == ASCEND_HBM_PAGE_NORMAL &&
+		   ascend_hbm_cache_take(hbm, size, alloc)) {
+		ret = 0;
 	} else {
 		ret = gpu_buddy_alloc_blocks(&hbm->mm, 0, hbm->size, size,
 					     page_size, &alloc->blocks, 0);
+		/* Cached blocks are free memory: give them back, try again. */
+		if (ret && ret != -ENOMEM && hbm->cached) {
+			ascend_hbm_cache_flush_locked(hbm);
+			ret = gpu_buddy_alloc_blocks(&hbm->mm, 0, hbm->size,
+						     size, page_size,
+						     &alloc->blocks, 0);
+		}
 	}
 	if (!ret) {
 		alloc->size = size;
@@ -189,7 +283,8 @@ int ascend_hbm_alloc_flags(struct ascend_hbm *hbm, u64 size, u32 policy,
 	alloc->policy = policy;
 	alloc->flags = flags;
 
-	if (!size || flags & ~DRM_ASCEND_BO_FLAGS)
+	/* BO_CREATE flags that are not about the memory stay in ascend_gem.c */
+	if (!size || flags & ~DRM_ASCEND_BO_P2P)
 		return -EINVAL;
 	ret = ascend_hbm_policy_pages(policy, size, &first, &fallback);
 	if (ret)
@@ -222,13 +317,15 @@ void ascend_hbm_free(struct ascend_hbm *hbm, struct ascend_hbm_alloc *alloc)
 		return;
 
 	mutex_lock(&hbm->lock);
-	gpu_buddy_free_list(&hbm->mm, &alloc->blocks, 0);
+	if (!ascend_hbm_cache_put(hbm, alloc))
+		gpu_buddy_free_list(&hbm->mm, &alloc->blocks, 0);
 	ascend_hbm_account(hbm, alloc, -1);
 	mutex_unlock(&hbm->lock);
 
 	INIT_LIST_HEAD(&alloc->blocks);
 
-	kvfree(alloc->ranges);
+	if (alloc->ranges != &alloc->one_range)
+		kvfree(alloc->ranges);
 	alloc->ranges = NULL;
 	alloc->nr_ranges = 0;
 	alloc->size = 0;
@@ -286,6 +383,7 @@ void ascend_hbm_get_stats(struct ascend_hbm *hbm, struct ascend_hbm_stats *st)
 	memset(st, 0, sizeof(*st));
 
 	mutex_lock(&hbm->lock);
+	ascend_hbm_cache_flush_locked(hbm);
 	st->total = hbm->size;
 	st->used = hbm->used;
 	st->free = hbm->size - hbm->used;

@@ -23,6 +23,17 @@
 /* HUGE_FIRST uses huge pages only for requests above this size. */
 #define ASCEND_HBM_HUGE_THRESHOLD	SZ_1M
 
+/*
+ * Small-block cache: a freed allocation that is a single buddy block of at
+ * most 64 KiB is kept off the buddy allocator (up to 4 MiB per device), so
+ * the next allocation of that size takes it back without splitting a large
+ * free block down and merging it up again.  Cached blocks are free memory:
+ * they are in no counter of used bytes, and they go back to the buddy
+ * before any allocation would fail and before free space is reported.
+ */
+#define ASCEND_HBM_CACHE_ORDERS		5	/* 4 KiB .. 64 KiB */
+#define ASCEND_HBM_CACHE_MAX_BYTES	SZ_4M
+
 /* Accounting classes: one per page size. */
 enum ascend_hbm_class {
 	ASCEND_HBM_CLASS_NORMAL,
@@ -35,14 +46,17 @@ enum ascend_hbm_class {
 
 /**
  * struct ascend_hbm - device memory of one NPU
- * @lock: protects @mm, @used, @used_class, @used_p2p and @nr_allocs
- *	(gpu_buddy leaves locking to its user)
+ * @lock: protects @mm, @used, @used_class, @used_p2p, @nr_allocs, @cache
+ *	and @cached (gpu_buddy leaves locking to its user)
  * @mm: the buddy allocator over [0, @size)
  * @size: bytes of HBM
  * @used: bytes allocated
  * @used_class: bytes allocated per &enum ascend_hbm_class
  * @used_p2p: bytes allocated per class with %DRM_ASCEND_BO_P2P
  * @nr_allocs: live allocations
+ * @cache: free blocks kept off the buddy, by order (one list per order of
+ *	the normal page, linked through &gpu_buddy_block.link)
+ * @cached: bytes in @cache (free memory, counted in no used counter)
  */
 struct ascend_hbm {
 	struct mutex lock;	/* protects mm and the counters */
@@ -52,6 +66,8 @@ struct ascend_hbm {
 	u64 used_class[ASCEND_HBM_NR_CLASSES];
 	u64 used_p2p[ASCEND_HBM_NR_CLASSES];
 	u64 nr_allocs;
+	struct list_head cache[ASCEND_HBM_CACHE_ORDERS];
+	u64 cached;
 };
 
 /**
@@ -99,6 +115,7 @@ struct ascend_hbm_range {
  * @ranges: the blocks as ranges sorted by @offset, physically adjacent
  *	blocks merged; they cover [0, @size) without gaps
  * @nr_ranges: entries in @ranges
+ * @one_range: storage for @ranges when there is only one (no allocation)
  * @size: bytes reserved (the request rounded up to @page_size)
  * @page_size: page class of the backing (ASCEND_HBM_PAGE_*)
  * @policy: the &enum drm_ascend_bo_policy it was allocated under
@@ -108,6 +125,7 @@ struct ascend_hbm_alloc {
 	struct list_head blocks;
 	struct ascend_hbm_range *ranges;
 	unsigned int nr_ranges;
+	struct ascend_hbm_range one_range;
 	u64 size;
 	u64 page_size;
 	u32 policy;
@@ -135,9 +153,9 @@ int ascend_hbm_policy_pages(u32 policy, u64 size, u64 *first, u64 *fallback);
  * for larger ones and falls back to normal pages when no huge block is
  * free; HUGE_ONLY and HUGE1G_ONLY fail rather than fall back.
  *
- * @flags are DRM_ASCEND_BO_* (P2P): accepted, recorded and accounted; every
- * allocation is peer-accessible memory on this device, so P2P changes
- * nothing else.
+ * @flags: %DRM_ASCEND_BO_P2P or 0 (anything else is -EINVAL): accepted,
+ * recorded and accounted; every allocation is peer-accessible memory on
+ * this device, so P2P changes nothing else.
  */
 int ascend_hbm_alloc_flags(struct ascend_hbm *hbm, u64 size, u32 policy,
 			   u32 flags, struct ascend_hbm_alloc *alloc);
@@ -155,7 +173,15 @@ u64 ascend_hbm_used(struct ascend_hbm *hbm);
 enum ascend_hbm_class ascend_hbm_page_class(u64 page_size);
 
 /*
- * Snapshot the counters and the free space by class.  Walks the buddy's
+ * Give every cached block back to the buddy allocator (see
+ * ASCEND_HBM_CACHE_ORDERS); hbm->lock held.
+ */
+void ascend_hbm_cache_flush_locked(struct ascend_hbm *hbm);
+
+/*
+ * Snapshot the counters and the free space by class.  Flushes the
+ * small-block cache first, so the free space by class and the largest free
+ * block are exact.  Walks the buddy's
  * free trees of orders >= 2 MiB under the lock: at most size / 2 MiB
  * blocks, so bounded by the device and independent of how many small
  * allocations are live.
