@@ -354,6 +354,56 @@ static void vm_rw_checks_first(struct kunit *test)
 	ascend_vm_unmap(&ctx->vm, &map);
 }
 
+/* A parked VA range faults, is reused for the same size, and goes back. */
+static void vm_park(struct kunit *test)
+{
+	struct vm_test_ctx *ctx = test->priv;
+	u64 addr = 0, size = SZ_8K, big_size = SZ_128K;
+	struct ascend_hbm_alloc *a = fake_alloc(test, &addr, &size, 1);
+	struct ascend_hbm_alloc *big = fake_alloc(test, &addr, &big_size, 1);
+	struct ascend_vm_mapping m1, m2, *got;
+	struct ascend_vm_seg seg;
+	LIST_HEAD(list);
+	u64 va;
+
+	KUNIT_ASSERT_EQ(test, ascend_vm_set_window(&ctx->vm, TEST_WIN_BASE,
+						   TEST_WIN_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, ascend_vm_map(&ctx->vm, &m1, a), 0);
+	va = m1.node.start;
+	KUNIT_EXPECT_EQ(test, translate(&ctx->vm, va, 1, &seg, 1), 1);
+
+	/* Parked: still in the drm_mm, but every byte faults. */
+	KUNIT_ASSERT_TRUE(test, ascend_vm_unmap_park(&ctx->vm, &m1));
+	KUNIT_EXPECT_TRUE(test, drm_mm_node_allocated(&m1.node));
+	KUNIT_EXPECT_EQ(test, translate(&ctx->vm, va, 1, &seg, 1), -EFAULT);
+	KUNIT_EXPECT_EQ(test, ctx->vm.nr_parked, 1U);
+
+	/* Another size does not take it; the same size does. */
+	mutex_lock(&ctx->vm.lock);
+	KUNIT_EXPECT_NULL(test, ascend_vm_take_parked_locked(&ctx->vm, big));
+	got = ascend_vm_take_parked_locked(&ctx->vm, a);
+	mutex_unlock(&ctx->vm.lock);
+	KUNIT_ASSERT_PTR_EQ(test, got, &m1);
+	KUNIT_EXPECT_EQ(test, m1.node.start, va);
+	KUNIT_EXPECT_EQ(test, translate(&ctx->vm, va + SZ_8K - 1, 1, &seg, 1),
+			1);
+	KUNIT_EXPECT_EQ(test, translate(&ctx->vm, va + SZ_8K, 1, &seg, 1),
+			-EFAULT);
+
+	/* Too large to park: unmapped for good. */
+	KUNIT_ASSERT_EQ(test, ascend_vm_map(&ctx->vm, &m2, big), 0);
+	KUNIT_EXPECT_FALSE(test, ascend_vm_unmap_park(&ctx->vm, &m2));
+	KUNIT_EXPECT_FALSE(test, drm_mm_node_allocated(&m2.node));
+
+	/* Giving the parked ranges up empties the address space. */
+	KUNIT_ASSERT_TRUE(test, ascend_vm_unmap_park(&ctx->vm, &m1));
+	ascend_vm_unpark_all(&ctx->vm, &list);
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&list));
+	KUNIT_EXPECT_FALSE(test, drm_mm_node_allocated(&m1.node));
+	KUNIT_EXPECT_EQ(test, ctx->vm.nr_parked, 0U);
+	KUNIT_EXPECT_TRUE(test, drm_mm_clean(&ctx->vm.mm));
+}
+
 static struct kunit_case ascend_vm_test_cases[] = {
 	KUNIT_CASE(vm_window_rules),
 	KUNIT_CASE(vm_window_once),
@@ -361,6 +411,7 @@ static struct kunit_case ascend_vm_test_cases[] = {
 	KUNIT_CASE(vm_guard_between_mappings),
 	KUNIT_CASE(vm_many_mappings),
 	KUNIT_CASE(vm_rw_checks_first),
+	KUNIT_CASE(vm_park),
 	{}
 };
 

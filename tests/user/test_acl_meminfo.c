@@ -2,7 +2,9 @@
 /*
  * aclrtGetMemInfo: every aclrtMemAttr, argument checks, free memory moving
  * by each allocation's size class and coming back after frees, and after a
- * process holding allocations is killed.
+ * process holding allocations is killed; small allocations freed by a
+ * process that lives on (the kernel's small-block cache) count as free, to
+ * it and to other processes, and never make an allocation fail.
  *
  * Device memory is counted per device across processes; the test programs
  * run one after another, so nobody else allocates meanwhile.
@@ -213,6 +215,60 @@ TEST(returns_after_child_killed)
 	REQUIRE(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	CHECK_EQ(wait_free(start), start);
+}
+
+/* Small frees are free at once: for this process and for others. */
+TEST(small_frees_seen_by_others)
+{
+	int go[2], ready[2], done[2], status;
+	size_t start, start_huge, total = 0, f = 0;
+	pid_t pid;
+	char c = 0;
+
+	REQUIRE(pipe(go) == 0 && pipe(ready) == 0 && pipe(done) == 0);
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		void *p[64];
+		size_t s0;
+		int i, r;
+
+		read_full(go[0], &c, 1);
+		acl_setup();
+		s0 = mem_free(ACL_HBM_MEM);
+		/* malloc/free churn of small sizes, as the benchmark does */
+		for (r = 0; r < 50; r++) {
+			for (i = 0; i < 64; i++)
+				REQUIRE_ACL(aclrtMalloc(&p[i], 4096 << (i % 5),
+							ACL_MEM_MALLOC_HUGE_FIRST));
+			REQUIRE(mem_free(ACL_HBM_MEM) < s0);
+			for (i = 0; i < 64; i++)
+				REQUIRE_ACL(aclrtFree(p[i]));
+			REQUIRE(mem_free(ACL_HBM_MEM) == s0);
+		}
+		/* the same again, and then the VA is reused without faults */
+		for (i = 0; i < 1000; i++) {
+			REQUIRE_ACL(aclrtMalloc(&p[0], 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+			REQUIRE_ACL(aclrtMemset(p[0], 4096, 0x5a, 4096));
+			REQUIRE_ACL(aclrtFree(p[0]));
+		}
+		write_full(ready[1], &c, 1);
+		read_full(done[0], &c, 1);	/* stay alive while the parent looks */
+		_exit(0);
+	}
+	acl_setup();
+	start = mem_free(ACL_HBM_MEM);
+	start_huge = mem_free(ACL_HBM_MEM_HUGE);
+	write_full(go[1], &c, 1);
+	read_full(ready[0], &c, 1);
+	/* the child is alive with everything freed: all of it is free */
+	CHECK_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &f, &total));
+	CHECK_EQ(f, start);
+	CHECK_EQ(mem_free(ACL_HBM_MEM_HUGE), start_huge);
+	write_full(done[1], &c, 1);
+	REQUIRE(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK_EQ(mem_free(ACL_HBM_MEM), start);
 }
 
 int main(void)

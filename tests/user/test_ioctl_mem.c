@@ -208,8 +208,50 @@ TEST(bo_create_bad_policy_flags_einval)
 	setup_window(fd);
 	CHECK_ERRNO(bo_create(fd, 4096, 4, 0, &bo), EINVAL);
 	CHECK_ERRNO(bo_create(fd, 4096, 0xffffffff, 0, &bo), EINVAL);
-	CHECK_ERRNO(bo_create(fd, 4096, DRM_ASCEND_BO_HUGE_FIRST, 2, &bo), EINVAL);
+	CHECK_ERRNO(bo_create(fd, 4096, DRM_ASCEND_BO_HUGE_FIRST, 4, &bo), EINVAL);
 	CHECK_ERRNO(bo_create(fd, 4096, DRM_ASCEND_BO_HUGE_FIRST, 0x80000000u, &bo), EINVAL);
+	close(fd);
+}
+
+static int bo_free(int fd, uint64_t va, uint32_t flags, uint32_t pad)
+{
+	struct drm_ascend_bo_free f = { .va = va, .flags = flags, .pad = pad };
+
+	return aioctl(fd, DRM_IOCTL_ASCEND_BO_FREE, &f);
+}
+
+/* NO_HANDLE allocations: no handle, freed by their first byte, once. */
+TEST(bo_free_no_handle)
+{
+	struct drm_ascend_bo_create a, g, b;
+	int fd = open_accel();
+
+	setup_window(fd);
+	REQUIRE(bo_create(fd, 4128, DRM_ASCEND_BO_HUGE_FIRST,
+			  DRM_ASCEND_BO_NO_HANDLE, &a) == 0);
+	CHECK_EQ(a.handle, 0);
+	CHECK_EQ(a.alloc_size, 8192);
+	REQUIRE(bo_create(fd, 4096, DRM_ASCEND_BO_HUGE_FIRST, 0, &g) == 0);
+	CHECK(g.handle != 0);
+
+	CHECK_ERRNO(bo_free(fd, a.va, 1, 0), EINVAL);
+	CHECK_ERRNO(bo_free(fd, a.va, 0, 1), EINVAL);
+	CHECK_ERRNO(bo_free(fd, a.va + 4096, 0, 0), EINVAL);	/* not the start */
+	CHECK_ERRNO(bo_free(fd, a.va + 8192, 0, 0), EINVAL);	/* the guard */
+	CHECK_ERRNO(bo_free(fd, g.va, 0, 0), EINVAL);		/* has a handle */
+	CHECK_ERRNO(bo_free(fd, 0, 0, 0), EINVAL);
+	CHECK_ERRNO(bo_free(fd, ~0ULL, 0, 0), EINVAL);
+	CHECK_EQ(bo_free(fd, a.va, 0, 0), 0);
+	CHECK_ERRNO(bo_free(fd, a.va, 0, 0), EINVAL);		/* freed already */
+
+	/* The same size again: works (and may get the same VA). */
+	REQUIRE(bo_create(fd, 4128, DRM_ASCEND_BO_HUGE_FIRST,
+			  DRM_ASCEND_BO_NO_HANDLE, &b) == 0);
+	CHECK_EQ(bo_free(fd, b.va, 0, 0), 0);
+	CHECK_EQ(gem_close(fd, g.handle), 0);
+	/* a live NO_HANDLE allocation goes with the file */
+	REQUIRE(bo_create(fd, 4096, DRM_ASCEND_BO_NORMAL_ONLY,
+			  DRM_ASCEND_BO_NO_HANDLE, &b) == 0);
 	close(fd);
 }
 

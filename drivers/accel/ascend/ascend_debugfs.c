@@ -107,7 +107,7 @@ static void ascend_debugfs_bo(struct seq_file *m, pid_t pid,
 		   mem->policy < ARRAY_SIZE(ascend_policy_names) ?
 		   ascend_policy_names[mem->policy] : "?",
 		   mem->flags & DRM_ASCEND_BO_P2P ? "p2p" : "-",
-		   kref_read(&bo->base.refcount) ? "" : " retiring");
+		   ascend_bo_live(bo) ? "" : " retiring");
 	if (bo->imported)
 		seq_printf(m, " import@%#llx+%#llx", bo->offset, bo->map.size);
 	for (i = 0; i < mem->nr_ranges; i++)
@@ -170,7 +170,8 @@ static int ascend_debugfs_hbm(struct seq_file *m, void *data)
 
 				bo = container_of(node, struct ascend_bo,
 						  map.node);
-				ascend_debugfs_bo(m, pid, bo);
+				if (!bo->map.parked)	/* free VA, kept */
+					ascend_debugfs_bo(m, pid, bo);
 			}
 		}
 		for (it = interval_tree_iter_first(&af->vm.host, 0, ULONG_MAX);
@@ -206,7 +207,8 @@ static int ascend_debugfs_clients(struct seq_file *m, void *data)
 		mutex_lock(&af->vm.lock);
 		if (af->vm.size)
 			drm_mm_for_each_node(node, &af->vm.mm)
-				bos++;
+				bos += !container_of(node, struct ascend_bo,
+						     map.node)->map.parked;
 		mutex_unlock(&af->vm.lock);
 
 		/* xa_for_each() is RCU-safe: a snapshot count is enough. */

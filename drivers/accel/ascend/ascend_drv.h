@@ -181,6 +181,8 @@ int ascend_ioctl_va_window(struct drm_device *drm, void *data,
 			   struct drm_file *file);		/* ascend_vm.c */
 int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 			   struct drm_file *file);		/* ascend_gem.c */
+int ascend_ioctl_bo_free(struct drm_device *drm, void *data,
+			 struct drm_file *file);		/* ascend_gem.c */
 int ascend_ioctl_copy(struct drm_device *drm, void *data,
 		      struct drm_file *file);			/* ascend_copy.c */
 int ascend_ioctl_fill(struct drm_device *drm, void *data,

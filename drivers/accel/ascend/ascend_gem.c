@@ -14,6 +14,12 @@
  * drm_file_free() drops the handles before postclose, which stops the
  * queues and runs whatever is still pending before the address space goes.
  *
+ * %DRM_ASCEND_BO_NO_HANDLE allocations skip the GEM object and its handle
+ * (a GEM handle is the larger part of a small allocation's cost): the VA
+ * names them, BO_FREE starts the same deferred retire as the last
+ * reference of a GEM BO, and postclose frees those still live once the
+ * queues stopped (ascend_gem_file_fini()).
+ *
  * Sharing: the HBM is a refcounted &struct ascend_hbm_buf.  Each file that
  * maps it (the creator, each importer) has its own BO with its own mapping
  * and its own deferred retire on its own queues; IPC exports hold the
@@ -97,13 +103,83 @@ static void ascend_bo_retire(struct ascend_retire *r)
 {
 	struct ascend_bo *bo = container_of(r, struct ascend_bo, retire);
 	struct ascend_file *af = bo->af;
+	struct ascend_hbm_buf *buf = bo->buf;
+	struct ascend_hbm_range *sub_ranges = bo->sub_ranges;
+	bool charged = !bo->imported;
+	bool parked = false;
 
-	ascend_vm_unmap(&af->vm, &bo->map);
-	if (!bo->imported)
-		atomic64_sub(bo->buf->mem.size, &af->hbm_used);
-	ascend_hbm_buf_put(bo->buf);
-	kfree(bo->sub_ranges);
-	kfree(bo);
+	/*
+	 * A handle-less BO keeps its VA range parked for the next allocation
+	 * of its size, and the object with it (ascend_bo_reuse()): from then
+	 * on another BO_CREATE may take it, so @bo is not touched again.
+	 */
+	if (bo->no_handle)
+		parked = ascend_vm_unmap_park(&af->vm, &bo->map);
+	else
+		ascend_vm_unmap(&af->vm, &bo->map);
+	if (charged)
+		atomic64_sub(buf->mem.size, &af->hbm_used);
+	ascend_hbm_buf_put(buf);
+	kfree(sub_ranges);
+	if (!parked)
+		kfree(bo);
+}
+
+/*
+ * Free the BOs of @af's parked VA ranges.  Returns whether there were any
+ * (a full window is worth another try then).
+ */
+static bool ascend_gem_drop_parked(struct ascend_file *af)
+{
+	struct ascend_vm_mapping *map, *next;
+	LIST_HEAD(list);
+
+	ascend_vm_unpark_all(&af->vm, &list);
+	if (list_empty(&list))
+		return false;
+	list_for_each_entry_safe(map, next, &list, park)
+		kfree(container_of(map, struct ascend_bo, map));
+	return true;
+}
+
+/*
+ * Map @bo->map in @af's window; a full window first gives up the parked
+ * ranges.
+ */
+static int ascend_gem_map(struct ascend_file *af, struct ascend_bo *bo,
+			  const struct ascend_hbm_alloc *mem)
+{
+	int ret;
+
+	ret = ascend_vm_map(&af->vm, &bo->map, mem);
+	if (ret == -ENOSPC && ascend_gem_drop_parked(af))
+		ret = ascend_vm_map(&af->vm, &bo->map, mem);
+	return ret;
+}
+
+/*
+ * A handle-less BO for @buf on a parked VA range of @af, if one fits:
+ * mapped and live, or NULL.
+ */
+static struct ascend_bo *ascend_bo_reuse(struct ascend_file *af,
+					 struct ascend_hbm_buf *buf)
+{
+	struct ascend_vm_mapping *map;
+	struct ascend_bo *bo = NULL;
+
+	mutex_lock(&af->vm.lock);
+	map = ascend_vm_take_parked_locked(&af->vm, &buf->mem);
+	if (map) {
+		bo = container_of(map, struct ascend_bo, map);
+		bo->buf = buf;
+		bo->offset = 0;
+		bo->sub_ranges = NULL;
+		bo->imported = false;
+		bo->no_handle = true;
+		bo->live = true;
+	}
+	mutex_unlock(&af->vm.lock);
+	return bo;
 }
 
 static void ascend_bo_free(struct drm_gem_object *obj)
@@ -185,14 +261,9 @@ int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 	if (!ascend_vm_has_window(&af->vm))
 		return -ENXIO;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
-	if (!bo || !buf) {
-		ret = -ENOMEM;
-		goto err_free;
-	}
-	bo->af = af;
-	bo->buf = buf;
+	if (!buf)
+		return -ENOMEM;
 	kref_init(&buf->ref);
 	buf->adev = adev;
 
@@ -200,33 +271,117 @@ int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 		ret = -ENOSPC;
 	else
 		ret = ascend_hbm_alloc_flags(&adev->hbm, args->size,
-					     args->policy, args->flags,
+					     args->policy,
+					     args->flags & DRM_ASCEND_BO_P2P,
 					     &buf->mem);
 	if (ret)
 		goto err_free;
 
-	ret = ascend_vm_map(&af->vm, &bo->map, &buf->mem);
-	if (ret)
-		goto err_free_hbm;
+	bo = NULL;
+	if (args->flags & DRM_ASCEND_BO_NO_HANDLE)
+		bo = ascend_bo_reuse(af, buf);
+	if (!bo) {
+		bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+		if (!bo) {
+			ret = -ENOMEM;
+			goto err_free_hbm;
+		}
+		bo->af = af;
+		bo->buf = buf;
+		/* Live from the moment the mapping is visible. */
+		bo->no_handle = args->flags & DRM_ASCEND_BO_NO_HANDLE;
+		bo->live = bo->no_handle;
+		ret = ascend_gem_map(af, bo, &buf->mem);
+		if (ret)
+			goto err_free_bo;
+	}
 
 	args->va = bo->map.node.start;
 	args->alloc_size = buf->mem.size;
 	args->page_size = buf->mem.page_size;
 
+	if (bo->no_handle) {
+		atomic64_add(buf->mem.size, &af->hbm_used);
+		args->handle = 0;
+		goto out;
+	}
 	ret = ascend_bo_publish(file, bo, buf->mem.size, &handle);
 	if (ret)
 		return ret;
 	args->handle = handle;
+out:
 	trace_ascend_bo_create(adev->index, current->tgid, args->va,
 			       args->alloc_size, args->page_size);
 	return 0;
 
+err_free_bo:
+	kfree(bo);
 err_free_hbm:
 	ascend_hbm_free(&adev->hbm, &buf->mem);
 err_free:
 	kfree(buf);
-	kfree(bo);
 	return ret;
+}
+
+int ascend_ioctl_bo_free(struct drm_device *drm, void *data,
+			 struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct drm_ascend_bo_free *args = data;
+	struct ascend_vm_mapping *map;
+	struct ascend_bo *bo = NULL;
+	u64 off;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+
+	mutex_lock(&af->vm.lock);
+	map = ascend_vm_lookup_locked(&af->vm, args->va, 1, &off);
+	if (!IS_ERR(map) && map->as == ASCEND_AS_HBM && !off) {
+		bo = container_of(map, struct ascend_bo, map);
+		if (bo->no_handle && bo->live)
+			bo->live = false;	/* only one BO_FREE wins */
+		else
+			bo = NULL;
+	}
+	mutex_unlock(&af->vm.lock);
+	if (!bo)
+		return -EINVAL;
+
+	trace_ascend_bo_free(af->adev->index, current->tgid,
+			     bo->map.node.start, bo->map.size,
+			     bo->buf->mem.page_size);
+	bo->retire.fn = ascend_bo_retire;
+	/* May run ascend_bo_retire() at once when nothing is queued. */
+	ascend_queue_file_defer(af, &bo->retire);
+	return 0;
+}
+
+void ascend_gem_file_fini(struct ascend_file *af)
+{
+	struct drm_mm_node *node, *next;
+	struct ascend_bo *bo;
+	LIST_HEAD(dead);
+
+	/* Collect under the lock, retire (which takes it) after. */
+	mutex_lock(&af->vm.lock);
+	if (af->vm.size) {
+		drm_mm_for_each_node_safe(node, next, &af->vm.mm) {
+			bo = container_of(node, struct ascend_bo, map.node);
+			if (!bo->no_handle || !bo->live)
+				continue;
+			bo->live = false;
+			list_add_tail(&bo->retire.link, &dead);
+		}
+	}
+	mutex_unlock(&af->vm.lock);
+
+	while ((bo = list_first_entry_or_null(&dead, struct ascend_bo,
+					      retire.link))) {
+		list_del(&bo->retire.link);
+		ascend_bo_retire(&bo->retire);
+	}
+	ascend_gem_drop_parked(af);
 }
 
 int ascend_gem_find_buf(struct ascend_file *af, u64 va, u64 size,
@@ -245,7 +400,7 @@ int ascend_gem_find_buf(struct ascend_file *af, u64 va, u64 size,
 	}
 	/* Every HBM mapping is a BO's; a freed one waits for its retire. */
 	bo = container_of(map, struct ascend_bo, map);
-	if (!kref_read(&bo->base.refcount)) {
+	if (!ascend_bo_live(bo)) {
 		ret = -EINVAL;
 		goto out;
 	}
@@ -284,7 +439,7 @@ int ascend_gem_import(struct drm_file *file, struct ascend_hbm_buf *buf,
 				       1ULL << __ffs64(offset));
 	part.page_size = max_t(u64, part.page_size, ASCEND_HBM_PAGE_NORMAL);
 
-	ret = ascend_vm_map(&af->vm, &bo->map, &part);
+	ret = ascend_gem_map(af, bo, &part);
 	if (ret)
 		goto err_free;
 

@@ -10,7 +10,9 @@
  *   (the next owner reads zeroes) and the HBM is freed.
  * - &struct ascend_bo: one file's GEM object for (a part of) a buffer,
  *   mapped once in that file's address space.  BO_CREATE makes the first
- *   one; IPC_IMPORT makes one more per importing file.  A BO is never
+ *   one; IPC_IMPORT makes one more per importing file.  With
+ *   %DRM_ASCEND_BO_NO_HANDLE, BO_CREATE's object is never made a GEM
+ *   object: no handle, freed by its VA (BO_FREE) or at close.  A BO is never
  *   shared between files (no flink, no PRIME export): it dies before its
  *   file's address space does.
  */
@@ -50,6 +52,8 @@ struct ascend_hbm_buf {
  *	the ranges of that part, owned by the BO; else NULL and @map uses
  *	@buf->mem.ranges
  * @imported: made by IPC_IMPORT (not charged to @af's hbm_used)
+ * @no_handle: created with %DRM_ASCEND_BO_NO_HANDLE: @base is unused
+ * @live: for @no_handle: not freed yet (under &ascend_vm.lock of @af)
  * @map: its mapping in @af's address space
  * @retire: once the last GEM reference is gone, the unmap and the
  *	release of @buf wait on this for @af's queued commands to complete
@@ -64,6 +68,8 @@ struct ascend_bo {
 	u64 offset;
 	struct ascend_hbm_range *sub_ranges;
 	bool imported;
+	bool no_handle;
+	bool live;
 	struct ascend_vm_mapping map;
 	struct ascend_retire retire;
 };
@@ -71,6 +77,15 @@ struct ascend_bo {
 static inline struct ascend_bo *to_ascend_bo(struct drm_gem_object *obj)
 {
 	return container_of(obj, struct ascend_bo, base);
+}
+
+/*
+ * Not freed yet (its handle, or for a %DRM_ASCEND_BO_NO_HANDLE one its VA,
+ * still names it), with @bo->af->vm.lock held.
+ */
+static inline bool ascend_bo_live(struct ascend_bo *bo)
+{
+	return bo->no_handle ? bo->live : kref_read(&bo->base.refcount) != 0;
 }
 
 static inline void ascend_hbm_buf_get(struct ascend_hbm_buf *buf)
@@ -106,5 +121,11 @@ int ascend_gem_import(struct drm_file *file, struct ascend_hbm_buf *buf,
  */
 int ascend_hbm_sub_ranges(const struct ascend_hbm_alloc *mem, u64 offset,
 			  u64 size, struct ascend_hbm_range **out);
+
+/*
+ * Free every %DRM_ASCEND_BO_NO_HANDLE allocation @af still has, at once:
+ * for postclose, after the file's queues stopped.
+ */
+void ascend_gem_file_fini(struct ascend_file *af);
 
 #endif /* __ASCEND_GEM_H__ */

@@ -25,6 +25,11 @@
 
 void ascend_vm_init(struct ascend_vm *vm, struct ascend_device *adev)
 {
+	unsigned int i;
+
+	for (i = 0; i < ASCEND_VM_PARK_CLASSES; i++)
+		INIT_LIST_HEAD(&vm->parked[i]);
+	vm->nr_parked = 0;
 	vm->adev = adev;
 	mutex_init(&vm->lock);
 	vm->base = 0;
@@ -37,6 +42,7 @@ void ascend_vm_fini(struct ascend_vm *vm)
 {
 	/* Buffer objects unmap themselves; drm_mm_takedown() warns on leaks. */
 	WARN_ON(vm->nr_host);
+	WARN_ON(vm->nr_parked);
 	if (vm->size)
 		drm_mm_takedown(&vm->mm);
 	vm->size = 0;
@@ -141,6 +147,102 @@ int ascend_ioctl_va_window(struct drm_device *drm, void *data,
 	return ascend_vm_set_window(&af->vm, args->base, args->size);
 }
 
+/* Parking class of a mapping of @alloc, or -1 if it is never parked. */
+static int ascend_vm_park_class(const struct ascend_hbm_alloc *alloc)
+{
+	if (alloc->page_size != ASCEND_HBM_PAGE_NORMAL || !alloc->size ||
+	    alloc->size > ASCEND_VM_PARK_CLASSES * (u64)ASCEND_HBM_PAGE_NORMAL ||
+	    !IS_ALIGNED(alloc->size, ASCEND_HBM_PAGE_NORMAL))
+		return -1;
+	return alloc->size / ASCEND_HBM_PAGE_NORMAL - 1;
+}
+
+/* Point @map at @alloc; the VA range is already @map's. */
+static void ascend_vm_set_backing(struct ascend_vm_mapping *map,
+				  const struct ascend_hbm_alloc *alloc)
+{
+	map->size = alloc->size;
+	map->ranges = alloc->ranges;
+	map->nr_ranges = alloc->nr_ranges;
+	map->as = ASCEND_AS_HBM;
+	map->readonly = false;
+	map->parked = false;
+}
+
+struct ascend_vm_mapping *ascend_vm_take_parked_locked(struct ascend_vm *vm,
+						       const struct ascend_hbm_alloc *alloc)
+{
+	struct ascend_vm_mapping *map;
+	int c = ascend_vm_park_class(alloc);
+
+	lockdep_assert_held(&vm->lock);
+	if (c < 0)
+		return NULL;
+	map = list_first_entry_or_null(&vm->parked[c],
+				       struct ascend_vm_mapping, park);
+	if (!map)
+		return NULL;
+	list_del(&map->park);
+	vm->nr_parked--;
+	ascend_vm_set_backing(map, alloc);
+	return map;
+}
+
+bool ascend_vm_unmap_park(struct ascend_vm *vm, struct ascend_vm_mapping *map)
+{
+	struct ascend_hbm_alloc shape = {
+		.size = map->size, .page_size = ASCEND_HBM_PAGE_NORMAL,
+	};
+	int c = -1;
+
+	/* Only ranges that ascend_vm_map() sized exactly, normal pages. */
+	if (map->as == ASCEND_AS_HBM && IS_ALIGNED(map->node.start, SZ_4K) &&
+	    map->node.size == map->size + ASCEND_VM_GUARD)
+		c = ascend_vm_park_class(&shape);
+
+	/* Waits for device accesses in flight: they hold vm->lock. */
+	mutex_lock(&vm->lock);
+	if (c >= 0 && vm->nr_parked < ASCEND_VM_PARK_MAX &&
+	    drm_mm_node_allocated(&map->node)) {
+		map->size = 0;		/* every access faults from now on */
+		map->ranges = NULL;
+		map->nr_ranges = 0;
+		map->parked = true;
+		list_add(&map->park, &vm->parked[c]);
+		vm->nr_parked++;
+	} else {
+		c = -1;
+		if (drm_mm_node_allocated(&map->node))
+			drm_mm_remove_node(&map->node);
+	}
+	mutex_unlock(&vm->lock);
+	return c >= 0;
+}
+
+/* Move the parked mappings to @list, with @vm->lock held. */
+static void ascend_vm_unpark_all_locked(struct ascend_vm *vm,
+					struct list_head *list)
+{
+	struct ascend_vm_mapping *map, *next;
+	unsigned int i;
+
+	lockdep_assert_held(&vm->lock);
+	for (i = 0; i < ASCEND_VM_PARK_CLASSES; i++) {
+		list_for_each_entry_safe(map, next, &vm->parked[i], park) {
+			drm_mm_remove_node(&map->node);
+			list_move_tail(&map->park, list);
+		}
+	}
+	vm->nr_parked = 0;
+}
+
+void ascend_vm_unpark_all(struct ascend_vm *vm, struct list_head *list)
+{
+	mutex_lock(&vm->lock);
+	ascend_vm_unpark_all_locked(vm, list);
+	mutex_unlock(&vm->lock);
+}
+
 int ascend_vm_map(struct ascend_vm *vm, struct ascend_vm_mapping *map,
 		  const struct ascend_hbm_alloc *alloc)
 {
@@ -151,11 +253,7 @@ int ascend_vm_map(struct ascend_vm *vm, struct ascend_vm_mapping *map,
 		return -ENOSPC;
 
 	memset(&map->node, 0, sizeof(map->node));
-	map->size = alloc->size;
-	map->ranges = alloc->ranges;
-	map->nr_ranges = alloc->nr_ranges;
-	map->as = ASCEND_AS_HBM;
-	map->readonly = false;
+	ascend_vm_set_backing(map, alloc);
 
 	mutex_lock(&vm->lock);
 	if (!vm->size)

@@ -39,11 +39,21 @@ struct ascend_hbm_range;
 /* Unmapped gap after every mapping: a small overrun faults. */
 #define ASCEND_VM_GUARD			SZ_4K
 
+/*
+ * Parked VA ranges: the node of a freed normal-page mapping of at most
+ * 64 KiB stays in the drm_mm (faulting: it maps nothing) for the next
+ * mapping of the same size, which then costs no drm_mm insert and remove.
+ * At most ASCEND_VM_PARK_MAX per address space; they are given up when
+ * the window is full and before the address space goes.
+ */
+#define ASCEND_VM_PARK_CLASSES		16	/* 4 KiB .. 64 KiB */
+#define ASCEND_VM_PARK_MAX		256
+
 /**
  * struct ascend_vm - a device address space
  * @adev: the device
- * @lock: protects @base, @size, @mm, @host and the mappings (the nodes in
- *	@mm and @host and what they point at).  Held by the device side while
+ * @lock: protects @base, @size, @mm, @host, @parked, @nr_parked and the
+ *	mappings (the nodes in @mm and @host and what they point at).  Held by the device side while
  *	it translates and accesses memory, so an unmap waits for accesses in
  *	flight.  Never held while taking a process's mmap_lock (munmap of
  *	pinned host memory takes it under the mmap_lock).
@@ -53,6 +63,8 @@ struct ascend_hbm_range;
  * @host: host-memory mappings by host address (interval tree, O(log n));
  *	they never overlap each other or the window
  * @nr_host: mappings in @host
+ * @parked: parked mappings (&ascend_vm_mapping.park) by size class
+ * @nr_parked: mappings in @parked
  */
 struct ascend_vm {
 	struct ascend_device *adev;
@@ -62,6 +74,8 @@ struct ascend_vm {
 	struct drm_mm mm;
 	struct rb_root_cached host;
 	unsigned long nr_host;
+	struct list_head parked[ASCEND_VM_PARK_CLASSES];
+	unsigned int nr_parked;
 };
 
 /**
@@ -89,6 +103,9 @@ struct ascend_vm_seg {
  * @orphan: host memory the process gave up (unregistered, or its last
  *	mmap gone) whose removal waits for queued commands: a new host
  *	mapping of the same address replaces it (under &ascend_vm.lock)
+ * @parked: the VA range is parked: @size is 0 (every access faults) and
+ *	@park links it in &ascend_vm.parked
+ * @park: link in &ascend_vm.parked
  */
 struct ascend_vm_mapping {
 	struct drm_mm_node node;
@@ -99,6 +116,8 @@ struct ascend_vm_mapping {
 	u32 as;
 	bool readonly;
 	bool orphan;
+	bool parked;
+	struct list_head park;
 };
 
 /* Start address of @map in its address space (VA or host address). */
@@ -124,6 +143,28 @@ bool ascend_vm_has_window(struct ascend_vm *vm);
 int ascend_vm_map(struct ascend_vm *vm, struct ascend_vm_mapping *map,
 		  const struct ascend_hbm_alloc *alloc);
 void ascend_vm_unmap(struct ascend_vm *vm, struct ascend_vm_mapping *map);
+
+/*
+ * Unmap @map but keep its VA range parked for a later mapping of the same
+ * size (ascend_vm_take_parked_locked()).  Returns false, with @map fully
+ * unmapped as by ascend_vm_unmap(), when it does not qualify or the
+ * address space has enough parked already.  A parked @map must stay
+ * allocated until ascend_vm_unpark_all() hands it back.
+ */
+bool ascend_vm_unmap_park(struct ascend_vm *vm, struct ascend_vm_mapping *map);
+
+/*
+ * A parked mapping whose VA range fits @alloc, mapping @alloc now (as
+ * ascend_vm_map() would), or NULL; with @vm->lock held.
+ */
+struct ascend_vm_mapping *ascend_vm_take_parked_locked(struct ascend_vm *vm,
+						       const struct ascend_hbm_alloc *alloc);
+
+/*
+ * Remove every parked range from the address space and move the mappings
+ * to @list (linked by &ascend_vm_mapping.park) for their owner to free.
+ */
+void ascend_vm_unpark_all(struct ascend_vm *vm, struct list_head *list);
 
 /*
  * Map pinned host memory at its host address [@addr, @addr + @size): the

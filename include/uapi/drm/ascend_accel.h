@@ -65,6 +65,7 @@ extern "C" {
 #define DRM_ASCEND_IPC_SET_PID		0x14
 #define DRM_ASCEND_IPC_IMPORT		0x15
 #define DRM_ASCEND_IPC_CLOSE		0x16
+#define DRM_ASCEND_BO_FREE		0x17
 
 #define DRM_IOCTL_ASCEND_DEV_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_DEV_QUERY, struct drm_ascend_dev_query)
@@ -112,6 +113,8 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_IPC_IMPORT, struct drm_ascend_ipc_import)
 #define DRM_IOCTL_ASCEND_IPC_CLOSE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_IPC_CLOSE, struct drm_ascend_ipc_close)
+#define DRM_IOCTL_ASCEND_BO_FREE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ASCEND_BO_FREE, struct drm_ascend_bo_free)
 
 /* ------------------------------------------------------------------------ */
 /* DEV_QUERY */
@@ -249,7 +252,10 @@ struct drm_ascend_va_window {
 };
 
 /* ------------------------------------------------------------------------ */
-/* BO_CREATE: device memory.  Freed with DRM_IOCTL_GEM_CLOSE. */
+/*
+ * BO_CREATE: device memory.  Freed with DRM_IOCTL_GEM_CLOSE, or with
+ * DRM_IOCTL_ASCEND_BO_FREE when created with DRM_ASCEND_BO_NO_HANDLE.
+ */
 
 /**
  * enum drm_ascend_bo_policy - page-size policy of a device allocation
@@ -268,7 +274,14 @@ enum drm_ascend_bo_policy {
 
 /* &drm_ascend_bo_create.flags */
 #define DRM_ASCEND_BO_P2P	(1U << 0)	/* usable by a peer device later */
-#define DRM_ASCEND_BO_FLAGS	(DRM_ASCEND_BO_P2P)
+/*
+ * No GEM handle: &drm_ascend_bo_create.handle is 0 and the allocation is
+ * freed by its VA with DRM_IOCTL_ASCEND_BO_FREE (or when the file is
+ * closed).  Saves the handle's creation and removal; everything else
+ * (lifetime, accounting, IPC export) is the same.
+ */
+#define DRM_ASCEND_BO_NO_HANDLE	(1U << 1)
+#define DRM_ASCEND_BO_FLAGS	(DRM_ASCEND_BO_P2P | DRM_ASCEND_BO_NO_HANDLE)
 
 /**
  * struct drm_ascend_bo_create - allocate device memory and map it
@@ -277,7 +290,8 @@ enum drm_ascend_bo_policy {
  * @flags: in: DRM_ASCEND_BO_* flags
  * @va: out: device VA of the allocation, inside the VA window
  * @alloc_size: out: bytes actually reserved (rounded to the page class)
- * @handle: out: GEM handle; DRM_IOCTL_GEM_CLOSE frees the allocation
+ * @handle: out: GEM handle; DRM_IOCTL_GEM_CLOSE frees the allocation.  0
+ *	with %DRM_ASCEND_BO_NO_HANDLE
  * @page_size: out: page size of the backing (4 KiB, 2 MiB or 1 GiB)
  *
  * Needs a registered VA window (-ENXIO otherwise).  -ENOSPC when the device
@@ -291,6 +305,24 @@ struct drm_ascend_bo_create {
 	__u64 alloc_size;
 	__u32 handle;
 	__u32 page_size;
+};
+
+/**
+ * struct drm_ascend_bo_free - free a %DRM_ASCEND_BO_NO_HANDLE allocation
+ * @va: in: the VA BO_CREATE returned (the first byte of the allocation)
+ * @flags: in: must be 0
+ * @pad: must be 0
+ *
+ * Like DRM_IOCTL_GEM_CLOSE of a handle: the VA stops being usable at once,
+ * the memory stays mapped and backed until the commands the file's queues
+ * had published complete, then it is free.  -EINVAL when @va is not the
+ * start of a live %DRM_ASCEND_BO_NO_HANDLE allocation of this file (an
+ * import, a GEM-handle allocation, a freed one).
+ */
+struct drm_ascend_bo_free {
+	__u64 va;
+	__u32 flags;
+	__u32 pad;
 };
 
 /* ------------------------------------------------------------------------ */

@@ -2,9 +2,10 @@
 /*
  * memory.c - device memory: aclrtMalloc*, aclrtFree*.
  *
- * An allocation is a GEM object the kernel placed in this process's VA
- * window of its device; the address map (addrmap.c) remembers it so that any
- * pointer can be traced back to it in O(log n).
+ * An allocation is device memory the kernel placed in this process's VA
+ * window of its device, made without a GEM handle (DRM_ASCEND_BO_NO_HANDLE:
+ * cheaper) and freed by its VA with BO_FREE; the address map (addrmap.c)
+ * remembers it so that any pointer can be traced back to it in O(log n).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,11 +39,16 @@ static struct policy map_policy(aclrtMemMallocPolicy policy)
 	return tab[p < sizeof(tab) / sizeof(tab[0]) ? p : 0];
 }
 
-static void gem_close(int fd, uint32_t handle)
+/* Free an allocation: by VA when it has no GEM handle (handle 0). */
+static void bo_free(int fd, uint64_t va, uint32_t handle)
 {
 	struct drm_gem_close c = { .handle = handle };
+	struct drm_ascend_bo_free f = { .va = va };
 
-	drmIoctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+	if (handle)
+		drmIoctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+	else
+		drmIoctl(fd, DRM_IOCTL_ASCEND_BO_FREE, &f);
 }
 
 static aclError oom(struct acl_device *dev, size_t size, size_t asked,
@@ -70,7 +76,8 @@ static aclError bo_alloc(struct acl_device *dev, size_t size, size_t asked,
 			 const struct policy *pol, void **out)
 {
 	struct drm_ascend_bo_create bo = {
-		.size = asked, .policy = pol->bo_policy, .flags = pol->flags,
+		.size = asked, .policy = pol->bo_policy,
+		.flags = pol->flags | DRM_ASCEND_BO_NO_HANDLE,
 	};
 	struct acl_alloc a = { 0 };
 
@@ -89,7 +96,7 @@ static aclError bo_alloc(struct acl_device *dev, size_t size, size_t asked,
 	a.dev_id = dev->id;
 	a.kind = ALLOC_DEVICE;
 	if (addrmap_insert(&a)) {
-		gem_close(dev->fd, bo.handle);
+		bo_free(dev->fd, bo.va, bo.handle);
 		return acl_err(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	}
 	*out = (void *)a.va;
@@ -234,7 +241,7 @@ static aclError dev_free(void *devPtr, bool sync)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "%p was freed by another thread meanwhile", devPtr);
 	}
-	gem_close(dev->fd, a.handle);
+	bo_free(dev->fd, a.va, a.handle);
 	dev_release(dev);
 	return ACL_SUCCESS;
 }
@@ -260,6 +267,6 @@ void memory_release_device(struct acl_device *dev)
 	host_release_device(dev);	/* host.c: pinned host memory, staging */
 	n = addrmap_take_device(dev->id, &list);
 	for (i = 0; i < n; i++)
-		gem_close(dev->fd, list[i].handle);
+		bo_free(dev->fd, list[i].va, list[i].handle);
 	free(list);
 }
