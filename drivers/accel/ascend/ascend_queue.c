@@ -486,6 +486,19 @@ void ascend_queue_file_defer(struct ascend_file *af, struct ascend_retire *r)
 	unsigned long idx, idx2;
 	bool fallback = false;
 
+	INIT_LIST_HEAD(&r->link);
+	/*
+	 * No queue, no work that could use the memory.  Unlocked peek: a
+	 * queue created concurrently holds no command published before
+	 * this free.
+	 */
+	if (xa_empty(&af->queues)) {
+		r->marks = NULL;
+		r->nr_marks = 0;
+		ascend_retire_run(r);
+		return;
+	}
+
 	/* the common case: a few queues, most idle -- no allocation */
 	mutex_lock(&af->queues_lock);
 	xa_for_each(&af->queues, idx, q) {
@@ -531,7 +544,6 @@ void ascend_queue_file_defer(struct ascend_file *af, struct ascend_retire *r)
 
 	r->marks = n ? marks : NULL;
 	r->nr_marks = n;
-	INIT_LIST_HEAD(&r->link);
 	if (!n && !fallback) {
 		/* nothing outstanding */
 		ascend_retire_run(r);
