@@ -15,9 +15,9 @@
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct acl_device g_devs[ACL_MAX_DEVICES];
 static int g_ndev = -1;			/* -1: not scanned yet */
-static __thread int t_cur = -1;		/* this thread's current device */
+static ACL_TLS_HOT int t_cur = -1;		/* this thread's current device */
 /* This thread's current context (t_cur is its device); NULL with t_cur -1. */
-static __thread struct acl_context *t_ctx;
+static ACL_TLS_HOT struct acl_context *t_ctx;
 
 static void scan_locked(void)
 {

@@ -88,7 +88,7 @@ static struct acl_event *ev_list;
  * registry lookup for the event a thread used last.
  */
 static uint64_t ev_dels;
-static __thread struct {
+static ACL_TLS_HOT struct {
 	const void *h;
 	uint64_t dels;
 } t_ev;

@@ -68,7 +68,7 @@ static struct acl_binary *k_bins;
  * needs no registry lookup.  The copy never points into the function.
  */
 static uint64_t k_func_dels;
-static __thread struct {
+static ACL_TLS_HOT struct {
 	aclrtFuncHandle h;
 	uint64_t dels;
 	struct func_hot hot;

@@ -33,7 +33,7 @@ static uint64_t s_serial;
 
 /* This thread's last validated stream, for stream_lock_cached(): @h is
  * the handle the caller passed (NULL: the current default stream). */
-static __thread struct {
+static ACL_TLS_HOT struct {
 	aclrtStream h;
 	struct acl_stream *s;
 	uint64_t serial;
