@@ -349,7 +349,7 @@ static void cx_ring_full_and_wrap(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, completion_done(&job.done));
 
 	ascend_emu_dma_pause(c->emu, false);
-	wait_for_completion(&job.done);
+	ascend_dma_job_wait(&job);
 	KUNIT_EXPECT_EQ(test, job.status, 0);
 	for (i = 0; i < CX_ENGINES; i++) {
 		KUNIT_ASSERT_EQ(test, ascend_emu_dma_ring_state(c->emu, i, &st[i]), 0);
@@ -395,7 +395,7 @@ static int cx_run(struct cx_emu *c, const struct ascend_dma_desc *d,
 	struct ascend_dma_job job = { .descs = d, .count = n, .mmu = &cx_mmu };
 
 	ascend_emu_dma_submit(c->adev, &job);
-	wait_for_completion(&job.done);
+	ascend_dma_job_wait(&job);
 	*fault = job.fault_addr;
 	return job.status;
 }
@@ -478,7 +478,7 @@ static void cx_va_descriptors(struct kunit *test)
 		struct ascend_dma_job job = { .descs = d, .count = 1 };
 
 		ascend_emu_dma_submit(c->adev, &job);
-		wait_for_completion(&job.done);
+		ascend_dma_job_wait(&job);
 		KUNIT_EXPECT_EQ(test, job.status, -EIO);
 	}
 	cx_emu_free(c);

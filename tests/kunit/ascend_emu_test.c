@@ -81,7 +81,7 @@ static int emu_run(struct ascend_device *adev, const struct ascend_dma_desc *d,
 	struct ascend_dma_job job = { .descs = d, .count = count };
 
 	ascend_emu_dma_submit(adev, &job);
-	wait_for_completion(&job.done);
+	ascend_dma_job_wait(&job);
 	return job.status;
 }
 
@@ -218,6 +218,61 @@ static void emu_dma_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, d, 0), 0);
 }
 
+/*
+ * A small job on idle engines runs in the submitter's context: it has
+ * finished when dma_submit() returns (@sync, nothing to wait for), with
+ * the same status and engine statistics as on an engine thread.
+ */
+static void emu_dma_inline(struct kunit *test)
+{
+	struct emu_ctx *ctx = test->priv;
+	struct ascend_emu_dma_ring_state before, after;
+	u32 v = 0x1234abcd, r = 0;
+	struct ascend_dma_desc d = { .dst = SZ_8M, .src = 64, .len = 4 };
+	struct ascend_dma_desc bad = { .dst = EMU_HBM_SIZE - 2, .src = 0,
+				       .len = 4 };
+	struct ascend_dma_desc big = { .dst = SZ_8M, .src = 0, .len = SZ_8K };
+	struct ascend_dma_job job = { .descs = &d, .count = 1 };
+
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, 64, &v, 4, true), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_dma_ring_state(ctx->emu, 0, &before),
+			0);
+	ascend_emu_dma_submit(ctx->adev, &job);
+	KUNIT_EXPECT_TRUE(test, job.sync);
+	KUNIT_EXPECT_EQ(test, job.status, 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, SZ_8M, &r, 4, false),
+			0);
+	KUNIT_EXPECT_EQ(test, r, v);
+	KUNIT_ASSERT_EQ(test, ascend_emu_dma_ring_state(ctx->emu, 0, &after),
+			0);
+	KUNIT_EXPECT_EQ(test, after.executed, before.executed + 1);
+	KUNIT_EXPECT_EQ(test, after.tail, after.head);
+	KUNIT_EXPECT_EQ(test, after.head, after.retired);
+
+	/* a failing small job reports its error the same way */
+	job = (struct ascend_dma_job){ .descs = &bad, .count = 1 };
+	ascend_emu_dma_submit(ctx->adev, &job);
+	KUNIT_EXPECT_TRUE(test, job.sync);
+	KUNIT_EXPECT_EQ(test, job.status, -EIO);
+
+	/* too big for the submitter: the engines run it, the caller waits */
+	job = (struct ascend_dma_job){ .descs = &big, .count = 1 };
+	ascend_emu_dma_submit(ctx->adev, &job);
+	KUNIT_EXPECT_FALSE(test, job.sync);
+	ascend_dma_job_wait(&job);
+	KUNIT_EXPECT_EQ(test, job.status, 0);
+
+	/* engines not idle (paused): a small job waits for them too */
+	ascend_emu_dma_pause(ctx->emu, true);
+	job = (struct ascend_dma_job){ .descs = &d, .count = 1 };
+	ascend_emu_dma_submit(ctx->adev, &job);
+	KUNIT_EXPECT_FALSE(test, job.sync);
+	KUNIT_EXPECT_FALSE(test, completion_done(&job.done));
+	ascend_emu_dma_pause(ctx->emu, false);
+	ascend_dma_job_wait(&job);
+	KUNIT_EXPECT_EQ(test, job.status, 0);
+}
+
 static void emu_dma_concurrent_jobs(struct kunit *test)
 {
 	struct emu_ctx *ctx = test->priv;
@@ -244,7 +299,7 @@ static void emu_dma_concurrent_jobs(struct kunit *test)
 		ascend_emu_dma_submit(ctx->adev, &jobs[i]);
 	}
 	for (i = 0; i < 8; i++) {
-		wait_for_completion(&jobs[i].done);
+		ascend_dma_job_wait(&jobs[i]);
 		KUNIT_EXPECT_EQ(test, jobs[i].status, 0);
 		for (j = 0; j < 4; j++) {
 			KUNIT_ASSERT_EQ(test,
@@ -376,6 +431,7 @@ static struct kunit_case ascend_emu_test_cases[] = {
 	KUNIT_CASE(emu_dma_many_descs),
 	KUNIT_CASE(emu_dma_zero_source),
 	KUNIT_CASE(emu_dma_errors),
+	KUNIT_CASE(emu_dma_inline),
 	KUNIT_CASE(emu_dma_concurrent_jobs),
 	KUNIT_CASE(emu_dma_fill_patterns),
 	KUNIT_CASE(emu_dma_fill_lazy),

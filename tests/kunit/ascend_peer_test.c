@@ -225,7 +225,7 @@ static int peer_emu_run(struct ascend_device *adev,
 	struct ascend_dma_job job = { .descs = d, .count = count };
 
 	ascend_emu_dma_submit(adev, &job);
-	wait_for_completion(&job.done);
+	ascend_dma_job_wait(&job);
 	return job.status;
 }
 

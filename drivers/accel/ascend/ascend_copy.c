@@ -44,7 +44,8 @@
 #include "ascend_trace.h"
 #include "ascend_vm.h"
 
-int ascend_copy_check(const struct drm_ascend_copy *args)
+/* ascend_copy_check(), inlined into the synchronous copy's hot path */
+static __always_inline int __ascend_copy_check(const struct drm_ascend_copy *args)
 {
 	u64 dst_end, src_end;
 
@@ -57,6 +58,11 @@ int ascend_copy_check(const struct drm_ascend_copy *args)
 	if (args->dst < src_end && args->src < dst_end)
 		return -EINVAL;
 	return 0;
+}
+
+int ascend_copy_check(const struct drm_ascend_copy *args)
+{
+	return __ascend_copy_check(args);
 }
 
 int ascend_copy_build(const struct ascend_vm_seg *dst, unsigned int ndst,
@@ -202,7 +208,7 @@ int ascend_dma_run_mmu(struct ascend_device *adev,
 	trace_ascend_dma_submit(adev->index, n, bytes, adev->num_dma_engines, 0);
 	adev->hw->dma_submit(adev, &job);
 	/* The engines own @job until it completes: no way to abandon it. */
-	wait_for_completion(&job.done);
+	ascend_dma_job_wait(&job);
 	trace_ascend_dma_done(adev->index, n, bytes, adev->num_dma_engines,
 			      job.status);
 	if (fault_addr)
@@ -241,41 +247,100 @@ static int ascend_dma_copy_segs(struct ascend_device *adev,
 	return ret;
 }
 
+/*
+ * ascend_peer_span(), with a shortcut: a file without peer links reaches
+ * only its own address space (as ascend_peer_ctx_vm() decides), so the
+ * look-up goes straight to it.  The links cannot change while @ctx holds
+ * ascend_peer_rwsem.
+ */
+static __always_inline int ascend_copy_span(const struct ascend_peer_ctx *ctx,
+					    u64 va, u64 len, bool write,
+					    struct ascend_dma_span *span)
+{
+	if (list_empty(&ctx->af->peer_links))
+		return ascend_vm_span_locked(ctx->local, va, len, write, span);
+	return ascend_peer_span(ctx, va, len, write, span);
+}
+
+/*
+ * The common case of a copy between two ranges of the device MMU, @ctx
+ * locked: each side is one contiguous span (device memory, pinned host
+ * memory) and the copy fits one descriptor -- every small copy.  Such a
+ * copy needs no segment arrays: ascend_peer_span() makes the same lookups
+ * and access checks as ascend_peer_translate(), and the one descriptor
+ * ascend_copy_build() would produce lives on the stack.  Returns false,
+ * having done nothing, for any other copy (also when a side does not
+ * translate: the caller's full path tells pageable memory from a fault
+ * and reports it); true with the copy's result in *@ret.
+ */
+static bool ascend_dma_copy_span_locked(struct ascend_peer_ctx *ctx, u64 dst,
+					u64 src, u64 size, int *ret)
+{
+	struct ascend_dma_span d, s;
+	struct ascend_dma_desc desc;
+
+	if (size > ASCEND_COPY_CHUNK ||
+	    ascend_copy_span(ctx, dst, size, true, &d) || d.len != size ||
+	    ascend_copy_span(ctx, src, size, false, &s) || s.len != size)
+		return false;
+
+	desc = (struct ascend_dma_desc){
+		.kind = ASCEND_DMA_LINEAR,
+		.dst = d.addr,
+		.src = s.addr,
+		.len = size,
+		.dst_as = d.as,
+		.src_as = s.as,
+	};
+	*ret = ascend_dma_run(ctx->local->adev, &desc, 1);
+	return true;
+}
+
+/*
+ * Copy between two ranges of the device MMU, @ctx locked (and held across
+ * the DMA: an unmap waits for it to finish), through segment arrays: any
+ * copy, and the one that reports translation errors.
+ */
+static int ascend_dma_copy_segs_locked(struct ascend_peer_ctx *ctx, u64 dst,
+				       u64 src, u64 size)
+{
+	struct ascend_vm_seg *dsegs = NULL, *ssegs = NULL;
+	int nd, ns, ret;
+
+	nd = ascend_peer_translate(ctx, dst, size, true, &dsegs);
+	if (nd < 0)
+		return nd;
+	ns = ascend_peer_translate(ctx, src, size, false, &ssegs);
+	if (ns < 0)
+		ret = ns;
+	else
+		ret = ascend_dma_copy_segs(ctx->local->adev, dsegs, nd, ssegs,
+					   ns);
+	kvfree(ssegs);
+	kvfree(dsegs);
+	return ret;
+}
+
 int ascend_dma_copy_va(struct ascend_vm *vm, u64 dst, u64 src, u64 size)
 {
 	struct drm_ascend_copy args = { .dst = dst, .src = src, .size = size };
-	struct ascend_vm_seg *dsegs = NULL, *ssegs = NULL;
 	struct ascend_peer_ctx ctx;
-	int nd, ns, ret;
+	int ret;
 
-	ret = ascend_copy_check(&args);
+	ret = __ascend_copy_check(&args);
 	if (ret)
 		return ret;
 
 	ret = ascend_peer_ctx_lock(&ctx, ascend_vm_file(vm));
 	if (ret)
 		return ret;
-	nd = ascend_peer_translate(&ctx, dst, size, true, &dsegs);
-	if (nd < 0) {
-		ret = nd;
-		goto out_unlock;
-	}
-	ns = ascend_peer_translate(&ctx, src, size, false, &ssegs);
-	if (ns < 0) {
-		ret = ns;
-		goto out_unlock;
-	}
-
 	/*
 	 * vm->lock (and every linked peer's) held across the DMA: an unmap
 	 * waits for it to finish.
 	 */
-	ret = ascend_dma_copy_segs(vm->adev, dsegs, nd, ssegs, ns);
-
-out_unlock:
+	if (!ascend_dma_copy_span_locked(&ctx, dst, src, size, &ret))
+		ret = ascend_dma_copy_segs_locked(&ctx, dst, src, size);
 	ascend_peer_ctx_unlock(&ctx);
-	kvfree(ssegs);
-	kvfree(dsegs);
 	return ret;
 }
 
@@ -493,24 +558,35 @@ out_unpin:
 
 int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size)
 {
+	struct drm_ascend_copy args = { .dst = dst, .src = src, .size = size };
 	struct ascend_copy_side d = { .addr = dst, .write = true };
 	struct ascend_copy_side s = { .addr = src };
-	struct ascend_vm *vm = &af->vm;
 	unsigned int max_pages = ASCEND_COPY_PIN_WINDOW / PAGE_SIZE + 1;
 	struct ascend_peer_ctx ctx;
 	u64 off, len;
 	int ret = 0;
 
-	/* a side in the window of a linked peer is that peer's memory */
 	ret = ascend_peer_ctx_lock(&ctx, af);
 	if (ret)
 		return ret;
+	/* the common case, with one lookup per side */
+	if (!__ascend_copy_check(&args) &&
+	    ascend_dma_copy_span_locked(&ctx, dst, src, size, &ret)) {
+		ascend_peer_ctx_unlock(&ctx);
+		return ret;
+	}
+	/* a side in the window of a linked peer is that peer's memory */
 	d.mmu = ascend_peer_claims(&ctx, dst, size);
 	s.mmu = ascend_peer_claims(&ctx, src, size);
+	if (d.mmu && s.mmu) {
+		/* both in the MMU: copy under the same lock */
+		ret = ascend_copy_check(&args);
+		if (!ret)
+			ret = ascend_dma_copy_segs_locked(&ctx, dst, src, size);
+		ascend_peer_ctx_unlock(&ctx);
+		return ret;
+	}
 	ascend_peer_ctx_unlock(&ctx);
-
-	if (d.mmu && s.mmu)
-		return ascend_dma_copy_va(vm, dst, src, size);
 
 	if ((!d.mmu && !access_ok(u64_to_user_ptr(dst), size)) ||
 	    (!s.mmu && !access_ok(u64_to_user_ptr(src), size)))
@@ -537,6 +613,23 @@ int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size)
 	return ret;
 }
 
+/*
+ * Order a synchronous copy or fill after the work the file had published:
+ * ascend_queue_file_drain().  A file without queues has published nothing
+ * (the usual case of a process that only copies synchronously), so the
+ * drain's lock and walk are skipped.  An unlocked look is enough: a queue
+ * whose commands this copy must follow was created before the copy was
+ * requested, and is in the table until it is destroyed (which waits for
+ * its commands first).
+ */
+static int ascend_copy_order(struct ascend_file *af)
+{
+	/* racy on purpose: see above */
+	if (data_race(xa_empty(&af->queues)))
+		return 0;
+	return ascend_queue_file_drain(af);
+}
+
 static int ascend_copy_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file)
 {
@@ -544,11 +637,11 @@ static int ascend_copy_ioctl(struct drm_device *drm, void *data,
 	struct drm_ascend_copy *args = data;
 	int ret;
 
-	ret = ascend_copy_check(args);
+	ret = __ascend_copy_check(args);
 	if (ret)
 		return ret;
 
-	ret = ascend_queue_file_drain(af);
+	ret = ascend_copy_order(af);
 	if (ret)
 		return ret;
 
@@ -566,7 +659,7 @@ static int ascend_fill_ioctl(struct drm_device *drm, void *data,
 	if (ret)
 		return ret;
 
-	ret = ascend_queue_file_drain(af);
+	ret = ascend_copy_order(af);
 	if (ret)
 		return ret;
 

@@ -13,9 +13,10 @@
  * The driver side ("feeder", under @lock) writes descriptors of submitted
  * jobs at @tail of the least-loaded rings (fewest slots in use) and rings
  * those engines' doorbells (wakes them).  An engine executes the slot at
- * @head, writes its status and advances @head, then runs the completion
- * "interrupt" (ascend_emu_dma_irq()): it retires the executed slots -- the
- * last descriptor of a job completes the job -- and feeds the freed slots.
+ * @head, then, in one locked section, writes its status and advances
+ * @head and runs the completion "interrupt": it retires the executed slots
+ * -- the last descriptor of a job completes the job -- and feeds the freed
+ * slots.
  * So a job of any size is spread over every engine, a few ring slots at a
  * time, and jobs start in submission order.
  *
@@ -24,9 +25,11 @@
  * and every ring is idle, the submitter writes the job's descriptors to a
  * ring, claims that ring for itself (@claimed: its engine thread does not
  * touch it), executes them there with the engine's code, then retires them
- * as the completion "interrupt" would.  No thread is woken, which matters
- * on a slow single-CPU host; statistics, fault injection and the job's
- * status are the same as on the engine thread.
+ * as the completion "interrupt" would, in one locked section.  No thread is
+ * woken and nothing waits (the job is marked &ascend_dma_job.sync instead
+ * of completing &ascend_dma_job.done), which matters on a slow single-CPU
+ * host; statistics, fault injection and the job's status are the same as
+ * on the engine thread.
  *
  * Descriptors: linear copy, fill, 2D strided copy (row by row), indirect
  * (a struct ascend_memcpy_desc read from device memory when the descriptor
@@ -77,8 +80,9 @@ struct ascend_emu_dma_slot {
  * @slots: the ring
  *
  * @tail, @head, @retired, @claimed and the slots are under
- * &ascend_emu_dma.lock, except that whoever executes slot [head] (the
- * engine, or the submitter with @claimed) reads it without the lock.
+ * &ascend_emu_dma.lock, except that whoever executes the slots from [head]
+ * on (the engine, or the submitter with @claimed) reads them without the
+ * lock.
  */
 struct ascend_emu_dma_ring {
 	struct ascend_emu_dma *dma;
@@ -152,7 +156,7 @@ static void ascend_emu_dma_feed(struct ascend_emu_dma *dma)
 }
 
 /* Retire the executed slots of @r: the "interrupt".  @lock held. */
-static void ascend_emu_dma_retire(struct ascend_emu_dma_ring *r)
+static __always_inline void ascend_emu_dma_retire(struct ascend_emu_dma_ring *r)
 {
 	while (r->retired != r->head) {
 		struct ascend_emu_dma_slot *slot;
@@ -165,20 +169,14 @@ static void ascend_emu_dma_retire(struct ascend_emu_dma_ring *r)
 			job->status = slot->status;
 			job->fault_addr = slot->fault_addr;
 		}
-		/* @job may be freed by its waiter right after the last one */
-		if (atomic_dec_and_test(&job->remaining))
+		/*
+		 * @job may be freed by its waiter right after the last one;
+		 * a job run inline (@sync) has no waiter: its submitter is
+		 * the one retiring it.
+		 */
+		if (atomic_dec_and_test(&job->remaining) && !job->sync)
 			complete(&job->done);
 	}
-}
-
-static void ascend_emu_dma_irq(struct ascend_emu_dma_ring *r)
-{
-	struct ascend_emu_dma *dma = r->dma;
-
-	spin_lock(&dma->lock);
-	ascend_emu_dma_retire(r);
-	ascend_emu_dma_feed(dma);
-	spin_unlock(&dma->lock);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -338,13 +336,11 @@ static int ascend_emu_dma_offset(struct ascend_emu *emu,
 				   ASCEND_AS_VA, d->len, fault);
 }
 
-/*
- * Execute one descriptor: the engine's transfer function.  Returns 0 or a
- * negative errno for the slot's status (*@fault: the VA of an -EFAULT).
- */
-static int ascend_emu_dma_exec(struct ascend_emu_dma *dma,
-			       struct ascend_dma_job *job,
-			       const struct ascend_dma_desc *d, u64 *fault)
+/* ascend_emu_dma_exec() for every other descriptor */
+static noinline int ascend_emu_dma_exec_other(struct ascend_emu_dma *dma,
+					      struct ascend_dma_job *job,
+					      const struct ascend_dma_desc *d,
+					      u64 *fault)
 {
 	struct ascend_emu *emu = dma->emu;
 
@@ -364,6 +360,25 @@ static int ascend_emu_dma_exec(struct ascend_emu_dma *dma,
 	default:
 		return -EIO;
 	}
+}
+
+/*
+ * Execute one descriptor: the engine's transfer function.  Returns 0 or a
+ * negative errno for the slot's status (*@fault: the VA of an -EFAULT).
+ * A linear copy between device-physical addresses, the small synchronous
+ * copy's descriptor, goes straight to the memory; function calls are what
+ * a tiny transfer costs on a slow (emulating) host.
+ */
+static __always_inline int ascend_emu_dma_exec(struct ascend_emu_dma *dma,
+					       struct ascend_dma_job *job,
+					       const struct ascend_dma_desc *d,
+					       u64 *fault)
+{
+	if (d->kind == ASCEND_DMA_LINEAR && d->dst_as != ASCEND_AS_VA &&
+	    d->src_as != ASCEND_AS_VA)
+		return ascend_emu_mem_copy(dma->emu, d->dst, d->dst_as, d->src,
+					   d->src_as, d->len);
+	return ascend_emu_dma_exec_other(dma, job, d, fault);
 }
 
 /* The next slot for @r to execute, or NULL.  @lock held. */
@@ -386,29 +401,37 @@ static bool ascend_emu_dma_ready(struct ascend_emu_dma_ring *r)
 }
 
 /*
- * Execute @slot, the one at @r's head, and advance the head.  The caller
- * owns that slot: it is @r's engine, or the submitter with @r->claimed.
+ * Execute @slot, one of @r's slots from its head on.  The caller owns those
+ * slots: it is @r's engine, or the submitter with @r->claimed.  Returns
+ * the slot's status; *@fault is the VA of an -EFAULT.
  */
-static void ascend_emu_dma_run_slot(struct ascend_emu_dma_ring *r,
-				    struct ascend_emu_dma_slot *slot)
+static __always_inline int
+ascend_emu_dma_run_slot(struct ascend_emu_dma_ring *r,
+			struct ascend_emu_dma_slot *slot, u64 *fault)
 {
 	struct ascend_emu_dma *dma = r->dma;
-	u64 fault = 0;
 	int err;
 
 	/* slots [head, tail) belong to the engine: no lock needed */
-	err = ascend_emu_dma_exec(dma, slot->job, &slot->desc, &fault);
+	*fault = 0;
+	err = ascend_emu_dma_exec(dma, slot->job, &slot->desc, fault);
 	if (!err && ascend_should_fail(dma->emu->adev,
 				       ASCEND_FAULT_SITE_DMA_XFER))
 		err = -EIO;
+	return err;
+}
 
-	spin_lock(&dma->lock);
+/* Write the status of @slot, the one at @r's head, and advance the head. */
+static void ascend_emu_dma_slot_done(struct ascend_emu_dma_ring *r,
+				     struct ascend_emu_dma_slot *slot,
+				     int err, u64 fault)
+{
+	lockdep_assert_held(&r->dma->lock);
 	slot->status = err;
 	slot->fault_addr = fault;
 	r->head++;
 	r->executed++;
 	r->bytes += ascend_dma_desc_bytes(&slot->desc);
-	spin_unlock(&dma->lock);
 }
 
 static int ascend_emu_dma_engine(void *data)
@@ -418,6 +441,8 @@ static int ascend_emu_dma_engine(void *data)
 
 	while (!kthread_should_stop()) {
 		struct ascend_emu_dma_slot *slot;
+		u64 fault;
+		int err;
 
 		spin_lock(&dma->lock);
 		slot = ascend_emu_dma_next(r);
@@ -429,8 +454,14 @@ static int ascend_emu_dma_engine(void *data)
 			continue;
 		}
 
-		ascend_emu_dma_run_slot(r, slot);
-		ascend_emu_dma_irq(r);
+		err = ascend_emu_dma_run_slot(r, slot, &fault);
+
+		/* status, then the completion "interrupt", in one go */
+		spin_lock(&dma->lock);
+		ascend_emu_dma_slot_done(r, slot, err, fault);
+		ascend_emu_dma_retire(r);
+		ascend_emu_dma_feed(dma);
+		spin_unlock(&dma->lock);
 	}
 	return 0;
 }
@@ -562,6 +593,9 @@ static bool ascend_emu_dma_small(const struct ascend_dma_job *job)
 static bool ascend_emu_dma_inline(struct ascend_emu_dma *dma,
 				  struct ascend_dma_job *job)
 {
+	u64 fault[ASCEND_EMU_DMA_INLINE_DESCS];
+	int err[ASCEND_EMU_DMA_INLINE_DESCS];
+	struct ascend_emu_dma_slot *slot;
 	struct ascend_emu_dma_ring *r;
 	unsigned int i;
 	u32 first;
@@ -578,10 +612,9 @@ static bool ascend_emu_dma_inline(struct ascend_emu_dma *dma,
 			goto busy;
 	r = dma->rings[0];
 	r->claimed = true;
+	job->sync = true;	/* retiring it completes nothing */
 	first = r->tail;
 	while (job->next < job->count) {
-		struct ascend_emu_dma_slot *slot;
-
 		slot = &r->slots[ascend_dma_ring_slot(r->tail++)];
 		slot->desc = job->descs[job->next++];
 		slot->job = job;
@@ -590,15 +623,24 @@ static bool ascend_emu_dma_inline(struct ascend_emu_dma *dma,
 	}
 	spin_unlock(&dma->lock);
 
-	/* ours: [first, first + count) = [head, ...); others may feed after */
-	for (i = 0; i < job->count; i++)
-		ascend_emu_dma_run_slot(r,
-					&r->slots[ascend_dma_ring_slot(first + i)]);
+	/*
+	 * ours: [first, first + count) = [head, ...); others may feed after.
+	 * The statuses wait in @err until the one locked section below.
+	 */
+	for (i = 0; i < job->count; i++) {
+		slot = &r->slots[ascend_dma_ring_slot(first + i)];
+		err[i] = ascend_emu_dma_run_slot(r, slot, &fault[i]);
+	}
 
 	spin_lock(&dma->lock);
+	for (i = 0; i < job->count; i++) {
+		slot = &r->slots[ascend_dma_ring_slot(first + i)];
+		ascend_emu_dma_slot_done(r, slot, err[i], fault[i]);
+	}
 	r->claimed = false;
-	ascend_emu_dma_retire(r);	/* completes @job */
-	ascend_emu_dma_feed(dma);
+	ascend_emu_dma_retire(r);	/* finishes @job */
+	if (!list_empty(&dma->jobs))
+		ascend_emu_dma_feed(dma);
 	/* slots fed behind ours while the ring was claimed: the doorbell */
 	if (r->head != r->tail)
 		wake_up(&r->wq);
@@ -618,15 +660,16 @@ void ascend_emu_dma_submit(struct ascend_device *adev,
 	job->status = 0;
 	job->fault_addr = 0;
 	job->next = 0;
-	init_completion(&job->done);
+	job->sync = false;
 	atomic_set(&job->remaining, job->count);
 	if (!job->count) {
-		complete(&job->done);
+		job->sync = true;
 		return;
 	}
 	if (ascend_emu_dma_inline(dma, job))
 		return;
 
+	init_completion(&job->done);
 	spin_lock(&dma->lock);
 	list_add_tail(&job->link, &dma->jobs);
 	ascend_emu_dma_feed(dma);

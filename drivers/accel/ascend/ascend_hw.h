@@ -160,13 +160,17 @@ struct ascend_dma_mmu {
  *	-EINVAL when what a descriptor read at execution time was malformed
  *	(bad memcpy descriptor, base + offset overflowing)
  * @fault_addr: with -EFAULT: the VA that failed to translate
- * @done: completed by the backend when every transfer has finished
+ * @done: completed by the backend when every transfer has finished, unless
+ *	@sync is set
+ * @sync: set by dma_submit() when the job had finished before it returned
+ *	(an empty job, or a small one the backend ran in the caller's
+ *	context); @done is then not used and the caller must not wait for it
  * @link: backend-private list linkage while the job is queued
  * @remaining: backend-private count of transfers not yet finished
  * @next: backend-private index of the next transfer to hand to an engine
  *
- * dma_submit() initialises @status, @fault_addr, @done, @remaining and
- * @next itself.  The first error wins.
+ * dma_submit() initialises @status, @fault_addr, @sync, @done, @remaining
+ * and @next itself.  The first error wins.
  */
 struct ascend_dma_job {
 	const struct ascend_dma_desc *descs;
@@ -175,10 +179,18 @@ struct ascend_dma_job {
 	int status;
 	u64 fault_addr;
 	struct completion done;
+	bool sync;
 	struct list_head link;
 	atomic_t remaining;
 	unsigned int next;
 };
+
+/* Wait for @job after dma_submit(): a @sync job has finished already. */
+static inline void ascend_dma_job_wait(struct ascend_dma_job *job)
+{
+	if (!job->sync)
+		wait_for_completion(&job->done);
+}
 
 /* Bytes @d writes (2D: every row); saturates, for statistics and tracing. */
 static inline u64 ascend_dma_desc_bytes(const struct ascend_dma_desc *d)
@@ -219,7 +231,7 @@ struct ascend_dma_engine_info {
  * @hbm_discard: the range of device memory was freed; the next owner must
  *	read zeroes there (the emulated NPU drops its backing pages)
  * @dma_submit: queue @job on the DMA engines; never fails, reports errors
- *	in @job->status and completes @job->done
+ *	in @job->status and completes @job->done (or sets @job->sync)
  * @queue_start: make the command processor serve @q
  * @queue_stop: stop serving @q; on return the device no longer touches it
  * @queue_doorbell: wake the command processor for @q; @q may be NULL: it

@@ -542,17 +542,19 @@ int ascend_vm_translate_access_locked(struct ascend_vm *vm, u64 va, u64 len,
 int ascend_vm_span_locked(struct ascend_vm *vm, u64 va, u64 len, bool write,
 			  struct ascend_dma_span *span)
 {
+	const struct ascend_hbm_range *r;
 	struct ascend_vm_mapping *map;
-	struct ascend_vm_seg seg;
-	u64 offset;
+	u64 offset, in;
 
 	map = ascend_vm_lookup_access_locked(vm, va, len, write, &offset);
 	if (IS_ERR(map))
 		return PTR_ERR(map);
-	ascend_vm_segments(map, offset, len, &seg, 1);
-	span->addr = seg.addr;
-	span->len = seg.len;
-	span->as = seg.as;
+	/* the first segment ascend_vm_segments() would give, without a walk */
+	r = &map->ranges[ascend_vm_find_range(map, offset)];
+	in = offset - r->offset;
+	span->addr = r->addr + in;
+	span->len = min(len, r->size - in);
+	span->as = map->as;
 	return 0;
 }
 
