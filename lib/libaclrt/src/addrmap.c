@@ -213,6 +213,34 @@ enum addr_class addrmap_classify(const void *p, struct acl_alloc *out)
 	return dev_of_va(p) ? ADDR_DEVICE_UNALLOCATED : ADDR_PAGEABLE;
 }
 
+/* The class of @p, whose floor node is @n; *@out is its allocation, if any. */
+static enum addr_class class_of(const void *p, const struct node *n, struct acl_alloc *out)
+{
+	if (n && (uintptr_t)p - n->a.va < n->a.size) {
+		*out = n->a;
+		return n->a.kind == ALLOC_HOST ? ADDR_HOST : ADDR_DEVICE;
+	}
+	return dev_of_va(p) ? ADDR_DEVICE_UNALLOCATED : ADDR_PAGEABLE;
+}
+
+/*
+ * addrmap_classify() of the two sides of a copy under one look at the map:
+ * the synchronous copy's hot path.  *@pa / *@qa are filled for ADDR_DEVICE
+ * and ADDR_HOST only.
+ */
+void addrmap_classify2(const void *p, enum addr_class *pc, struct acl_alloc *pa,
+		       const void *q, enum addr_class *qc, struct acl_alloc *qa)
+{
+	const struct node *np, *nq;
+
+	pthread_rwlock_rdlock(&m_lock);
+	np = floor_node((uintptr_t)p);
+	nq = floor_node((uintptr_t)q);
+	*pc = class_of(p, np, pa);
+	*qc = class_of(q, nq, qa);
+	pthread_rwlock_unlock(&m_lock);
+}
+
 size_t addrmap_count(void)
 {
 	size_t n;

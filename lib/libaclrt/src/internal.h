@@ -245,6 +245,9 @@ int addrmap_insert(const struct acl_alloc *a);
 bool addrmap_remove(uintptr_t va, struct acl_alloc *out);
 bool addrmap_find(uintptr_t p, struct acl_alloc *out);	/* containing p */
 enum addr_class addrmap_classify(const void *p, struct acl_alloc *out);
+/* both sides of a copy under one read lock */
+void addrmap_classify2(const void *p, enum addr_class *pc, struct acl_alloc *pa,
+		       const void *q, enum addr_class *qc, struct acl_alloc *qa);
 size_t addrmap_count(void);
 size_t addrmap_take_device(int dev_id, struct acl_alloc **out);
 /* Some entry overlaps [lo, lo + n): true and *out = the first such one. */

@@ -48,10 +48,9 @@ const char *const copy_loc_name[] = {
 	"pageable host memory (not registered with acl)",
 };
 
-void copy_locate(const void *p, struct copy_side *sd)
+/* The rest of copy_locate(), once sd->cls and sd->a are known. */
+static inline void copy_side_set(const void *p, struct copy_side *sd)
 {
-	memset(sd, 0, sizeof(*sd));
-	sd->cls = addrmap_classify(p, &sd->a);
 	switch (sd->cls) {
 	case ADDR_DEVICE:
 		sd->loc = CL_DEV;
@@ -70,9 +69,39 @@ void copy_locate(const void *p, struct copy_side *sd)
 	}
 }
 
+void copy_locate(const void *p, struct copy_side *sd)
+{
+	memset(sd, 0, sizeof(*sd));
+	sd->cls = addrmap_classify(p, &sd->a);
+	copy_side_set(p, sd);
+}
+
+/* copy_locate() of both sides, with one look at the address map. */
+static void copy_locate2(const void *dst, struct copy_side *ds, const void *src,
+			 struct copy_side *ss)
+{
+	memset(ds, 0, sizeof(*ds));
+	memset(ss, 0, sizeof(*ss));
+	addrmap_classify2(dst, &ds->cls, &ds->a, src, &ss->cls, &ss->a);
+	copy_side_set(dst, ds);
+	copy_side_set(src, ss);
+}
+
 bool copy_dst_readonly(const struct copy_side *sd)
 {
 	return sd->loc == CL_HOST && (sd->a.hflags & HOST_F_READONLY);
+}
+
+/* [p, p+count) must lie inside device allocation @a, which holds p. */
+static aclError copy_check_alloc_range(const char *name, const void *p, size_t count,
+				       const struct acl_alloc *a)
+{
+	/* Against the size the caller asked for: padding is not theirs. */
+	if ((uintptr_t)p - a->va > a->user_size || count > a->user_size - ((uintptr_t)p - a->va))
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
+				  "%s range [%p, +%zu) runs past the end of its %zu-byte allocation at %#lx",
+				  name, p, count, a->user_size, (unsigned long)a->va);
+	return ACL_SUCCESS;
 }
 
 /* [p, p+count) must lie inside one device allocation of this process. */
@@ -84,12 +113,19 @@ aclError copy_check_range(const char *name, const void *p, size_t count)
 		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
 				  "%s %p is in a device's address range but not in any live allocation",
 				  name, p);
-	/* Against the size the caller asked for: padding is not theirs. */
-	if ((uintptr_t)p - a.va > a.user_size || count > a.user_size - ((uintptr_t)p - a.va))
-		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
-				  "%s range [%p, +%zu) runs past the end of its %zu-byte allocation at %#lx",
-				  name, p, count, a.user_size, (unsigned long)a.va);
-	return ACL_SUCCESS;
+	return copy_check_alloc_range(name, p, count, &a);
+}
+
+/*
+ * copy_check_range() for side @sd of the copy, as copy_locate() found it:
+ * a device allocation found there needs no second look-up.
+ */
+static aclError copy_check_side_range(const char *name, const void *p, size_t count,
+				      const struct copy_side *sd)
+{
+	if (sd->cls == ADDR_DEVICE && sd->a.kind == ALLOC_DEVICE)
+		return copy_check_alloc_range(name, p, count, &sd->a);
+	return copy_check_range(name, p, count);
 }
 
 /* Pinned host memory used through the device MMU must hold the range. */
@@ -151,9 +187,15 @@ static bool overlap(const void *a, const void *b, size_t n)
 	return x < y + n && y < x + n;
 }
 
-/* A synchronous copy between host memory and device memory, or D2D. */
+/*
+ * A synchronous copy between host memory and device memory, or D2D.  @cur
+ * is the current device, read-held by the caller and released here: a copy
+ * on it (the usual case) needs no second acquisition; a copy on another
+ * device releases it first, so no thread holds two devices.
+ */
 static aclError copy_sync(int dir, void *dst, const void *src, size_t count,
-			  const struct copy_side *ds, const struct copy_side *ss)
+			  const struct copy_side *ds, const struct copy_side *ss,
+			  struct acl_device *cur)
 {
 	struct acl_device *owner = dir == D2H ? ss->dev : ds->dev, *dev;
 	aclError ret;
@@ -161,22 +203,34 @@ static aclError copy_sync(int dir, void *dst, const void *src, size_t count,
 	/* between devices: on the one that has peer access to the other */
 	if (dir == D2D && ds->dev != ss->dev) {
 		owner = peer_route(ds->dev, ss->dev);
-		if (!owner)
+		if (!owner) {
+			dev_release(cur);
 			return peer_refused(ss->dev->id, ds->dev->id);
+		}
 	}
-	ret = dir == D2H ? ACL_SUCCESS : copy_check_range("dst", dst, count);
+	if (owner != cur) {
+		dev_release(cur);
+		cur = NULL;
+	}
+	ret = dir == D2H ? ACL_SUCCESS : copy_check_side_range("dst", dst, count, ds);
 	if (!ret && dir != H2D)
-		ret = copy_check_range("src", src, count);
+		ret = copy_check_side_range("src", src, count, ss);
 	if (!ret && dir == H2D)
 		ret = copy_check_host_side("src", src, count, ss, owner->id, false);
 	if (!ret && dir == D2H)
 		ret = copy_check_host_side("dst", dst, count, ds, owner->id, true);
+	if (!ret && dir == D2D && overlap(dst, src, count))
+		ret = acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
+				 "source [%p, +%zu) and destination [%p, +%zu) overlap",
+				 src, count, dst, count);
+	if (cur) {
+		if (!ret)
+			ret = copy_ioctl(cur, dst, src, count, dir != D2D);
+		dev_release(cur);
+		return ret;
+	}
 	if (ret)
 		return ret;
-	if (dir == D2D && overlap(dst, src, count))
-		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
-				  "source [%p, +%zu) and destination [%p, +%zu) overlap",
-				  src, count, dst, count);
 	ret = dev_acquire(owner->id, &dev);
 	if (ret)
 		return ret;
@@ -185,13 +239,13 @@ static aclError copy_sync(int dir, void *dst, const void *src, size_t count,
 	return ret;
 }
 
-/* CANN's ACL-layer checks, in CANN's order, shared by every variant. */
-static aclError common_checks(void *dst, size_t destMax, const void *src, size_t count,
-			      aclrtMemcpyKind kind)
+/*
+ * CANN's ACL-layer checks, in CANN's order, shared by every variant.  On
+ * success the current device is read-held in *@cur: dev_release() it.
+ */
+static aclError common_checks_hold(void *dst, size_t destMax, const void *src, size_t count,
+				   aclrtMemcpyKind kind, struct acl_device **cur)
 {
-	struct acl_device *cur;
-	aclError ret;
-
 	if (!dst)
 		return acl_err_at(acl_api_name, ACL_ERROR_INVALID_PARAM, "dst is NULL");
 	if (!src)
@@ -203,7 +257,16 @@ static aclError common_checks(void *dst, size_t destMax, const void *src, size_t
 	if (count > destMax)
 		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
 				  "count %zu is larger than destMax %zu", count, destMax);
-	ret = dev_acquire_current(&cur);
+	return dev_acquire_current(cur);
+}
+
+static aclError common_checks(void *dst, size_t destMax, const void *src, size_t count,
+			      aclrtMemcpyKind kind)
+{
+	struct acl_device *cur;
+	aclError ret;
+
+	ret = common_checks_hold(dst, destMax, src, count, kind, &cur);
 	if (ret)
 		return ret;
 	dev_release(cur);
@@ -218,6 +281,7 @@ static aclError common_checks(void *dst, size_t destMax, const void *src, size_t
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
 		     aclrtMemcpyKind kind)
 {
+	struct acl_device *cur;
 	struct copy_side ds, ss;
 	int want, have;
 	aclError ret;
@@ -225,29 +289,34 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
 	API_ENTER();
 	if (count == 0)
 		return ACL_SUCCESS;
-	ret = common_checks(dst, destMax, src, count, kind);
+	/* the current device stays read-held into copy_sync() */
+	ret = common_checks_hold(dst, destMax, src, count, kind, &cur);
 	if (ret)
 		return ret;
 	if (dst == src)
-		return ACL_SUCCESS;
+		goto out;
 
-	copy_locate(dst, &ds);
-	copy_locate(src, &ss);
+	copy_locate2(dst, &ds, src, &ss);
 	have = ds.loc == CL_DEV ? (ss.loc == CL_DEV ? D2D : H2D) : (ss.loc == CL_DEV ? D2H : H2H);
 	want = kind_dir(kind);
-	if (want >= 0 && want != have)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "kind %s contradicts the pointers: dst %p is %s, src %p is %s (a %s copy)",
-			       kind_name[kind], dst, copy_loc_name[ds.loc], src, copy_loc_name[ss.loc],
-			       dir_name[have]);
-	if (have == H2H) {
-		if (copy_dst_readonly(&ds))
-			return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-				       "dst %p is host memory registered read-only", dst);
-		memmove(dst, src, count);
-		return ACL_SUCCESS;
+	if (want >= 0 && want != have) {
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "kind %s contradicts the pointers: dst %p is %s, src %p is %s (a %s copy)",
+			      kind_name[kind], dst, copy_loc_name[ds.loc], src, copy_loc_name[ss.loc],
+			      dir_name[have]);
+		goto out;
 	}
-	return copy_sync(have, dst, src, count, &ds, &ss);
+	if (have != H2H)
+		return copy_sync(have, dst, src, count, &ds, &ss, cur);
+	dev_release(cur);
+	if (copy_dst_readonly(&ds))
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "dst %p is host memory registered read-only", dst);
+	memmove(dst, src, count);
+	return ACL_SUCCESS;
+out:
+	dev_release(cur);
+	return ret;
 }
 
 /*
