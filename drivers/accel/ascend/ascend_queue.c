@@ -600,6 +600,7 @@ int ascend_queue_file_drain(struct ascend_file *af)
 	unsigned int n = 0, i;
 	struct ascend_queue *q;
 	unsigned long idx;
+	u64 target;
 	int ret = 0;
 
 	mutex_lock(&af->queues_lock);
@@ -613,9 +614,9 @@ int ascend_queue_file_drain(struct ascend_file *af)
 
 	for (i = 0; i < n; i++) {
 		q = qs[i];
-		if (!ret) {
-			u64 target = ascend_queue_target(q);
-
+		target = ret ? 0 : ascend_queue_target(q);
+		/* an idle queue needs no kick and no wait (the common case) */
+		if (!ret && !ascend_queue_reached(q, target)) {
 			/* run what is published even if nobody rang */
 			q->adev->hw->queue_doorbell(q->adev, q);
 			ret = wait_event_interruptible(q->wq,
