@@ -520,9 +520,15 @@ static void op_host(struct fz_proc *p)
 		}
 		p->hosts[i].handle = r.handle;
 		p->hosts[i].live = 1;
-		/* read-only or not, the device may only write where we allow */
+		/* read-only or not, the device may only write where we allow:
+		 * inside the register area (a junk range may reach past it,
+		 * into this process's other memory) */
 		p->hosts[i].addr = r.addr;
-		p->hosts[i].size = r.size > FZ_REG_PAGES * 4096 ? 0 : r.size;
+		p->hosts[i].size =
+			r.addr >= (uint64_t)(uintptr_t)p->regarea &&
+			r.size <= FZ_REG_PAGES * 4096 &&
+			r.addr - (uint64_t)(uintptr_t)p->regarea <=
+			FZ_REG_PAGES * 4096 - r.size ? r.size : 0;
 		pthread_mutex_unlock(&p->lock);
 		break;
 	case 2: /* unregister / free */
