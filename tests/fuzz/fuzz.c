@@ -120,6 +120,8 @@ struct fz_proc {
 	uint8_t *none_page;	/* PROT_NONE */
 	struct fuzz_totals *tot;	/* this process's slot (shared memory) */
 	uint64_t deadline_ns;
+	struct drm_ascend_free_ring *fring;	/* the free ring, if mapped */
+	uint32_t fring_entries;
 };
 
 static uint64_t fz_now_ns(void)
@@ -333,6 +335,8 @@ static void op_bo_create(struct fz_proc *p)
 	b.policy = chance(80) ? (chance(60) ? DRM_ASCEND_BO_NORMAL_ONLY : 0) :
 		   (uint32_t)rndn(6);
 	b.flags = chance(85) ? (chance(20) ? DRM_ASCEND_BO_P2P : 0) : gen_flags32();
+	if (chance(30))		/* freed by VA: BO_FREE, the free ring */
+		b.flags |= DRM_ASCEND_BO_NO_HANDLE;
 	if (fz_ioctl(p, DRM_IOCTL_ASCEND_BO_CREATE, &b))
 		return;
 	pthread_mutex_lock(&p->lock);
@@ -350,6 +354,62 @@ static void op_bo_create(struct fz_proc *p)
 	p->bos[i].size = b.alloc_size;
 	p->bos[i].live = 1;
 	pthread_mutex_unlock(&p->lock);
+}
+
+/*
+ * The free ring: create it (or try to, with junk arguments), then scribble
+ * on it: VAs of our BOs, stale, foreign and random ones, sane and corrupt
+ * tails, the kernel's mirrors; then make the kernel drain it.
+ */
+static void op_free_ring(struct fz_proc *p)
+{
+	struct drm_ascend_free_ring_create c = { 0 };
+	struct drm_ascend_bo_free f = { 0 };
+	struct drm_ascend_free_ring *r;
+	uint64_t room, *va;
+	unsigned int i, n;
+	void *m;
+
+	pthread_mutex_lock(&p->lock);
+	if (!p->fring) {
+		c.entries = chance(70) ? 1u << rndn(13) : (uint32_t)rnd();
+		c.flags = chance(90) ? 0 : gen_flags32();
+		c.reserved = chance(90) ? 0 : rnd();
+		if (fz_ioctl(p, DRM_IOCTL_ASCEND_FREE_RING_CREATE, &c) == 0) {
+			m = mmap(NULL, c.mmap_size, PROT_READ | PROT_WRITE,
+				 MAP_SHARED, p->fd, (off_t)c.mmap_offset);
+			if (m != MAP_FAILED && fz_keep_map(p, m, c.mmap_size) == 0) {
+				p->fring = m;
+				p->fring_entries = c.entries;
+			}
+		}
+		pthread_mutex_unlock(&p->lock);
+		return;
+	}
+	r = p->fring;
+	va = (uint64_t *)((char *)r + DRM_ASCEND_FREE_RING_VA_OFFSET);
+	n = 1 + rndn(8);
+	for (i = 0; i < n; i++) {
+		uint64_t t = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+		unsigned int k = rndn(FZ_MAX_BOS);
+
+		va[t & (p->fring_entries - 1)] =
+			chance(50) ? p->bos[k].addr : gen_dev_addr(p, &room);
+		if (chance(50))
+			p->bos[k].live = 0;	/* maybe freed now */
+		switch (rndn(10)) {
+		case 0: t = rnd(); break;			/* corrupt */
+		case 1: t -= 1 + rndn(4); break;		/* behind */
+		case 2: r->head = rnd(); break;			/* mirror */
+		default: t++; break;
+		}
+		__atomic_store_n(&r->tail, t, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&p->lock);
+	/* drain: BO_FREE of junk, or a query (which drains every file) */
+	f.va = gen_dev_addr(p, &room);
+	if (chance(50))
+		fz_ioctl(p, DRM_IOCTL_ASCEND_BO_FREE, &f);
 }
 
 static void op_gem_close(struct fz_proc *p)
@@ -910,7 +970,15 @@ static void fz_step(struct fz_proc *p)
 		case 0: if (fam & FUZZ_F_QUERY) { op_query(p); return; } break;
 		case 1: if (fam & FUZZ_F_MEM) { op_va_window(p); return; } break;
 		case 2: case 3: if (fam & FUZZ_F_MEM) { op_bo_create(p); return; } break;
-		case 4: if (fam & FUZZ_F_MEM) { op_gem_close(p); return; } break;
+		case 4:
+			if (fam & FUZZ_F_MEM) {
+				if (chance(70))
+					op_gem_close(p);
+				else
+					op_free_ring(p);
+				return;
+			}
+			break;
 		case 5: case 6: if (fam & FUZZ_F_MEM) { op_copy(p); return; } break;
 		case 7: if (fam & FUZZ_F_HOST) { op_host(p); return; } break;
 		case 8: if (fam & FUZZ_F_EVENT) { op_event(p); return; } break;
@@ -1008,6 +1076,8 @@ static void fz_forget(struct fz_proc *p)
 	for (i = 0; i < p->nmaps; i++)
 		munmap(p->maps[i].p, p->maps[i].size);
 	p->nmaps = 0;
+	p->fring = NULL;	/* it was one of the maps */
+	p->fring_entries = 0;
 	for (i = 0; i < FZ_MAX_BOS; i++)
 		p->bos[i].live = 0;	/* addresses stay: stale VAs */
 	for (i = 0; i < FZ_MAX_HOST; i++)

@@ -15,5 +15,6 @@ extern struct kunit_suite ascend_host_test_suite;
 extern struct kunit_suite ascend_copyext_test_suite;
 extern struct kunit_suite ascend_ipc_test_suite;
 extern struct kunit_suite ascend_peer_test_suite;
+extern struct kunit_suite ascend_free_ring_test_suite;
 
 #endif /* __ASCEND_KUNIT_H__ */

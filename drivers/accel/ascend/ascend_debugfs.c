@@ -23,11 +23,19 @@
  *  engines  one line per DMA engine: ring tail, head (next to execute)
  *           and retired indices (free-running), descriptors and bytes
  *           done, "busy" while descriptors wait on its ring, else "idle".
+ *  free_rings  one line per open file with a free ring: pid, command
+ *           name, slots, head (entries consumed), tail (as user space wrote
+ *           it), entries that freed an allocation, entries ignored (no live
+ *           handle-less allocation of the file at that VA), drains that
+ *           found a corrupt tail.  Read without draining.
  *  faults   the last ASCEND_FAULT_LOG_SIZE queue faults of the device,
  *           oldest first: time (seconds since boot, the clock of the
  *           kernel log and of the trace buffer), pid, command name, queue
  *           handle, fault code, sequence number, faulting address, opcode
  *           of the faulting command.
+ *
+ * "hbm" and "clients" first drain every file's free ring, so the memory
+ * freed on them is free here (ascend_gem_drain_device()).
  *
  * Locking: drm_device.filelist_mutex keeps the files alive while they are
  * listed; each file's vm->lock keeps its mappings (and so its BOs, which
@@ -49,6 +57,7 @@
 #include <drm/drm_gem.h>
 
 #include "ascend_drv.h"
+#include "ascend_free_ring.h"
 #include "ascend_gem.h"
 #include "ascend_host.h"
 #include "ascend_hw.h"
@@ -143,6 +152,7 @@ static int ascend_debugfs_hbm(struct seq_file *m, void *data)
 	struct drm_file *file;
 	unsigned int c;
 
+	ascend_gem_drain_device(adev);
 	ascend_hbm_get_stats(&adev->hbm, &st);
 	seq_printf(m, "total:        %llu\n", st.total);
 	seq_printf(m, "used:         %llu\n", st.used);
@@ -194,6 +204,7 @@ static int ascend_debugfs_clients(struct seq_file *m, void *data)
 	char comm[TASK_COMM_LEN];
 	struct drm_file *file;
 
+	ascend_gem_drain_device(to_ascend_device(drm));
 	seq_printf(m, "%8s %-16s %14s %8s %6s %14s %14s\n", "pid", "command",
 		   "hbm_used", "bos", "queues", "host_pinned", "copy_pinned");
 	mutex_lock(&drm->filelist_mutex);
@@ -219,6 +230,38 @@ static int ascend_debugfs_clients(struct seq_file *m, void *data)
 			   comm, (long long)atomic64_read(&af->hbm_used), bos,
 			   queues, (long long)atomic64_read(&af->host_pinned),
 			   (long long)atomic64_read(&af->copy_pinned));
+	}
+	mutex_unlock(&drm->filelist_mutex);
+	return 0;
+}
+
+static int ascend_debugfs_free_rings(struct seq_file *m, void *data)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct drm_device *drm = entry->dev;
+	char comm[TASK_COMM_LEN];
+	struct drm_file *file;
+
+	seq_printf(m, "%8s %-16s %7s %12s %12s %12s %10s %8s\n", "pid",
+		   "command", "entries", "head", "tail", "freed", "ignored",
+		   "bad_tail");
+	mutex_lock(&drm->filelist_mutex);
+	list_for_each_entry(file, &drm->filelist, lhead) {
+		struct ascend_file *af = to_ascend_file(file);
+		struct ascend_free_ring *ring;
+		pid_t pid;
+
+		/* Pairs with the cmpxchg() that publishes the ring. */
+		ring = smp_load_acquire(&af->free_ring);
+		if (!ring)
+			continue;
+		pid = ascend_file_pid(file, comm);
+		mutex_lock(&ring->lock);
+		seq_printf(m, "%8d %-16s %7u %12llu %12llu %12llu %10llu %8llu\n",
+			   pid, comm, ring->entries, ring->head,
+			   READ_ONCE(ring->shared->tail), ring->freed,
+			   ring->ignored, ring->bad_tail);
+		mutex_unlock(&ring->lock);
 	}
 	mutex_unlock(&drm->filelist_mutex);
 	return 0;
@@ -402,5 +445,7 @@ void ascend_debugfs_init(struct ascend_device *adev)
 	drm_debugfs_add_file(&adev->drm, "queues", ascend_debugfs_queues, NULL);
 	drm_debugfs_add_file(&adev->drm, "engines", ascend_debugfs_engines,
 			     NULL);
+	drm_debugfs_add_file(&adev->drm, "free_rings",
+			     ascend_debugfs_free_rings, NULL);
 	drm_debugfs_add_file(&adev->drm, "faults", ascend_debugfs_faults, NULL);
 }

@@ -94,7 +94,8 @@ static void ascend_postclose(struct drm_device *drm, struct drm_file *file)
 	ascend_peer_file_fini(af);
 	/* ...stop the device touching this file's memory... */
 	ascend_queue_file_fini(af);
-	/* ...free the allocations that had no GEM handle... */
+	/* ...free the allocations that had no GEM handle (ring first)... */
+	ascend_gem_free_ring_fini(file);
 	ascend_gem_file_fini(af);
 	ascend_event_file_fini(af);
 	/* ...then its address space goes (the GEM handles are already gone). */
@@ -130,6 +131,8 @@ static const struct drm_ioctl_desc ascend_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ASCEND_IPC_IMPORT, ascend_ioctl_ipc_import, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_IPC_CLOSE, ascend_ioctl_ipc_close, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_BO_FREE, ascend_ioctl_bo_free, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_FREE_RING_CREATE,
+			  ascend_ioctl_free_ring_create, 0),
 };
 
 DEFINE_DRM_ACCEL_FOPS(ascend_fops);

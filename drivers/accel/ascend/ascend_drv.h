@@ -23,6 +23,8 @@
 
 #define ASCEND_DRIVER_NAME	"ascend"
 
+struct ascend_free_ring;
+struct ascend_hbm_buf;
 struct ascend_hw_ops;
 struct ascend_queue;
 struct platform_device;
@@ -132,6 +134,12 @@ static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
  * @peer_users: links of other files naming this one (ascend_peer_rwsem)
  * @nr_ipc_exports: live IPC exports of this file (ascend_ipc.c; its table
  *	lock protects it)
+ * @spare_buf: a &struct ascend_hbm_buf whose memory its file's last
+ *	retire freed, kept for the next BO_CREATE (taken and given with
+ *	xchg(); freed by postclose)
+ * @free_ring: the file's free ring (ascend_free_ring.h), or NULL; set once
+ *	with cmpxchg() by FREE_RING_CREATE, read with acquire, released in
+ *	postclose (after the file left the device's file list)
  */
 struct ascend_file {
 	struct ascend_device *adev;
@@ -150,6 +158,8 @@ struct ascend_file {
 	struct list_head peer_links;
 	struct list_head peer_users;
 	unsigned int nr_ipc_exports;
+	struct ascend_hbm_buf *spare_buf;
+	struct ascend_free_ring *free_ring;
 };
 
 static inline struct ascend_file *to_ascend_file(struct drm_file *file)
@@ -183,6 +193,8 @@ int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 			   struct drm_file *file);		/* ascend_gem.c */
 int ascend_ioctl_bo_free(struct drm_device *drm, void *data,
 			 struct drm_file *file);		/* ascend_gem.c */
+int ascend_ioctl_free_ring_create(struct drm_device *drm, void *data,
+				  struct drm_file *file);	/* ascend_gem.c */
 int ascend_ioctl_copy(struct drm_device *drm, void *data,
 		      struct drm_file *file);			/* ascend_copy.c */
 int ascend_ioctl_fill(struct drm_device *drm, void *data,

@@ -20,6 +20,18 @@
  * reference of a GEM BO, and postclose frees those still live once the
  * queues stopped (ascend_gem_file_fini()).
  *
+ * The free ring (ascend_free_ring.c) frees them without a system call:
+ * user space publishes VAs, and the kernel "drains" the ring, freeing each
+ * entry exactly as BO_FREE would, before anything could observe that the
+ * memory is still held: at the start of the owner's BO_CREATE and BO_FREE,
+ * for every file of the device before a statistics snapshot and before an
+ * allocation fails with -ENOSPC (ascend_gem_drain_device()), and at close.
+ * Draining another file's ring runs under the device's filelist_mutex,
+ * which keeps that file alive (it leaves the list before postclose), and
+ * the ring's own lock; the frees then take vm->lock, the queue and retire
+ * locks and the HBM lock as BO_FREE does, so filelist_mutex nests outside
+ * all of them.
+ *
  * Sharing: the HBM is a refcounted &struct ascend_hbm_buf.  Each file that
  * maps it (the creator, each importer) has its own BO with its own mapping
  * and its own deferred retire on its own queues; IPC exports hold the
@@ -36,12 +48,16 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
+#include <drm/drm_vma_manager.h>
+
 #include "ascend_drv.h"
+#include "ascend_free_ring.h"
 #include "ascend_gem.h"
 #include "ascend_hw.h"
 #include "ascend_trace.h"
 
-static void ascend_hbm_buf_release(struct kref *ref)
+/* The last reference is gone: free the memory but not @buf itself. */
+static void ascend_hbm_buf_free_mem(struct kref *ref)
 {
 	struct ascend_hbm_buf *buf = container_of(ref, struct ascend_hbm_buf,
 						  ref);
@@ -54,7 +70,12 @@ static void ascend_hbm_buf_release(struct kref *ref)
 			adev->hw->hbm_discard(adev, buf->mem.ranges[i].addr,
 					      buf->mem.ranges[i].size);
 	ascend_hbm_free(&adev->hbm, &buf->mem);
-	kfree(buf);
+}
+
+static void ascend_hbm_buf_release(struct kref *ref)
+{
+	ascend_hbm_buf_free_mem(ref);
+	kfree(container_of(ref, struct ascend_hbm_buf, ref));
 }
 
 void ascend_hbm_buf_put(struct ascend_hbm_buf *buf)
@@ -119,7 +140,9 @@ static void ascend_bo_retire(struct ascend_retire *r)
 		ascend_vm_unmap(&af->vm, &bo->map);
 	if (charged)
 		atomic64_sub(buf->mem.size, &af->hbm_used);
-	ascend_hbm_buf_put(buf);
+	/* The last reference: keep the structure for the file's next one. */
+	if (kref_put(&buf->ref, ascend_hbm_buf_free_mem))
+		kfree(xchg(&af->spare_buf, buf));
 	kfree(sub_ranges);
 	if (!parked)
 		kfree(bo);
@@ -240,6 +263,76 @@ static int ascend_bo_publish(struct drm_file *file, struct ascend_bo *bo,
 	return ret;
 }
 
+/*
+ * Free @af's live handle-less allocation that starts at @va, as BO_FREE
+ * does: -EINVAL if there is none.
+ */
+static int ascend_gem_free_va(struct ascend_file *af, u64 va)
+{
+	struct ascend_vm_mapping *map;
+	struct ascend_bo *bo = NULL;
+	u64 off;
+
+	mutex_lock(&af->vm.lock);
+	map = ascend_vm_lookup_locked(&af->vm, va, 1, &off);
+	if (!IS_ERR(map) && map->as == ASCEND_AS_HBM && !off) {
+		bo = container_of(map, struct ascend_bo, map);
+		if (bo->no_handle && bo->live)
+			bo->live = false;	/* only one free wins */
+		else
+			bo = NULL;
+	}
+	mutex_unlock(&af->vm.lock);
+	if (!bo)
+		return -EINVAL;
+
+	trace_ascend_bo_free(af->adev->index, current->tgid,
+			     bo->map.node.start, bo->map.size,
+			     bo->buf->mem.page_size);
+	bo->retire.fn = ascend_bo_retire;
+	/* May run ascend_bo_retire() at once when nothing is queued. */
+	ascend_queue_file_defer(af, &bo->retire);
+	return 0;
+}
+
+static int ascend_gem_ring_free(void *ctx, u64 va)
+{
+	return ascend_gem_free_va(ctx, va);
+}
+
+/*
+ * Consume @af's free ring, if it has one.  Returns the allocations freed
+ * (their retire may still wait for queued work).  Callers hold no vm,
+ * HBM or queue lock; a caller that is not @af's owner holds the device's
+ * filelist_mutex, which keeps @af (and so its ring) alive.
+ */
+static unsigned int ascend_gem_drain_file(struct ascend_file *af)
+{
+	/* Pairs with the cmpxchg() that publishes the ring. */
+	struct ascend_free_ring *ring = smp_load_acquire(&af->free_ring);
+
+	if (!ring || ascend_free_ring_idle(ring))
+		return 0;
+	return ascend_free_ring_consume(ring, ascend_gem_ring_free, af);
+}
+
+unsigned int ascend_gem_drain_device(struct ascend_device *adev)
+{
+	struct drm_device *drm = &adev->drm;
+	struct drm_file *file;
+	unsigned int freed = 0;
+
+	/*
+	 * A file leaves the list before its postclose frees the ring, and
+	 * joins it after open set driver_priv: every listed file is whole.
+	 */
+	mutex_lock(&drm->filelist_mutex);
+	list_for_each_entry(file, &drm->filelist, lhead)
+		freed += ascend_gem_drain_file(to_ascend_file(file));
+	mutex_unlock(&drm->filelist_mutex);
+	return freed;
+}
+
 int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 			   struct drm_file *file)
 {
@@ -260,16 +353,28 @@ int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 		return -ENOSPC;
 	if (!ascend_vm_has_window(&af->vm))
 		return -ENXIO;
+	/* Frees published on the ring come first: their memory is reused. */
+	ascend_gem_drain_file(af);
 
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	buf = xchg(&af->spare_buf, NULL);
+	if (buf)
+		memset(buf, 0, sizeof(*buf));
+	else
+		buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	kref_init(&buf->ref);
 	buf->adev = adev;
 
-	if (ascend_should_fail(adev, ASCEND_FAULT_SITE_HBM_ALLOC))
+	if (ascend_should_fail(adev, ASCEND_FAULT_SITE_HBM_ALLOC)) {
 		ret = -ENOSPC;
-	else
+		goto err_free;
+	}
+	ret = ascend_hbm_alloc_flags(&adev->hbm, args->size, args->policy,
+				     args->flags & DRM_ASCEND_BO_P2P,
+				     &buf->mem);
+	/* Never fail while some file's ring still holds freed memory. */
+	if (ret == -ENOSPC && ascend_gem_drain_device(adev))
 		ret = ascend_hbm_alloc_flags(&adev->hbm, args->size,
 					     args->policy,
 					     args->flags & DRM_ASCEND_BO_P2P,
@@ -328,33 +433,62 @@ int ascend_ioctl_bo_free(struct drm_device *drm, void *data,
 {
 	struct ascend_file *af = to_ascend_file(file);
 	struct drm_ascend_bo_free *args = data;
-	struct ascend_vm_mapping *map;
-	struct ascend_bo *bo = NULL;
-	u64 off;
 
 	if (args->flags || args->pad)
 		return -EINVAL;
+	/* The ring first: what it holds was freed before this. */
+	ascend_gem_drain_file(af);
+	return ascend_gem_free_va(af, args->va);
+}
 
-	mutex_lock(&af->vm.lock);
-	map = ascend_vm_lookup_locked(&af->vm, args->va, 1, &off);
-	if (!IS_ERR(map) && map->as == ASCEND_AS_HBM && !off) {
-		bo = container_of(map, struct ascend_bo, map);
-		if (bo->no_handle && bo->live)
-			bo->live = false;	/* only one BO_FREE wins */
-		else
-			bo = NULL;
-	}
-	mutex_unlock(&af->vm.lock);
-	if (!bo)
+int ascend_ioctl_free_ring_create(struct drm_device *drm, void *data,
+				  struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct drm_ascend_free_ring_create *args = data;
+	struct ascend_free_ring *ring;
+	int ret;
+
+	if (args->flags || args->reserved)
 		return -EINVAL;
+	if (READ_ONCE(af->free_ring))
+		return -EBUSY;
 
-	trace_ascend_bo_free(af->adev->index, current->tgid,
-			     bo->map.node.start, bo->map.size,
-			     bo->buf->mem.page_size);
-	bo->retire.fn = ascend_bo_retire;
-	/* May run ascend_bo_retire() at once when nothing is queued. */
-	ascend_queue_file_defer(af, &bo->retire);
+	ring = ascend_free_ring_alloc(drm, args->entries);
+	if (IS_ERR(ring))
+		return PTR_ERR(ring);
+	ret = drm_vma_node_allow(&ring->base.vma_node, file);
+	if (ret)
+		goto err_put;
+	/* Published once; fully ordered, so drainers see a whole ring. */
+	if (cmpxchg(&af->free_ring, NULL, ring)) {
+		ret = -EBUSY;
+		goto err_revoke;
+	}
+	args->entries = ring->entries;
+	args->mmap_offset = drm_vma_node_offset_addr(&ring->base.vma_node);
+	args->mmap_size = ascend_free_ring_size(ring);
 	return 0;
+
+err_revoke:
+	drm_vma_node_revoke(&ring->base.vma_node, file);
+err_put:
+	ascend_free_ring_put(ring);
+	return ret;
+}
+
+void ascend_gem_free_ring_fini(struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct ascend_free_ring *ring = af->free_ring;
+
+	if (!ring)
+		return;
+	/* What was published before the close is freed like the rest. */
+	ascend_gem_drain_file(af);
+	af->free_ring = NULL;
+	drm_vma_node_revoke(&ring->base.vma_node, file);
+	ascend_free_ring_put(ring);
 }
 
 void ascend_gem_file_fini(struct ascend_file *af)
@@ -382,6 +516,8 @@ void ascend_gem_file_fini(struct ascend_file *af)
 		ascend_bo_retire(&bo->retire);
 	}
 	ascend_gem_drop_parked(af);
+	kfree(af->spare_buf);
+	af->spare_buf = NULL;
 }
 
 int ascend_gem_find_buf(struct ascend_file *af, u64 va, u64 size,

@@ -128,4 +128,14 @@ int ascend_hbm_sub_ranges(const struct ascend_hbm_alloc *mem, u64 offset,
  */
 void ascend_gem_file_fini(struct ascend_file *af);
 
+/*
+ * Drain the free ring of every open file of @adev (filelist_mutex taken
+ * here, so no vm, HBM or queue lock may be held).  Returns the
+ * allocations freed.
+ */
+unsigned int ascend_gem_drain_device(struct ascend_device *adev);
+
+/* Drain and release @file's free ring: for postclose, before fini. */
+void ascend_gem_free_ring_fini(struct drm_file *file);
+
 #endif /* __ASCEND_GEM_H__ */

@@ -11,6 +11,7 @@
 #include <linux/uaccess.h>
 
 #include "ascend_drv.h"
+#include "ascend_gem.h"
 #include "ascend_hw.h"
 #include "ascend_queue.h"
 #include "ascend_vm.h"
@@ -46,6 +47,8 @@ static int ascend_query_device_info(struct ascend_device *adev,
 		args->size = sizeof(info);
 		return 0;
 	}
+	/* Memory freed on any file's ring is free in this snapshot. */
+	ascend_gem_drain_device(adev);
 	ascend_hbm_get_stats(&adev->hbm, &st);
 
 	info.capabilities = ASCEND_CAPS;

@@ -86,7 +86,7 @@ int ascend_vm_set_window(struct ascend_vm *vm, u64 base, u64 size)
 	} else {
 		drm_mm_init(&vm->mm, base, size);
 		vm->base = base;
-		vm->size = size;
+		WRITE_ONCE(vm->size, size);
 	}
 	mutex_unlock(&vm->lock);
 	return ret;
@@ -94,12 +94,8 @@ int ascend_vm_set_window(struct ascend_vm *vm, u64 base, u64 size)
 
 bool ascend_vm_has_window(struct ascend_vm *vm)
 {
-	bool ret;
-
-	mutex_lock(&vm->lock);
-	ret = vm->size != 0;
-	mutex_unlock(&vm->lock);
-	return ret;
+	/* Set once, under the lock; mapping rechecks it there. */
+	return READ_ONCE(vm->size) != 0;
 }
 
 /*

@@ -66,6 +66,7 @@ extern "C" {
 #define DRM_ASCEND_IPC_IMPORT		0x15
 #define DRM_ASCEND_IPC_CLOSE		0x16
 #define DRM_ASCEND_BO_FREE		0x17
+#define DRM_ASCEND_FREE_RING_CREATE	0x18
 
 #define DRM_IOCTL_ASCEND_DEV_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_DEV_QUERY, struct drm_ascend_dev_query)
@@ -115,6 +116,9 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_IPC_CLOSE, struct drm_ascend_ipc_close)
 #define DRM_IOCTL_ASCEND_BO_FREE \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_ASCEND_BO_FREE, struct drm_ascend_bo_free)
+#define DRM_IOCTL_ASCEND_FREE_RING_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_FREE_RING_CREATE, \
+		 struct drm_ascend_free_ring_create)
 
 /* ------------------------------------------------------------------------ */
 /* DEV_QUERY */
@@ -323,6 +327,82 @@ struct drm_ascend_bo_free {
 	__u64 va;
 	__u32 flags;
 	__u32 pad;
+};
+
+/* ------------------------------------------------------------------------ */
+/*
+ * FREE_RING_CREATE: a ring in shared memory on which user space frees
+ * %DRM_ASCEND_BO_NO_HANDLE allocations without a system call.
+ */
+
+#define DRM_ASCEND_FREE_RING_DEFAULT_ENTRIES	256
+#define DRM_ASCEND_FREE_RING_MAX_ENTRIES	4096
+/* Offset of the VA array in the mapped ring (after the header). */
+#define DRM_ASCEND_FREE_RING_VA_OFFSET		64
+
+/**
+ * struct drm_ascend_free_ring_create - create the file's free ring
+ * @flags: in: must be 0
+ * @entries: in: slots wanted, a power of two from 1 to
+ *	%DRM_ASCEND_FREE_RING_MAX_ENTRIES, or 0 for
+ *	%DRM_ASCEND_FREE_RING_DEFAULT_ENTRIES; out: slots of the ring
+ * @mmap_offset: out: offset to mmap() the ring at on this file (shared,
+ *	read-write)
+ * @mmap_size: out: bytes to map
+ * @reserved: must be 0
+ *
+ * One ring per file: -EBUSY for a second one.  The mapped area starts with
+ * &struct drm_ascend_free_ring; the VAs follow at
+ * %DRM_ASCEND_FREE_RING_VA_OFFSET, an array of @entries __u64.
+ */
+struct drm_ascend_free_ring_create {
+	__u32 flags;
+	__u32 entries;
+	__u64 mmap_offset;
+	__u64 mmap_size;
+	__u64 reserved;
+};
+
+/**
+ * struct drm_ascend_free_ring - header of a free ring (shared memory)
+ * @head: entries the kernel has consumed, counting from 0; written only
+ *	by the kernel (a mirror: the kernel keeps its own copy and never
+ *	reads this one)
+ * @tail: entries user space has published, counting from 0; written only
+ *	by user space
+ * @entries: slots in the ring (a power of two), written by the kernel at
+ *	creation (a mirror, like @head)
+ * @pad: 0
+ * @reserved: 0
+ *
+ * Protocol.  To free an allocation, user space checks that the ring is
+ * not full (@tail - @head < @entries, @head read with acquire semantics),
+ * stores the allocation's VA (the first byte BO_CREATE returned) in slot
+ * @tail % @entries of the VA array, then publishes it by storing @tail + 1
+ * with release semantics.  User space serialises its own writers.  The
+ * VA must not be used again from then on; the slot may be rewritten only
+ * once @head has passed it.
+ *
+ * The kernel consumes the entries published so far ("drains" the ring)
+ * at the start of every %DRM_IOCTL_ASCEND_BO_CREATE and
+ * %DRM_IOCTL_ASCEND_BO_FREE of the file, before any statistics snapshot
+ * of the device (%DRM_ASCEND_QUERY_DEVICE_INFO with a size, by any file;
+ * debugfs), before an allocation on the device would fail for lack of
+ * memory, and when the file is closed.  Each entry is freed exactly as
+ * %DRM_IOCTL_ASCEND_BO_FREE frees it (deferred while commands the file's
+ * queues had published may still use it).  An entry that is not the start
+ * of a live %DRM_ASCEND_BO_NO_HANDLE allocation of the file is skipped
+ * (and counted in debugfs "free_rings").  A @tail that is behind the
+ * kernel's head or more than @entries ahead of it is corrupt: nothing is
+ * consumed until user space stores a sane one.  A full ring: free with
+ * %DRM_IOCTL_ASCEND_BO_FREE, which drains the ring first.
+ */
+struct drm_ascend_free_ring {
+	__u64 head;
+	__u64 tail;
+	__u32 entries;
+	__u32 pad;
+	__u64 reserved[5];
 };
 
 /* ------------------------------------------------------------------------ */
