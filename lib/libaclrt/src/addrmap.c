@@ -22,10 +22,17 @@ struct node {
 	struct acl_alloc a;
 };
 
-/* m_lock protects m_root, every node reachable from it, and m_count. */
+/*
+ * m_lock protects m_root, every node reachable from it, m_count and the
+ * spare nodes (m_spare, linked through ->left; m_nspare of them), which
+ * spare a malloc/free pair per allocation in malloc/free churn.
+ */
 static pthread_rwlock_t m_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct node *m_root;
 static size_t m_count;
+static struct node *m_spare;
+static unsigned int m_nspare;
+#define MAX_SPARE	64
 
 static int height(const struct node *n)
 {
@@ -149,14 +156,24 @@ static const struct node *floor_node(uintptr_t p)
 /* Returns 0, or -1 when out of host memory or @a's start is already known. */
 int addrmap_insert(const struct acl_alloc *a)
 {
-	struct node *nn = calloc(1, sizeof(*nn));
+	struct node *nn;
 	bool dup = false;
 
-	if (!nn)
-		return -1;
+	pthread_rwlock_wrlock(&m_lock);
+	nn = m_spare;
+	if (nn) {
+		m_spare = nn->left;
+		m_nspare--;
+	} else {
+		pthread_rwlock_unlock(&m_lock);
+		nn = malloc(sizeof(*nn));
+		if (!nn)
+			return -1;
+		pthread_rwlock_wrlock(&m_lock);
+	}
+	nn->left = nn->right = NULL;
 	nn->a = *a;
 	nn->height = 1;
-	pthread_rwlock_wrlock(&m_lock);
 	m_root = insert(m_root, nn, &dup);
 	if (!dup)
 		m_count++;
@@ -172,18 +189,25 @@ int addrmap_insert(const struct acl_alloc *a)
 bool addrmap_remove(uintptr_t va, struct acl_alloc *out)
 {
 	struct node *n = NULL;
+	bool found;
 
 	pthread_rwlock_wrlock(&m_lock);
 	m_root = remove_va(m_root, va, &n);
-	if (n)
+	found = n != NULL;
+	if (found) {
 		m_count--;
+		if (out)
+			*out = n->a;
+		if (m_nspare < MAX_SPARE) {	/* kept for the next insert */
+			n->left = m_spare;
+			m_spare = n;
+			m_nspare++;
+			n = NULL;
+		}
+	}
 	pthread_rwlock_unlock(&m_lock);
-	if (!n)
-		return false;
-	if (out)
-		*out = n->a;
 	free(n);
-	return true;
+	return found;
 }
 
 /* The allocation that contains @p. */

@@ -177,6 +177,7 @@ aclError devnode_open(struct acl_device *dev)
 	if (ret)
 		goto err_close;
 	load_kernels(dev);
+	memory_ring_open(dev);	/* optional: aclrtFree without a system call */
 	dev->open = true;
 	return ACL_SUCCESS;
 
@@ -189,6 +190,7 @@ err_close:
 /* Close the node (frees every BO and queue of this file) and the window. */
 void devnode_close(struct acl_device *dev)
 {
+	memory_ring_close(dev);
 	close(dev->fd);
 	dev->fd = -1;
 	if (dev->va_size)

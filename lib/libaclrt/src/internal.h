@@ -117,6 +117,9 @@ aclError peer_set(int32_t peer, uint32_t op);	/* from the current device */
 int devnode_scan(char paths[][64], int max);
 aclError devnode_open(struct acl_device *dev);
 void devnode_close(struct acl_device *dev);
+/* memory.c: the file's free ring, set up and torn down with the node */
+void memory_ring_open(struct acl_device *dev);
+void memory_ring_close(struct acl_device *dev);
 int devnode_query(int fd, uint32_t type, void *buf, uint32_t *size);
 
 /* handle.c: registry of live opaque handles (streams, binaries, ...) */

@@ -6,11 +6,23 @@
  * window of its device, made without a GEM handle (DRM_ASCEND_BO_NO_HANDLE:
  * cheaper) and freed by its VA with BO_FREE; the address map (addrmap.c)
  * remembers it so that any pointer can be traced back to it in O(log n).
+ *
+ * aclrtFree of a small allocation makes no system call: the VA goes on the
+ * file's free ring (DRM_IOCTL_ASCEND_FREE_RING_CREATE, a page shared with
+ * the kernel), which the kernel drains before anything could see the
+ * memory still held (the next BO_CREATE or BO_FREE of this file, any
+ * process's memory query, an allocation that would fail, close).  Larger
+ * allocations keep BO_FREE: the freeing process then pays for discarding
+ * their contents, not whoever drains the ring next (possibly another
+ * process's aclrtGetMemInfo), and their host backing goes at once.  A
+ * kernel without the ring, or a full ring, also means BO_FREE.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <xf86drm.h>
 
 #include "internal.h"
@@ -49,6 +61,87 @@ static void bo_free(int fd, uint64_t va, uint32_t handle)
 		drmIoctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
 	else
 		drmIoctl(fd, DRM_IOCTL_ASCEND_BO_FREE, &f);
+}
+
+/* Allocations at most this large are freed through the ring. */
+#define RING_MAX_SIZE	(64u << 10)
+
+/*
+ * A device file's free ring.  map/hdr/va/entries change only in
+ * devnode_open()/devnode_close() (dev->rw write-held); users hold it for
+ * read.  @lock serialises the writers of @tail within the process.
+ */
+struct free_ring {
+	pthread_mutex_t lock;
+	void *map;
+	size_t map_size;
+	struct drm_ascend_free_ring *hdr;
+	uint64_t *va;
+	uint32_t entries;
+	uint64_t tail;		/* what we last published (we own it) */
+};
+
+static struct free_ring g_rings[ACL_MAX_DEVICES] = {
+	[0 ... ACL_MAX_DEVICES - 1] = { .lock = PTHREAD_MUTEX_INITIALIZER },
+};
+
+void memory_ring_open(struct acl_device *dev)
+{
+	struct drm_ascend_free_ring_create c = { 0 };
+	struct free_ring *r = &g_rings[dev->id];
+	void *p;
+
+	if (drmIoctl(dev->fd, DRM_IOCTL_ASCEND_FREE_RING_CREATE, &c))
+		return;		/* an older kernel: BO_FREE for everything */
+	p = mmap(NULL, c.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd,
+		 (off_t)c.mmap_offset);
+	if (p == MAP_FAILED)
+		return;		/* the kernel drains nothing we never write */
+	if (!c.entries || (c.entries & (c.entries - 1)) ||
+	    DRM_ASCEND_FREE_RING_VA_OFFSET + (uint64_t)c.entries * 8 > c.mmap_size) {
+		munmap(p, c.mmap_size);
+		return;
+	}
+	r->map = p;
+	r->map_size = c.mmap_size;
+	r->hdr = p;
+	r->va = (uint64_t *)((char *)p + DRM_ASCEND_FREE_RING_VA_OFFSET);
+	r->entries = c.entries;
+	r->tail = 0;
+}
+
+void memory_ring_close(struct acl_device *dev)
+{
+	struct free_ring *r = &g_rings[dev->id];
+
+	if (r->map)
+		munmap(r->map, r->map_size);
+	r->map = NULL;
+	r->hdr = NULL;
+	r->va = NULL;
+	r->entries = 0;
+	r->tail = 0;
+}
+
+/* Publish @va on @dev's free ring (dev->rw read-held); false: use BO_FREE. */
+static bool ring_free(struct acl_device *dev, uint64_t va)
+{
+	struct free_ring *r = &g_rings[dev->id];
+	uint64_t head;
+
+	if (!r->va)
+		return false;
+	pthread_mutex_lock(&r->lock);
+	head = __atomic_load_n(&r->hdr->head, __ATOMIC_ACQUIRE);
+	if (r->tail - head >= r->entries) {
+		pthread_mutex_unlock(&r->lock);
+		return false;	/* full: BO_FREE drains it first */
+	}
+	r->va[r->tail & (r->entries - 1)] = va;
+	r->tail++;
+	__atomic_store_n(&r->hdr->tail, r->tail, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&r->lock);
+	return true;
 }
 
 static aclError oom(struct acl_device *dev, size_t size, size_t asked,
@@ -222,6 +315,9 @@ static aclError dev_free(void *devPtr, bool sync)
 	ret = dev_acquire(owner->id, &dev);
 	if (ret)
 		return ret;
+	/* Without a sync, removing is the check: one lookup, not two. */
+	if (!sync && addrmap_remove((uintptr_t)devPtr, &a))
+		goto free;
 	if (!addrmap_find((uintptr_t)devPtr, &a) || a.va != (uintptr_t)devPtr) {
 		dev_release(dev);
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
@@ -241,7 +337,9 @@ static aclError dev_free(void *devPtr, bool sync)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "%p was freed by another thread meanwhile", devPtr);
 	}
-	bo_free(dev->fd, a.va, a.handle);
+free:
+	if (a.handle || a.size > RING_MAX_SIZE || !ring_free(dev, a.va))
+		bo_free(dev->fd, a.va, a.handle);
 	dev_release(dev);
 	return ACL_SUCCESS;
 }
