@@ -1114,6 +1114,7 @@ static int fz_process(const struct fuzz_opts *o, unsigned int idx,
 	pthread_t *tids;
 	int nthreads = o->threads > 0 ? o->threads : 1, t, round;
 	int rounds = o->fd_churn ? 3 : 1;
+	uint64_t start;
 
 	memset(&p, 0, sizeof(p));
 	fz_limit_memlock();
@@ -1131,15 +1132,17 @@ static int fz_process(const struct fuzz_opts *o, unsigned int idx,
 	if (!th || !tids)
 		_exit(3);
 
+	start = fz_now_ns();
 	for (round = 0; round < rounds; round++) {
 		struct fuzz_opts ro = *o;
 
-		/* with churn, each round gets a share of the budget */
+		/* with churn, each round gets a share of the budget: round r
+		 * ends (r + 1) / rounds of the way through it */
 		if (o->iterations)
 			ro.iterations = o->iterations / rounds + 1;
 		p.o = &ro;
 		p.deadline_ns = o->seconds ?
-			fz_now_ns() + (uint64_t)o->seconds * 1000000000ULL *
+			start + (uint64_t)o->seconds * 1000000000ULL *
 				(round + 1) / rounds : 0;
 		fz_open(&p);
 		for (t = 0; t < nthreads; t++) {
