@@ -1094,10 +1094,11 @@ static int open_node(void)
 /*
  * Run benchmark @name in CHILDREN fresh processes of this program and
  * report the median of their figures against our baseline.  Under TCG a
- * cross-thread round trip depends on where ASLR placed the process's hot
- * pages (QEMU's software TLB is direct-mapped, so two of them can keep
- * evicting each other): one layout in five costs about 40% more, with no
- * system call or other difference.  A figure of one process would report
+ * cross-thread round trip depends on where ASLR placed the process's
+ * pages (most likely hot pages evicting each other from QEMU's
+ * direct-mapped software TLB): one layout in five costs about 40% more,
+ * with no system call or other difference, and with ASLR off every run
+ * measures the same.  A figure of one process would report
  * that luck; the median of five reports the driver.
  */
 #define CHILDREN	5
