@@ -138,6 +138,26 @@ static inline int parse_values(const char *text, const char *key, int *out, int 
 	return n;
 }
 
+/* ---- device memory figures ------------------------------------------- */
+
+/* Free bytes of @attr as aclrtGetMemInfo reports them (or the case ends). */
+static inline size_t acl_mem_free(aclrtMemAttr attr)
+{
+	size_t f = 0, t = 0;
+
+	REQUIRE_ACL(aclrtGetMemInfo(attr, &f, &t));
+	return f;
+}
+
+/* The bytes the allocation at @p reserves (aclrtMemGetAddressRange). */
+static inline size_t acl_alloc_size(void *p)
+{
+	size_t size = 0;
+
+	REQUIRE_ACL(aclrtMemGetAddressRange(p, NULL, &size));
+	return size;
+}
+
 /* ---- built-in kernels ------------------------------------------------ */
 
 #define ACL_BUILTIN_BINARY "ascend://builtin"

@@ -25,14 +25,6 @@ static void write_full(int fd, const void *p, size_t n)
 	REQUIRE(write(fd, p, n) == (ssize_t)n);
 }
 
-static size_t mem_free(void)
-{
-	size_t f = 0, t = 0;
-
-	REQUIRE_ACL(aclrtGetMemInfo(ACL_HBM_MEM, &f, &t));
-	return f;
-}
-
 /* Freed memory may come back a little later (deferred retire). */
 static size_t wait_free(size_t want)
 {
@@ -41,7 +33,7 @@ static size_t wait_free(size_t want)
 	int i;
 
 	for (i = 0; i < 500; i++) {
-		f = mem_free();
+		f = acl_mem_free(ACL_HBM_MEM);
 		if (f == want)
 			break;
 		nanosleep(&ts, NULL);
@@ -111,7 +103,7 @@ static void killed_mid_copy(int mode)
 	if (pid == 0)
 		child(go[0], ready[1], mode);
 	acl_setup();
-	start = mem_free();
+	start = acl_mem_free(ACL_HBM_MEM);
 	pin0 = status_kb("VmPin");
 	lck0 = status_kb("VmLck");
 	write_full(go[1], &c, 1);

@@ -16,22 +16,6 @@
 
 #define SZ_2M	((size_t)2 << 20)
 
-static size_t mem_free(aclrtMemAttr attr)
-{
-	size_t f = 0, t = 0;
-
-	REQUIRE_ACL(aclrtGetMemInfo(attr, &f, &t));
-	return f;
-}
-
-static size_t alloc_size(void *p)
-{
-	size_t size = 0;
-
-	REQUIRE_ACL(aclrtMemGetAddressRange(p, NULL, &size));
-	return size;
-}
-
 TEST(every_attr)
 {
 	size_t f[ACL_MEM_P2P_HUGE1G + 1], t[ACL_MEM_P2P_HUGE1G + 1];
@@ -108,32 +92,32 @@ TEST(moves_by_size_class_and_returns)
 	void *small = NULL, *mid = NULL, *huge = NULL;
 
 	acl_setup();
-	start = mem_free(ACL_HBM_MEM);
-	start_huge = mem_free(ACL_HBM_MEM_HUGE);
+	start = acl_mem_free(ACL_HBM_MEM);
+	start_huge = acl_mem_free(ACL_HBM_MEM_HUGE);
 
 	/* 100 bytes: 160 with rounding and padding, one normal page. */
 	REQUIRE_ACL(aclrtMalloc(&small, 100, ACL_MEM_MALLOC_NORMAL_ONLY));
-	f = mem_free(ACL_HBM_MEM);
+	f = acl_mem_free(ACL_HBM_MEM);
 	CHECK_EQ(start - f, 4096);
-	CHECK_EQ(start - f, alloc_size(small));
+	CHECK_EQ(start - f, acl_alloc_size(small));
 
 	/* 3 MiB with HUGE_FIRST: two huge pages. */
 	REQUIRE_ACL(aclrtMalloc(&mid, 3 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
-	CHECK_EQ(f - mem_free(ACL_HBM_MEM), 2 * SZ_2M);
-	CHECK_EQ(alloc_size(mid), 2 * SZ_2M);
-	f = mem_free(ACL_HBM_MEM);
+	CHECK_EQ(f - acl_mem_free(ACL_HBM_MEM), 2 * SZ_2M);
+	CHECK_EQ(acl_alloc_size(mid), 2 * SZ_2M);
+	f = acl_mem_free(ACL_HBM_MEM);
 
 	/* One byte, HUGE_ONLY: one huge page. */
 	REQUIRE_ACL(aclrtMalloc(&huge, 1, ACL_MEM_MALLOC_HUGE_ONLY));
-	CHECK_EQ(f - mem_free(ACL_HBM_MEM), SZ_2M);
-	CHECK_EQ(alloc_size(huge), SZ_2M);
-	CHECK(mem_free(ACL_HBM_MEM_HUGE) <= start_huge - 3 * SZ_2M);
+	CHECK_EQ(f - acl_mem_free(ACL_HBM_MEM), SZ_2M);
+	CHECK_EQ(acl_alloc_size(huge), SZ_2M);
+	CHECK(acl_mem_free(ACL_HBM_MEM_HUGE) <= start_huge - 3 * SZ_2M);
 
 	CHECK_ACL_OK(aclrtFree(mid));
 	CHECK_ACL_OK(aclrtFree(small));
 	CHECK_ACL_OK(aclrtFreeWithDevSync(huge));
-	CHECK_EQ(mem_free(ACL_HBM_MEM), start);
-	CHECK_EQ(mem_free(ACL_HBM_MEM_HUGE), start_huge);
+	CHECK_EQ(acl_mem_free(ACL_HBM_MEM), start);
+	CHECK_EQ(acl_mem_free(ACL_HBM_MEM_HUGE), start_huge);
 }
 
 TEST(returns_after_reset)
@@ -143,13 +127,13 @@ TEST(returns_after_reset)
 	int i;
 
 	acl_setup();
-	start = mem_free(ACL_HBM_MEM);
+	start = acl_mem_free(ACL_HBM_MEM);
 	for (i = 0; i < 8; i++)
 		REQUIRE_ACL(aclrtMalloc(&p, (size_t)(i + 1) << 19, ACL_MEM_MALLOC_HUGE_FIRST));
-	CHECK(mem_free(ACL_HBM_MEM) < start);
+	CHECK(acl_mem_free(ACL_HBM_MEM) < start);
 	REQUIRE_ACL(aclrtResetDevice(0));
 	REQUIRE_ACL(aclrtSetDevice(0));
-	CHECK_EQ(mem_free(ACL_HBM_MEM), start);
+	CHECK_EQ(acl_mem_free(ACL_HBM_MEM), start);
 }
 
 static void read_full(int fd, void *buf, size_t n)
@@ -171,7 +155,7 @@ static size_t wait_free(size_t want)
 	int i;
 
 	for (i = 0; i < 500; i++) {
-		f = mem_free(ACL_HBM_MEM);
+		f = acl_mem_free(ACL_HBM_MEM);
 		if (f == want)
 			break;
 		nanosleep(&ts, NULL);
@@ -206,10 +190,10 @@ TEST(returns_after_child_killed)
 			pause();
 	}
 	acl_setup();
-	start = mem_free(ACL_HBM_MEM);
+	start = acl_mem_free(ACL_HBM_MEM);
 	write_full(go[1], &c, 1);
 	read_full(ready[0], &c, 1);
-	during = mem_free(ACL_HBM_MEM);
+	during = acl_mem_free(ACL_HBM_MEM);
 	CHECK_EQ(start - during, 3 * (4 << 20) + 10 * 4096);
 	REQUIRE(kill(pid, SIGKILL) == 0);
 	REQUIRE(waitpid(pid, &status, 0) == pid);
@@ -235,16 +219,16 @@ TEST(small_frees_seen_by_others)
 
 		read_full(go[0], &c, 1);
 		acl_setup();
-		s0 = mem_free(ACL_HBM_MEM);
+		s0 = acl_mem_free(ACL_HBM_MEM);
 		/* malloc/free churn of small sizes, as the benchmark does */
 		for (r = 0; r < 50; r++) {
 			for (i = 0; i < 64; i++)
 				REQUIRE_ACL(aclrtMalloc(&p[i], 4096 << (i % 5),
 							ACL_MEM_MALLOC_HUGE_FIRST));
-			REQUIRE(mem_free(ACL_HBM_MEM) < s0);
+			REQUIRE(acl_mem_free(ACL_HBM_MEM) < s0);
 			for (i = 0; i < 64; i++)
 				REQUIRE_ACL(aclrtFree(p[i]));
-			REQUIRE(mem_free(ACL_HBM_MEM) == s0);
+			REQUIRE(acl_mem_free(ACL_HBM_MEM) == s0);
 		}
 		/* the same again, and then the VA is reused without faults */
 		for (i = 0; i < 1000; i++) {
@@ -257,18 +241,18 @@ TEST(small_frees_seen_by_others)
 		_exit(0);
 	}
 	acl_setup();
-	start = mem_free(ACL_HBM_MEM);
-	start_huge = mem_free(ACL_HBM_MEM_HUGE);
+	start = acl_mem_free(ACL_HBM_MEM);
+	start_huge = acl_mem_free(ACL_HBM_MEM_HUGE);
 	write_full(go[1], &c, 1);
 	read_full(ready[0], &c, 1);
 	/* the child is alive with everything freed: all of it is free */
 	CHECK_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &f, &total));
 	CHECK_EQ(f, start);
-	CHECK_EQ(mem_free(ACL_HBM_MEM_HUGE), start_huge);
+	CHECK_EQ(acl_mem_free(ACL_HBM_MEM_HUGE), start_huge);
 	write_full(done[1], &c, 1);
 	REQUIRE(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	CHECK_EQ(mem_free(ACL_HBM_MEM), start);
+	CHECK_EQ(acl_mem_free(ACL_HBM_MEM), start);
 }
 
 int main(void)

@@ -223,22 +223,6 @@ TEST(hostile_ring)
 	close(fd);
 }
 
-static size_t hbm_free(void)
-{
-	size_t f = 0, t = 0;
-
-	REQUIRE_ACL(aclrtGetMemInfo(ACL_HBM_MEM, &f, &t));
-	return f;
-}
-
-static size_t alloc_size(void *p)
-{
-	size_t size = 0;
-
-	REQUIRE_ACL(aclrtMemGetAddressRange(p, NULL, &size));
-	return size;
-}
-
 TEST(acl_free_no_syscall_meminfo_exact)
 {
 	size_t f0, f1, sz;
@@ -246,22 +230,22 @@ TEST(acl_free_no_syscall_meminfo_exact)
 	void *p, *big;
 
 	acl_setup();
-	f0 = hbm_free();
+	f0 = acl_mem_free(ACL_HBM_MEM);
 	REQUIRE_ACL(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
-	sz = alloc_size(p);
-	f1 = hbm_free();
+	sz = acl_alloc_size(p);
+	f1 = acl_mem_free(ACL_HBM_MEM);
 	CHECK_EQ(f0 - f1, sz);
 	n = n_ioctls;
 	CHECK_ACL_OK(aclrtFree(p));
 	CHECK_EQ(n_ioctls, n);		/* through the ring */
-	CHECK_EQ(hbm_free(), f0);	/* and free at once */
+	CHECK_EQ(acl_mem_free(ACL_HBM_MEM), f0);	/* and free at once */
 
 	/* large: BO_FREE, just as exact */
 	REQUIRE_ACL(aclrtMalloc(&big, 8 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
-	sz = alloc_size(big);
-	CHECK_EQ(f0 - hbm_free(), sz);
+	sz = acl_alloc_size(big);
+	CHECK_EQ(f0 - acl_mem_free(ACL_HBM_MEM), sz);
 	CHECK_ACL_OK(aclrtFree(big));
-	CHECK_EQ(hbm_free(), f0);
+	CHECK_EQ(acl_mem_free(ACL_HBM_MEM), f0);
 }
 
 TEST(acl_double_free)
@@ -273,7 +257,7 @@ TEST(acl_double_free)
 	CHECK_ACL_OK(aclrtFree(p));
 	CHECK_ACL_ERR(aclrtFree(p), ACL_ERROR_RT_PARAM_INVALID);
 	/* and again after the ring was drained */
-	(void)hbm_free();
+	(void)acl_mem_free(ACL_HBM_MEM);
 	CHECK_ACL_ERR(aclrtFree(p), ACL_ERROR_RT_PARAM_INVALID);
 }
 
@@ -286,12 +270,12 @@ TEST(acl_ring_full)
 	int i;
 
 	acl_setup();
-	f0 = hbm_free();
+	f0 = acl_mem_free(ACL_HBM_MEM);
 	for (i = 0; i < N; i++)
 		REQUIRE_ACL(aclrtMalloc(&p[i], 4096, ACL_MEM_MALLOC_HUGE_FIRST));
 	for (i = 0; i < N; i++)
 		CHECK_ACL_OK(aclrtFree(p[i]));
-	CHECK_EQ(hbm_free(), f0);
+	CHECK_EQ(acl_mem_free(ACL_HBM_MEM), f0);
 }
 
 static void xwrite(int fd, char c)
@@ -334,7 +318,7 @@ TEST(other_process_sees_ring_free)
 	close(done[1]);
 	acl_setup();
 	REQUIRE_ACL(aclrtMallocAlign32(&p, 64 << 10, ACL_MEM_MALLOC_NORMAL_ONLY));
-	REQUIRE(alloc_size(p) == 64 << 10);
+	REQUIRE(acl_alloc_size(p) == 64 << 10);
 	xwrite(go[1], 'a');
 	xread(done[0]);
 	n_ioctls = 0;
@@ -397,7 +381,7 @@ TEST(full_device_ring_free_reaches_other_process)
 		}
 	}
 	printf("#   %zu allocations fill the device\n", n);
-	CHECK_EQ(hbm_free(), 0);
+	CHECK_EQ(acl_mem_free(ACL_HBM_MEM), 0);
 	n_ioctls = 0;
 	CHECK_ACL_OK(aclrtFree(last64));	/* through the ring */
 	CHECK_EQ(n_ioctls, 0);
@@ -405,7 +389,7 @@ TEST(full_device_ring_free_reaches_other_process)
 	REQUIRE(waitpid(pid, &st, 0) == pid);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	/* the other process got the 64 KiB, and gave it back at exit */
-	CHECK_EQ(hbm_free(), 64 << 10);
+	CHECK_EQ(acl_mem_free(ACL_HBM_MEM), 64 << 10);
 }
 
 /* A process that dies with frees on its ring gives back every byte. */
