@@ -44,8 +44,11 @@
 #include "ascend_trace.h"
 #include "ascend_vm.h"
 
-/* ascend_copy_check(), inlined into the synchronous copy's hot path */
-static __always_inline int __ascend_copy_check(const struct drm_ascend_copy *args)
+/*
+ * flags/pad zero, size > 0, no wrap-around, no overlap: 0 or -EINVAL.
+ * Inlined: it is on the synchronous copy's hot path.
+ */
+static __always_inline int ascend_copy_check(const struct drm_ascend_copy *args)
 {
 	u64 dst_end, src_end;
 
@@ -58,11 +61,6 @@ static __always_inline int __ascend_copy_check(const struct drm_ascend_copy *arg
 	if (args->dst < src_end && args->src < dst_end)
 		return -EINVAL;
 	return 0;
-}
-
-int ascend_copy_check(const struct drm_ascend_copy *args)
-{
-	return __ascend_copy_check(args);
 }
 
 int ascend_copy_build(const struct ascend_vm_seg *dst, unsigned int ndst,
@@ -327,7 +325,7 @@ int ascend_dma_copy_va(struct ascend_vm *vm, u64 dst, u64 src, u64 size)
 	struct ascend_peer_ctx ctx;
 	int ret;
 
-	ret = __ascend_copy_check(&args);
+	ret = ascend_copy_check(&args);
 	if (ret)
 		return ret;
 
@@ -562,6 +560,7 @@ int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size)
 	struct ascend_copy_side d = { .addr = dst, .write = true };
 	struct ascend_copy_side s = { .addr = src };
 	unsigned int max_pages = ASCEND_COPY_PIN_WINDOW / PAGE_SIZE + 1;
+	int chk = ascend_copy_check(&args);
 	struct ascend_peer_ctx ctx;
 	u64 off, len;
 	int ret = 0;
@@ -570,8 +569,7 @@ int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size)
 	if (ret)
 		return ret;
 	/* the common case, with one lookup per side */
-	if (!__ascend_copy_check(&args) &&
-	    ascend_dma_copy_span_locked(&ctx, dst, src, size, &ret)) {
+	if (!chk && ascend_dma_copy_span_locked(&ctx, dst, src, size, &ret)) {
 		ascend_peer_ctx_unlock(&ctx);
 		return ret;
 	}
@@ -580,9 +578,7 @@ int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size)
 	s.mmu = ascend_peer_claims(&ctx, src, size);
 	if (d.mmu && s.mmu) {
 		/* both in the MMU: copy under the same lock */
-		ret = ascend_copy_check(&args);
-		if (!ret)
-			ret = ascend_dma_copy_segs_locked(&ctx, dst, src, size);
+		ret = chk ?: ascend_dma_copy_segs_locked(&ctx, dst, src, size);
 		ascend_peer_ctx_unlock(&ctx);
 		return ret;
 	}
@@ -613,23 +609,6 @@ int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size)
 	return ret;
 }
 
-/*
- * Order a synchronous copy or fill after the work the file had published:
- * ascend_queue_file_drain().  A file without queues has published nothing
- * (the usual case of a process that only copies synchronously), so the
- * drain's lock and walk are skipped.  An unlocked look is enough: a queue
- * whose commands this copy must follow was created before the copy was
- * requested, and is in the table until it is destroyed (which waits for
- * its commands first).
- */
-static int ascend_copy_order(struct ascend_file *af)
-{
-	/* racy on purpose: see above */
-	if (data_race(xa_empty(&af->queues)))
-		return 0;
-	return ascend_queue_file_drain(af);
-}
-
 static int ascend_copy_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file)
 {
@@ -637,11 +616,11 @@ static int ascend_copy_ioctl(struct drm_device *drm, void *data,
 	struct drm_ascend_copy *args = data;
 	int ret;
 
-	ret = __ascend_copy_check(args);
+	ret = ascend_copy_check(args);
 	if (ret)
 		return ret;
 
-	ret = ascend_copy_order(af);
+	ret = ascend_queue_file_drain(af);
 	if (ret)
 		return ret;
 
@@ -659,7 +638,7 @@ static int ascend_fill_ioctl(struct drm_device *drm, void *data,
 	if (ret)
 		return ret;
 
-	ret = ascend_copy_order(af);
+	ret = ascend_queue_file_drain(af);
 	if (ret)
 		return ret;
 

@@ -50,9 +50,6 @@ static inline void ascend_copy_page_span(u64 addr, u64 len,
 	*count = ((addr + len - 1) >> PAGE_SHIFT) - *first + 1;
 }
 
-/* flags/pad zero, size > 0, no wrap-around, no overlap: 0 or -EINVAL. */
-int ascend_copy_check(const struct drm_ascend_copy *args);
-
 /*
  * Pair @dst and @src (device-physical segments of the same total length)
  * into descriptors of at most @chunk bytes, cut at every segment boundary

@@ -492,7 +492,7 @@ void ascend_queue_file_defer(struct ascend_file *af, struct ascend_retire *r)
 	 * queue created concurrently holds no command published before
 	 * this free.
 	 */
-	if (xa_empty(&af->queues)) {
+	if (data_race(xa_empty(&af->queues))) {
 		r->marks = NULL;
 		r->nr_marks = 0;
 		ascend_retire_run(r);
@@ -602,6 +602,16 @@ int ascend_queue_file_drain(struct ascend_file *af)
 	unsigned long idx;
 	u64 target;
 	int ret = 0;
+
+	/*
+	 * A file without queues has published nothing (the usual case of a
+	 * process that only copies synchronously).  An unlocked look is
+	 * enough: a queue whose commands the caller must follow was created
+	 * before the call, and stays in the table until destroy has waited
+	 * for its commands.
+	 */
+	if (data_race(xa_empty(&af->queues)))
+		return 0;
 
 	mutex_lock(&af->queues_lock);
 	xa_for_each(&af->queues, idx, q) {
