@@ -225,18 +225,6 @@ bool addrmap_find(uintptr_t p, struct acl_alloc *out)
 	return found;
 }
 
-enum addr_class addrmap_classify(const void *p, struct acl_alloc *out)
-{
-	struct acl_alloc a;
-
-	if (addrmap_find((uintptr_t)p, &a)) {
-		if (out)
-			*out = a;
-		return a.kind == ALLOC_HOST ? ADDR_HOST : ADDR_DEVICE;
-	}
-	return dev_of_va(p) ? ADDR_DEVICE_UNALLOCATED : ADDR_PAGEABLE;
-}
-
 /* The class of @p, whose floor node is @n; *@out is its allocation, if any. */
 static enum addr_class class_of(const void *p, const struct node *n, struct acl_alloc *out)
 {
@@ -245,6 +233,19 @@ static enum addr_class class_of(const void *p, const struct node *n, struct acl_
 		return n->a.kind == ALLOC_HOST ? ADDR_HOST : ADDR_DEVICE;
 	}
 	return dev_of_va(p) ? ADDR_DEVICE_UNALLOCATED : ADDR_PAGEABLE;
+}
+
+enum addr_class addrmap_classify(const void *p, struct acl_alloc *out)
+{
+	struct acl_alloc a;
+	enum addr_class c;
+
+	pthread_rwlock_rdlock(&m_lock);
+	c = class_of(p, floor_node((uintptr_t)p), &a);
+	pthread_rwlock_unlock(&m_lock);
+	if (out && (c == ADDR_DEVICE || c == ADDR_HOST))
+		*out = a;
+	return c;
 }
 
 /*

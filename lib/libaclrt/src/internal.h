@@ -151,7 +151,6 @@ struct acl_queue {
 aclError queue_create(int fd, struct acl_queue *q);
 aclError queue_destroy(int fd, struct acl_queue *q, bool force);
 void queue_unmap(struct acl_queue *q);
-aclError queue_submit(int fd, struct acl_queue *q, const struct ascend_cmd *cmd);
 /* one command from two pieces (@a then @b), the rest of it zero */
 aclError queue_submit2(int fd, struct acl_queue *q, const void *a, size_t alen,
 		       const void *b, size_t blen);
@@ -210,13 +209,6 @@ aclError stream_sync(struct acl_stream *s, int64_t deadline_ns, int32_t timeout_
 void stream_put(struct acl_stream *s);
 /* The fault of @s is being reported: reset its queue (report once). */
 void stream_recover(struct acl_stream *s);
-/*
- * Append one ring command to @stream (NULL: the current device's default
- * stream) in stream order; the stable entry point for other files' async
- * operations (memset, ...).  On a faulted stream the command is accepted
- * and discarded by the reset that reports the fault.
- */
-aclError acl_stream_submit(aclrtStream stream, const struct ascend_cmd *cmd);
 void stream_drain_printf(struct acl_stream *s);
 aclError stream_kill(struct acl_stream *s, bool force);	/* dev->lock held */
 

@@ -324,12 +324,6 @@ aclError queue_submit2(int fd, struct acl_queue *q, const void *a, size_t alen,
 	return ACL_SUCCESS;
 }
 
-/* Append @cmd to the ring and make sure the device side will see it. */
-aclError queue_submit(int fd, struct acl_queue *q, const struct ascend_cmd *cmd)
-{
-	return queue_submit2(fd, q, cmd, sizeof(*cmd), NULL, 0);
-}
-
 /* Copy new device printf text to stdout.  Caller serialises drains. */
 void queue_drain_printf(struct acl_queue *q)
 {

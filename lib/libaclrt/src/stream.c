@@ -404,20 +404,6 @@ aclError stream_submit2(struct acl_stream *s, const void *a, size_t alen, const 
 	return submit(s, a, alen, b, blen, NULL);
 }
 
-aclError acl_stream_submit(aclrtStream stream, const struct ascend_cmd *cmd)
-{
-	struct acl_device *dev;
-	struct acl_stream *s;
-	aclError ret;
-
-	ret = stream_acquire(stream, &s, &dev);
-	if (ret)
-		return ret;
-	ret = stream_submit(s, cmd);
-	stream_release(s, dev);
-	return ret;
-}
-
 void stream_drain_printf(struct acl_stream *s)
 {
 	pthread_mutex_lock(&s->lock);
