@@ -44,25 +44,6 @@
 #include "ascend_trace.h"
 #include "ascend_vm.h"
 
-/*
- * flags/pad zero, size > 0, no wrap-around, no overlap: 0 or -EINVAL.
- * Inlined: it is on the synchronous copy's hot path.
- */
-static __always_inline int ascend_copy_check(const struct drm_ascend_copy *args)
-{
-	u64 dst_end, src_end;
-
-	if (args->flags || args->pad || !args->size)
-		return -EINVAL;
-	if (check_add_overflow(args->dst, args->size, &dst_end) ||
-	    check_add_overflow(args->src, args->size, &src_end))
-		return -EINVAL;
-	/* CANN's memcpy forbids overlap; memmove semantics are not offered. */
-	if (args->dst < src_end && args->src < dst_end)
-		return -EINVAL;
-	return 0;
-}
-
 int ascend_copy_build(const struct ascend_vm_seg *dst, unsigned int ndst,
 		      const struct ascend_vm_seg *src, unsigned int nsrc,
 		      u64 chunk, struct ascend_dma_desc *descs,

@@ -7,12 +7,15 @@
 #ifndef __ASCEND_COPY_H__
 #define __ASCEND_COPY_H__
 
+#include <linux/errno.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/scatterlist.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
 
-struct drm_ascend_copy;
+#include "ascend_accel.h"
+
 struct drm_ascend_copy_2d;
 struct drm_ascend_copy_batch;
 struct drm_ascend_copy_entry;
@@ -48,6 +51,25 @@ static inline void ascend_copy_page_span(u64 addr, u64 len,
 {
 	*first = addr >> PAGE_SHIFT;
 	*count = ((addr + len - 1) >> PAGE_SHIFT) - *first + 1;
+}
+
+/*
+ * flags/pad zero, size > 0, no wrap-around, no overlap: 0 or -EINVAL.
+ * Inlined: it is on the synchronous copy's hot path.
+ */
+static __always_inline int ascend_copy_check(const struct drm_ascend_copy *args)
+{
+	u64 dst_end, src_end;
+
+	if (args->flags || args->pad || !args->size)
+		return -EINVAL;
+	if (check_add_overflow(args->dst, args->size, &dst_end) ||
+	    check_add_overflow(args->src, args->size, &src_end))
+		return -EINVAL;
+	/* CANN's memcpy forbids overlap; memmove semantics are not offered. */
+	if (args->dst < src_end && args->src < dst_end)
+		return -EINVAL;
+	return 0;
 }
 
 /*
