@@ -25,6 +25,7 @@
  *
  * Included by tests/user/test_fuzz_ioctl.c; needs _GNU_SOURCE.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -1106,6 +1107,37 @@ static void fz_limit_memlock(void)
 	}
 }
 
+/*
+ * Where a process that overran its budget is: each thread's state and
+ * kernel stack (readable as root, as in the test VM), so a report says
+ * whether it waited in the driver or kept fuzzing.
+ */
+static void fz_dump_stacks(pid_t pid)
+{
+	char path[320], line[256];
+	struct dirent *e;
+	FILE *f;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		printf("# fuzz: process %d thread %s:\n", (int)pid, e->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stack", (int)pid, e->d_name);
+		f = fopen(path, "r");
+		while (f && fgets(line, sizeof(line), f))
+			printf("#   %s", line);
+		if (f)
+			fclose(f);
+	}
+	closedir(d);
+	fflush(stdout);
+}
+
 static int fz_process(const struct fuzz_opts *o, unsigned int idx,
 		      struct fuzz_totals *tot)
 {
@@ -1213,6 +1245,9 @@ static void fuzz_run(const struct fuzz_opts *o, struct fuzz_totals *tot)
 			break;
 		if (fz_now_ns() > limit) {
 			printf("# fuzz: processes hang, killing them\n");
+			for (i = 0; i < procs; i++)
+				if (pids[i] > 0 && !kill(pids[i], 0))
+					fz_dump_stacks(pids[i]);
 			for (i = 0; i < procs; i++)
 				if (pids[i] > 0)
 					kill(pids[i], SIGKILL);
