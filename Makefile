@@ -8,6 +8,7 @@
 #                     CANN-style tree under PREFIX (Documentation/install.rst)
 #   make kunit        out-of-tree kunit.ko (cached per kernel) + our KUnit modules
 #   make checkpatch   scripts/checkpatch.pl --strict on drivers/accel/ascend
+#   make shellcheck   shellcheck on every tracked shell script (tools/shellcheck-tree)
 #   make run          (installs packages if root) build, run the D2D sample in the VM
 #   make check        (installs packages if root) build everything, boot the test
 #                     VM once, run KUnit + user tests + samples; last line of the
@@ -56,7 +57,7 @@ define submake
 	fi
 endef
 
-.PHONY: all module lib tests samples pkgconfig kunit checkpatch run check \
+.PHONY: all module lib tests samples pkgconfig kunit checkpatch shellcheck run check \
 	check-body check-stage clean need-kdir bench smi install check-debug fuzz stress
 
 all: module lib tests samples pkgconfig smi
@@ -135,6 +136,9 @@ checkpatch: need-kdir
 	echo "checkpatch --strict: $$errs"; \
 	case "$$errs" in "0 errors"*) exit 0 ;; *) exit 1 ;; esac
 
+shellcheck:
+	@tools/shellcheck-tree
+
 run:
 	tools/setup-deps
 	$(MAKE) all
@@ -197,6 +201,12 @@ check-body:
 	else \
 		cat $(CHECKDIR)/checkpatch.log; \
 		echo "RESULT: FAIL checkpatch ($$(tail -n 1 $(CHECKDIR)/checkpatch.log))"; \
+	fi >>$(CHECKDIR)/host.results
+	@if tools/shellcheck-tree >$(CHECKDIR)/shellcheck.log 2>&1; then \
+		echo "RESULT: PASS shellcheck ($$(tail -n 1 $(CHECKDIR)/shellcheck.log))"; \
+	else \
+		cat $(CHECKDIR)/shellcheck.log; \
+		echo "RESULT: FAIL shellcheck ($$(tail -n 1 $(CHECKDIR)/shellcheck.log))"; \
 	fi >>$(CHECKDIR)/host.results
 	@$(MAKE) --no-print-directory check-stage
 	@tests/install/check.sh $(CHECKDIR) >>$(CHECKDIR)/host.results 2>$(CHECKDIR)/install.log || \

@@ -129,6 +129,8 @@ else
 fi
 
 if [ -z "$DESTDIR" ] && command -v udevadm >/dev/null 2>&1; then
-	udevadm control --reload 2>/dev/null && udevadm trigger -s accel 2>/dev/null || true
+	if udevadm control --reload 2>/dev/null; then
+		udevadm trigger -s accel 2>/dev/null || true
+	fi
 fi
 say "done: . $PREFIX/set_env.sh"

@@ -134,7 +134,7 @@ done
 
 # --- user-space tests (TAP) -----------------------------------------------------
 for t in /work/user/*; do
-	[ -f "$t" ] && [ -x "$t" ] || continue
+	{ [ -f "$t" ] && [ -x "$t" ]; } || continue
 	p=$(basename "$t")
 	echo "==== user/$p"
 	(cd /work/user && timeout "$TEST_TIMEOUT" "./$p") </dev/null >$TMP/out 2>$TMP/err

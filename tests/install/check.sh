@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# The checks are functions run through check(): shellcheck 0.9 cannot see that.
+# shellcheck disable=SC2317
 # SPDX-License-Identifier: MIT
 #
 # tests/install/check.sh CHECKDIR - the host half of the install test (make check).
@@ -74,10 +76,12 @@ pc_ok() {
 	local flags
 	flags=$(PKG_CONFIG_PATH=$P/lib64/pkgconfig pkg-config --cflags --libs acl_rt) || return 1
 	log "pkg-config: $flags"
+	local words
+	read -ra words <<<"$flags"
 	[ "$(PKG_CONFIG_PATH=$P/lib64/pkgconfig pkg-config --modversion acl_rt)" = "$VERSION" ] &&
-		[ "$(readlink -f "$(printf '%s\n' $flags | sed -n 's/^-I//p')")" = "$P/include" ] &&
-		[ "$(readlink -f "$(printf '%s\n' $flags | sed -n 's/^-L//p')")" = "$P/lib64" ] &&
-		printf '%s\n' $flags | grep -x -- -lacl_rt >/dev/null
+		[ "$(readlink -f "$(printf '%s\n' "${words[@]}" | sed -n 's/^-I//p')")" = "$P/include" ] &&
+		[ "$(readlink -f "$(printf '%s\n' "${words[@]}" | sed -n 's/^-L//p')")" = "$P/lib64" ] &&
+		printf '%s\n' "${words[@]}" | grep -x -- -lacl_rt >/dev/null
 }
 check tree/pkgconfig-acl_rt.pc pc_ok
 cmake_ok() {
@@ -113,8 +117,8 @@ check tree/bin-ascend-smi smi_ok
 # --- the module: where modprobe finds it -------------------------------------------
 mods=("$ROOT"/lib/modules/*/updates/ascend.ko)
 module_ok() {
-	local ko=${mods[0]} kver tmp st
-	[ "${#mods[@]}" = 1 ] && [ -f "$ko" ] || { log "no single lib/modules/*/updates/ascend.ko"; return 1; }
+	local ko=${mods[0]} kver tmp
+	{ [ "${#mods[@]}" = 1 ] && [ -f "$ko" ]; } || { log "no single lib/modules/*/updates/ascend.ko"; return 1; }
 	kver=$(basename "$(dirname "$(dirname "$ko")")")
 	[ "$(modinfo -F name "$ko")" = ascend ] || return 1
 	[ "$(modinfo -F vermagic "$ko" | awk '{print $1}')" = "$kver" ] || return 1
@@ -135,12 +139,13 @@ dkms_ok() {
 		[ -f "$SRC/$f" ] || { log "missing $SRC/$f"; return 1; }
 	done
 	# Every source the Kbuild names is there.
-	for f in $(sed -n 's/^[[:space:]]*\(ascend[a-z_0-9]*\)\.o.*/\1/p' "$SRC/drivers/accel/ascend/Kbuild"); do
+	while read -r f; do
 		[ "$f" = ascend ] && continue
 		[ -f "$SRC/drivers/accel/ascend/$f.c" ] || { log "missing $f.c"; return 1; }
-	done
+	done < <(sed -n 's/^[[:space:]]*\(ascend[a-z_0-9]*\)\.o.*/\1/p' "$SRC/drivers/accel/ascend/Kbuild")
 	# dkms.conf is shell: evaluate it the way dkms does.
 	(
+		# shellcheck disable=SC2034 # read by dkms.conf
 		kernel_source_dir=/lib/modules/K/build dkms_tree=/var/lib/dkms
 		# shellcheck disable=SC1091
 		. "$SRC/dkms.conf" || exit 1
@@ -174,7 +179,7 @@ check tree/modprobe.d-ascend.conf.example modprobe_ok
 # --- the sample application against the installed tree ---------------------------
 mkdir -p "$PAY/install/opt"
 app_pkgconfig() { # environment from set_env.sh only
-	# shellcheck disable=SC1091
+	# shellcheck disable=SC1091,SC2046 # generated file; pkg-config prints separate words
 	(source "$P/set_env.sh" &&
 		cc -std=c11 -Wall -Wextra -Werror -o "$PAY/install/app_pkgconfig" "$HERE/app/app.c" \
 			$(pkg-config --cflags --libs acl_rt))
@@ -190,6 +195,7 @@ app_cmake() {
 }
 check app/cmake-find_package app_cmake
 smi_test() {
+	# shellcheck disable=SC2046 # pkg-config prints separate words
 	cc -std=c11 -Wall -Wextra -Werror -I"$TOP/tests/lib" -o "$PAY/test_install_smi" \
 		"$HERE/test_install_smi.c" \
 		$(PKG_CONFIG_PATH=$P/lib64/pkgconfig pkg-config --cflags --libs acl_rt)
@@ -197,6 +203,6 @@ smi_test() {
 check build/test_install_smi smi_test
 
 # --- staged for the VM ------------------------------------------------------------
-cp -a "$P" "$PAY/install/opt/" && install -m 0755 "$HERE/vm-test.sh" "$PAY/test_install_app" ||
+{ cp -a "$P" "$PAY/install/opt/" && install -m 0755 "$HERE/vm-test.sh" "$PAY/test_install_app"; } ||
 	result FAIL stage-for-vm
 exit 0

@@ -23,6 +23,7 @@ rm -rf /opt/ascend && mkdir -p /opt && cp -a "$T/opt/ascend" /opt/ascend
 ok $? copy-tree-to-opt-ascend
 
 # Under a POSIX sh the prefix comes from the path baked in at install time.
+# shellcheck source=/dev/null # generated at install time from packaging/set_env.sh.in
 . /opt/ascend/set_env.sh
 st=0
 [ "$ASCEND_HOME_PATH" = /opt/ascend ] || st=1
