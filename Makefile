@@ -45,6 +45,7 @@ CHECK_PARAMS ?= num_devices=2
 
 MODDIR := $(CURDIR)/drivers/accel/ascend
 KUNITDIR := $(CURDIR)/tests/kunit
+TROUBLEDIR := $(CURDIR)/tests/harness/trouble
 CHECKDIR := $(BUILD)/check
 SAMPLE_D2D := 5_d2d_sync_memory_copy
 
@@ -57,7 +58,7 @@ define submake
 	fi
 endef
 
-.PHONY: all module lib tests samples pkgconfig kunit checkpatch shellcheck run check \
+.PHONY: all module lib tests samples pkgconfig kunit checkpatch shellcheck harness-module run check \
 	check-body check-stage clean need-kdir bench smi install check-debug fuzz stress
 
 all: module lib tests samples pkgconfig smi
@@ -121,6 +122,11 @@ kunit: module
 	oot=$$(tools/kunit-oot/prepare.sh $(KDIR) $(ASCEND_CACHE)) || exit 1; \
 	$(MAKE) -C $(KDIR) M=$(KUNITDIR) KUNIT_OOT=$$oot \
 		KBUILD_EXTRA_SYMBOLS="$$oot/Module.symvers $(MODDIR)/Module.symvers" modules
+
+# vm_trouble.ko: kernel trouble on purpose, for tests/harness/check-trouble only
+# (proves that the VM harness fails a run on each kind); never installed.
+harness-module: need-kdir
+	$(MAKE) -C $(KDIR) M=$(TROUBLEDIR) modules
 
 # Passes when checkpatch reports no ERROR (warnings and checks are listed).
 checkpatch: need-kdir
@@ -187,7 +193,7 @@ check:
 	tools/setup-deps
 	@$(MAKE) --no-print-directory check-body
 	@tools/check-summary --vm-status "$$(cat $(CHECKDIR)/vm.status 2>/dev/null || echo 125)" \
-		--vm-log $(CHECKDIR)/vm.log $(CHECKDIR)/host.results
+		--vm-log $(CHECKDIR)/vm.log --vm-dir $(BUILD)/vm $(CHECKDIR)/host.results
 
 check-body:
 	@rm -rf $(CHECKDIR) && mkdir -p $(CHECKDIR)
@@ -228,6 +234,12 @@ check-body:
 		--copy $(CHECKDIR)/payload/user --copy $(CHECKDIR)/payload/samples \
 		--copy tests/run-in-vm.sh -- sh run-in-vm.sh | tee $(CHECKDIR)/vm.log; \
 	echo $$? >$(CHECKDIR)/vm.status
+	@echo "check: the harness fails a VM run on each kind of kernel trouble (build/vm-trouble/)"
+	@if $(MAKE) --no-print-directory harness-module >$(CHECKDIR)/harness-module.log 2>&1; then \
+		tests/harness/check-trouble $(TROUBLEDIR)/vm_trouble.ko 2>$(CHECKDIR)/trouble.log; \
+	else \
+		cat $(CHECKDIR)/harness-module.log; echo "RESULT: FAIL build/harness-module"; \
+	fi >>$(CHECKDIR)/host.results
 
 # Debug-kernel lane: tools/debug-kernel/check builds (cold: see
 # Documentation/testing.rst) or reuses the cached kernel, builds our modules
@@ -255,5 +267,6 @@ clean:
 		$(MAKE) -C $(KDIR) M=$(MODDIR) clean; \
 		[ -f $(KUNITDIR)/Kbuild ] && $(MAKE) -C $(KDIR) M=$(KUNITDIR) \
 			KUNIT_OOT=$(ASCEND_CACHE)/kunit-oot clean; \
+		$(MAKE) -C $(KDIR) M=$(TROUBLEDIR) clean; \
 	fi; true
 	rm -rf $(BUILD)
