@@ -3,11 +3,15 @@
  * kunit_oot.c - task -> running KUnit test table for the out-of-tree kunit.ko.
  *
  * Stands in for task_struct::kunit_test, which only exists with CONFIG_KUNIT.
- * KUnit runs each case in its own kthread, so a handful of slots is plenty.
+ * KUnit runs each case in its own kthread; a slot is reused once its kthread
+ * has exited, so a handful of slots is plenty.
  */
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/printk.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
-#include <linux/printk.h>
 
 #define KUNIT_OOT_SLOTS 64
 
@@ -32,12 +36,32 @@ static struct kunit_oot_slot *kunit_oot_find(const struct task_struct *t)
 	return NULL;
 }
 
+/*
+ * A slot whose task is gone: its pid no longer names it.  KUnit sets the
+ * test of each case's kthread but nothing clears it when the kthread exits,
+ * so without this the table fills after KUNIT_OOT_SLOTS cases and later
+ * cases run without a current test (kunit_fail_current_test() then reports
+ * nothing).  The task pointer is only compared, never dereferenced.
+ */
+static bool kunit_oot_stale(const struct kunit_oot_slot *slot)
+{
+	bool stale;
+
+	rcu_read_lock();
+	stale = pid_task(find_pid_ns(slot->pid, &init_pid_ns), PIDTYPE_PID) != slot->task;
+	rcu_read_unlock();
+	return stale;
+}
+
 static struct kunit_oot_slot *kunit_oot_free_slot(void)
 {
 	int i;
 
 	for (i = 0; i < KUNIT_OOT_SLOTS; i++)
 		if (!kunit_oot_slots[i].task)
+			return &kunit_oot_slots[i];
+	for (i = 0; i < KUNIT_OOT_SLOTS; i++)
+		if (kunit_oot_stale(&kunit_oot_slots[i]))
 			return &kunit_oot_slots[i];
 	return NULL;
 }
@@ -73,7 +97,7 @@ void kunit_oot_set_current(struct kunit *test)
 			slot = kunit_oot_free_slot();
 		if (slot) {
 			slot->task = current;
-			slot->pid = current->pid;
+			slot->pid = task_pid_nr(current);	/* as init_pid_ns sees it */
 			slot->test = test;
 		} else {
 			full = true;
