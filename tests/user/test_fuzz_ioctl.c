@@ -6,7 +6,10 @@
  * multi-process run of everything, a run whose processes reopen the device,
  * each followed by a leak check (debugfs hbm/clients of device 0 back to
  * nothing once the fuzz processes exited).  FUZZ_SEED=<n> replays; the seed
- * is printed.  FUZZ_SCALE=<n> multiplies the time budgets.
+ * is printed.  FUZZ_SCALE=<n> multiplies the time budgets.  To chase a
+ * failure, FUZZ_CASES=<name,...> runs only the cases whose names contain
+ * one of the words, FUZZ_REPEAT=<n> runs each (selected) case n times in a
+ * row, with the same seed.
  *
  * With arguments (make fuzz): the long form, one TAP case:
  *   test_fuzz_ioctl --seconds N | --iterations N | --long  [--seed S]
@@ -178,8 +181,40 @@ static int long_form(int argc, char **argv)
 	return !t.bad_children && clean ? 0 : 1;
 }
 
+static int case_selected(const char *name, const char *list)
+{
+	char buf[256], *w, *save;
+
+	if (!list || !*list)
+		return 1;
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (w = strtok_r(buf, ", ", &save); w; w = strtok_r(NULL, ", ", &save))
+		if (strstr(name, w))
+			return 1;
+	return 0;
+}
+
+/* FUZZ_CASES / FUZZ_REPEAT: the selected cases, each @repeat times. */
+static int tap_main_selected(const char *list, int repeat)
+{
+	struct tap_case *c;
+	int n = 0, failed = 0, r;
+
+	for (c = tap_cases; c; c = c->next)
+		n += case_selected(c->name, list) ? repeat : 0;
+	printf("1..%d\n", n);
+	n = 0;
+	for (c = tap_cases; c; c = c->next)
+		for (r = 0; r < repeat && case_selected(c->name, list); r++)
+			failed += tap_run_one(c, ++n);
+	fflush(stdout);
+	return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	const char *cases = getenv("FUZZ_CASES");
+	int repeat = getenv("FUZZ_REPEAT") ? atoi(getenv("FUZZ_REPEAT")) : 1;
 	const char *s = getenv("FUZZ_SEED");
 	int ret;
 
@@ -190,7 +225,10 @@ int main(int argc, char **argv)
 		return long_form(argc, argv);
 	printf("# fuzz seed %" PRIu64 " (FUZZ_SEED=%" PRIu64 " replays)\n", seed, seed);
 	params_lower();
-	ret = tap_main();
+	if (cases || repeat > 1)
+		ret = tap_main_selected(cases, repeat > 1 ? repeat : 1);
+	else
+		ret = tap_main();
 	params_restore();
 	return ret;
 }
