@@ -1406,12 +1406,20 @@ static void fz_crash_thread_fini(struct fz_proc *p, unsigned int idx)
 }
 
 /* Once per fuzz process, on its main thread. */
+static void fz_interrupt_handler(int sig);
+
 static void fz_crash_init(struct fz_proc *p)
 {
 	struct sigaction sa;
 	unsigned int i;
 
 	fz_self = p;
+	/* the watchdog's interruptions (fz_watch): no SA_RESTART */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fz_interrupt_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = fz_crash_handler;
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
@@ -1458,6 +1466,10 @@ struct fz_thread {
 	struct fz_proc *p;
 	uint64_t seed;
 	unsigned int idx;	/* 1.. (0: the process's main thread) */
+	int done;		/* the thread finished (atomic) */
+	unsigned int seen;	/* watchdog: its ioctl count last time */
+	unsigned int still;	/* watchdog: periods the same ioctl ran */
+	int told;		/* watchdog: its overrun was reported */
 };
 
 static void *fz_thread_main(void *arg)
@@ -1474,7 +1486,128 @@ static void *fz_thread_main(void *arg)
 		fz_step(p);
 	}
 	fz_crash_thread_fini(p, t->idx);
+	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+/*
+ * The watchdog: the process's main thread, while its fuzz threads run.
+ *
+ * A fuzz thread can block in the driver for as long as its own process
+ * wants: a ring may hold an EVENT_WAIT without a timeout for a generation
+ * nobody records (legal, and the fuzzer makes them), and every synchronous
+ * COPY, COPY_2D, COPY_BATCH and FILL first drains the file's queues, so
+ * it waits (interruptibly) until the event is recorded, the event or the
+ * queue is destroyed, or the thread gets a signal.  When every thread of
+ * a process ended up in such a drain, nobody was left to end the wait and
+ * the process overran its budget until the parent killed it.
+ *
+ * So a thread whose ioctl has run for FZ_STUCK_MS, or that is still in one
+ * FZ_GRACE_MS past the deadline, gets SIGUSR1 (a handler without
+ * SA_RESTART): the wait returns -EINTR, the thread goes on (an interrupted
+ * ioctl is a path worth fuzzing too) or sees its deadline and ends.  A
+ * process then ends within about FZ_GRACE_MS of its budget, and one the
+ * parent still has to kill is blocked uninterruptibly: a driver bug.
+ */
+#define FZ_WATCH_MS	100
+#define FZ_STUCK_MS	2000
+#define FZ_GRACE_MS	500
+
+static void fz_interrupt_handler(int sig)
+{
+	(void)sig;	/* only there to end a blocking ioctl with -EINTR */
+}
+
+static void fz_watch(struct fz_proc *p, struct fz_thread *th, pthread_t *tids,
+		     int n)
+{
+	struct timespec ts = { 0, FZ_WATCH_MS * 1000000L };
+	int t, alive;
+
+	for (t = 0; t < n; t++) {
+		th[t].seen = 0;
+		th[t].still = 0;
+		th[t].told = 0;
+	}
+	do {
+		uint64_t now;
+
+		nanosleep(&ts, NULL);
+		now = fz_now_ns();
+		alive = 0;
+		for (t = 0; t < n; t++) {
+			const struct fz_cur *c;
+			unsigned int nh;
+			int running, late;
+
+			if (__atomic_load_n(&th[t].done, __ATOMIC_ACQUIRE))
+				continue;
+			alive++;
+			c = th[t].idx < FZ_MAX_THREADS ?
+			    __atomic_load_n(&p->cur[th[t].idx], __ATOMIC_ACQUIRE) : NULL;
+			if (!c)
+				continue;
+			nh = __atomic_load_n(&c->nhist, __ATOMIC_ACQUIRE);
+			running = nh && __atomic_load_n(&c->hist[(nh - 1) % FZ_HIST].ret,
+							__ATOMIC_RELAXED) == 1;
+			if (!running || nh != th[t].seen) {
+				th[t].seen = nh;
+				th[t].still = 0;
+				continue;
+			}
+			th[t].still++;
+			late = p->deadline_ns &&
+			       now >= p->deadline_ns + FZ_GRACE_MS * 1000000ULL;
+			if (!late && th[t].still * FZ_WATCH_MS < FZ_STUCK_MS)
+				continue;
+			if (late && !th[t].told) {
+				th[t].told = 1;
+				printf("# fuzz[%d]: thread %d still in %s (%s) past its budget:"
+				       " interrupting it\n", (int)getpid(), (int)c->tid,
+				       fz_ioctl_name(c->hist[(nh - 1) % FZ_HIST].req),
+				       c->op ? c->op : "?");
+				fflush(stdout);
+			}
+			__atomic_add_fetch(&p->tot->interrupts, 1, __ATOMIC_RELAXED);
+			pthread_kill(tids[t], SIGUSR1);
+			th[t].still = 0;
+		}
+	} while (alive);
+	for (t = 0; t < n; t++)
+		pthread_join(tids[t], NULL);
+}
+
+/*
+ * fuzz_opts.stall: before the threads start, leave a queue stalled for
+ * good -- an EVENT_WAIT without a timeout for an event nobody records, on
+ * a queue the fuzzer does not track -- so that every synchronous copy
+ * blocks in the drain (the deterministic form of the overrun above).
+ */
+static void fz_stall_queue(struct fz_proc *p)
+{
+	struct drm_ascend_event_create e = { 0 };
+	struct drm_ascend_queue_create c = { .ring_entries = 4 };
+	struct drm_ascend_queue_doorbell db = { 0 };
+	struct ascend_queue_status *st;
+	struct ascend_cmd *ring;
+	void *m;
+
+	if (fz_ioctl(p, DRM_IOCTL_ASCEND_EVENT_CREATE, &e) ||
+	    fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c))
+		return;
+	m = mmap(NULL, c.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd,
+		 (off_t)c.mmap_offset);
+	if (m == MAP_FAILED || fz_keep_map(p, m, c.mmap_size))
+		return;
+	st = m;
+	ring = (struct ascend_cmd *)((char *)m + st->ring_offset);
+	memset(&ring[0], 0, sizeof(ring[0]));
+	ring[0].opcode = ASCEND_CMD_EVENT_WAIT;
+	ring[0].event.handle = e.handle;
+	ring[0].event.gen = 1;		/* never recorded */
+	__atomic_store_n(&st->wptr, 1, __ATOMIC_RELEASE);
+	db.handle = c.handle;
+	fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_DOORBELL, &db);
 }
 
 static uint8_t *fz_mmap(size_t size, int prot)
@@ -1582,6 +1715,7 @@ static void fz_dump_stacks(pid_t pid)
 {
 	char path[320], line[256];
 	struct dirent *e;
+	unsigned int i;
 	FILE *f;
 	DIR *d;
 
@@ -1601,6 +1735,17 @@ static void fz_dump_stacks(pid_t pid)
 			fclose(f);
 	}
 	closedir(d);
+	/* and what its queues wait for (debugfs queues: pid first) */
+	for (i = 0; i < 16; i++) {
+		snprintf(path, sizeof(path), "/sys/kernel/debug/accel/ascend.%u/queues", i);
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		while (fgets(line, sizeof(line), f))
+			if (atoi(line) == (int)pid)
+				printf("#   ascend.%u queue: %s", i, line);
+		fclose(f);
+	}
 	fflush(stdout);
 }
 
@@ -1647,15 +1792,17 @@ static int fz_process(const struct fuzz_opts *o, unsigned int idx,
 				(round + 1) / rounds : 0;
 		FZ_OP("open");
 		fz_open(&p);
+		if (o->stall)
+			fz_stall_queue(&p);
 		for (t = 0; t < nthreads; t++) {
 			th[t].p = &p;
 			th[t].seed = rnd();
 			th[t].idx = t + 1;
+			th[t].done = 0;
 			if (pthread_create(&tids[t], NULL, fz_thread_main, &th[t]))
 				_exit(3);
 		}
-		for (t = 0; t < nthreads; t++)
-			pthread_join(tids[t], NULL);
+		fz_watch(&p, th, tids, nthreads);
 		/* close with everything still alive: the release path cleans up */
 		FZ_OP("close and unmap");
 		close(p.fd);
@@ -1798,6 +1945,7 @@ static void fuzz_run(const struct fuzz_opts *o, struct fuzz_totals *tot)
 		tot->ring_cmds += shared[i].ring_cmds;
 		tot->faults += shared[i].faults;
 		tot->resets += shared[i].resets;
+		tot->interrupts += shared[i].interrupts;
 	}
 	munmap(shared, sizeof(*shared) * procs);
 	free(pids);

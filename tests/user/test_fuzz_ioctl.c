@@ -63,8 +63,10 @@ static void run(unsigned int families, int procs, int threads, int seconds,
 
 	fuzz_run(&o, &t);
 	printf("# seed %" PRIu64 ": %" PRIu64 " calls (%" PRIu64 " ok), %" PRIu64
-	       " ring commands, %" PRIu64 " queue faults, %" PRIu64 " resets\n",
-	       o.seed, t.calls, t.ok, t.ring_cmds, t.faults, t.resets);
+	       " ring commands, %" PRIu64 " queue faults, %" PRIu64 " resets, %"
+	       PRIu64 " blocked ioctls interrupted\n",
+	       o.seed, t.calls, t.ok, t.ring_cmds, t.faults, t.resets,
+	       t.interrupts);
 	CHECK_EQ(t.bad_children, 0);
 	CHECK(t.calls > 0);
 	CHECK(reliab_wait_clean(0, 20));
@@ -103,6 +105,36 @@ TEST(fuzz_everything_multiprocess)
 TEST(fuzz_everything_reopening)
 {
 	run(FUZZ_F_ALL, 2, 2, 10, 1);
+}
+
+/*
+ * A fuzz process ends within its budget even when its own ring holds a
+ * wait that never ends: a queue stalled for good on an EVENT_WAIT without
+ * a timeout, so every synchronous copy blocks in the drain.  Before the
+ * watchdog (fz_watch) every thread ended up there and the process was
+ * killed 60 s past its budget (case 5 and 7 "processes hang").
+ */
+TEST(fuzz_ends_in_budget_with_stalled_queue)
+{
+	struct fuzz_opts o = {
+		.seed = seed + 0x57a11,
+		.seconds = 3,
+		.procs = 1,
+		.threads = 3,
+		.families = FUZZ_F_MEM,
+		.stall = 1,
+	};
+	struct fuzz_totals t;
+	uint64_t t0 = fz_now_ns(), secs;
+
+	fuzz_run(&o, &t);
+	secs = (fz_now_ns() - t0) / 1000000000ULL;
+	printf("# %" PRIu64 " calls in %" PRIu64 " s, %" PRIu64
+	       " blocked ioctls interrupted\n", t.calls, secs, t.interrupts);
+	CHECK_EQ(t.bad_children, 0);
+	CHECK(secs <= (uint64_t)o.seconds + 10);
+	CHECK(t.interrupts > 0);	/* the drains did block */
+	CHECK(reliab_wait_clean(0, 20));
 }
 
 TEST(device_works_after_fuzzing)
