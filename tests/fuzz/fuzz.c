@@ -35,10 +35,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <linux/capability.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/ucontext.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,6 +57,8 @@
 #define FZ_SCRATCH	(64 * 1024)
 #define FZ_REG_PAGES	16
 #define FZ_KERNEL_ADDR	0xffff888000000000ULL
+#define FZ_MAX_THREADS	64	/* threads a crash report names */
+#define FZ_HIST		8	/* ioctls a crash report shows per thread */
 
 /* ---- PRNG (xorshift64*), one state per thread ---------------------------- */
 
@@ -77,6 +81,41 @@ static int chance(unsigned int pct)
 {
 	return rndn(100) < pct;
 }
+
+/* ---- what each thread is doing, for crash reports ------------------------ */
+
+/* One ioctl of a thread's recent history. */
+struct fz_call {
+	unsigned long req;
+	int ret;			/* 0 or -errno; 1: still running */
+	uint64_t arg[8];		/* the argument's first words, before */
+};
+
+/*
+ * A thread's current operation, its ioctl in progress and its last ioctls,
+ * the ring command it wrote last: read by the crash handler (which runs on
+ * the crashing thread, and also prints the other threads' records).
+ */
+struct fz_cur {
+	pid_t tid;
+	const char *op;			/* current operation */
+	struct fz_call hist[FZ_HIST];	/* ring of the last ioctls */
+	unsigned int nhist;		/* ioctls made */
+	/* op_ring: the queue and the last command written */
+	uint32_t q_handle;
+	const void *q_st, *q_ring;
+	uint32_t q_entries;
+	uint64_t q_slot, q_wptr;
+	struct ascend_cmd cmd;
+	int has_cmd;
+	/* COPY_BATCH: the entries handed to the kernel */
+	const struct drm_ascend_copy_entry *batch;
+	unsigned int batch_n;
+};
+
+static __thread struct fz_cur fz_cur;
+
+#define FZ_OP(name) (fz_cur.op = (name))
 
 /* ---- per-process state --------------------------------------------------- */
 
@@ -123,6 +162,7 @@ struct fz_proc {
 	uint64_t deadline_ns;
 	struct drm_ascend_free_ring *fring;	/* the free ring, if mapped */
 	uint32_t fring_entries;
+	struct fz_cur *cur[FZ_MAX_THREADS];	/* each thread's, for reports */
 };
 
 static uint64_t fz_now_ns(void)
@@ -135,12 +175,21 @@ static uint64_t fz_now_ns(void)
 
 static int fz_ioctl(struct fz_proc *p, unsigned long req, void *arg)
 {
-	int ret = ioctl(p->fd, req, arg);
+	struct fz_call *c = &fz_cur.hist[fz_cur.nhist % FZ_HIST];
+	size_t n = _IOC_SIZE(req);
+	int ret;
 
+	c->req = req;
+	c->ret = 1;
+	memset(c->arg, 0, sizeof(c->arg));
+	memcpy(c->arg, arg, n < sizeof(c->arg) ? n : sizeof(c->arg));
+	__atomic_store_n(&fz_cur.nhist, fz_cur.nhist + 1, __ATOMIC_RELEASE);
+	ret = ioctl(p->fd, req, arg);
+	c->ret = ret ? -errno : 0;
 	__atomic_add_fetch(&p->tot->calls, 1, __ATOMIC_RELAXED);
 	if (ret == 0)
 		__atomic_add_fetch(&p->tot->ok, 1, __ATOMIC_RELAXED);
-	return ret ? -errno : 0;
+	return c->ret;
 }
 
 /*
@@ -504,7 +553,10 @@ static void op_copy(struct fz_proc *p)
 			b.count = n / 2;
 		b.flags = gen_flags32();
 		b.fail_index = (uint32_t)rnd();
+		fz_cur.batch = e;
+		fz_cur.batch_n = n;
 		fz_ioctl(p, DRM_IOCTL_ASCEND_COPY_BATCH, &b);
+		fz_cur.batch = NULL;
 		break;
 	}
 }
@@ -865,11 +917,19 @@ static void op_ring(struct fz_proc *p)
 		return;	/* never created: the mapping may be gone otherwise */
 	st = q.st;
 
+	fz_cur.q_handle = q.handle;
+	fz_cur.q_st = st;
+	fz_cur.q_ring = q.ring;
+	fz_cur.q_entries = q.entries;
+
 	/* commands (the mapping outlives destroy: writes are harmless) */
 	wp = __atomic_load_n(&st->wptr, __ATOMIC_RELAXED);
 	n = 1 + rndn(4);
 	for (k = 0; k < n; k++) {
 		gen_cmd(p, &cmd);
+		fz_cur.cmd = cmd;
+		fz_cur.has_cmd = 1;
+		fz_cur.q_slot = (wp + k) % q.entries;
 		memcpy(&q.ring[(wp + k) % q.entries], &cmd, sizeof(cmd));
 	}
 	switch (rndn(20)) {
@@ -886,6 +946,7 @@ static void op_ring(struct fz_proc *p)
 		default: st->printf_tail = rnd(); break;
 		}
 	}
+	fz_cur.q_wptr = wp;
 	__atomic_store_n(&st->wptr, wp, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&p->tot->ring_cmds, n, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -960,6 +1021,413 @@ static void op_queue_misc(struct fz_proc *p)
 	}
 }
 
+/* ---- crash reports -------------------------------------------------------- */
+
+/*
+ * A fuzz process that dies of a signal says where and why first: the
+ * faulting address, the signal, what each thread was doing (operation,
+ * ioctl in progress and its last ioctls with their arguments, the ring
+ * command it wrote last) and where the fuzzer's own buffers are, then
+ * /proc/self/maps.  The handler runs on an alternate stack (a stack
+ * overflow or a smashed stack pointer is reported too), writes with
+ * write(2) only, and re-raises the signal with its default action, so
+ * the process still dies of it and the parent reports the signal.
+ */
+static struct fz_proc *fz_self;	/* this process's state, for the handler */
+static int fz_crashing;		/* the first crashing thread reports */
+
+#define FZ_SIGSTACK	(64 * 1024)
+
+struct fz_out {
+	char buf[512];
+	size_t n;
+};
+
+static void fz_out_flush(struct fz_out *o)
+{
+	size_t off = 0;
+
+	while (off < o->n) {
+		ssize_t w = write(STDOUT_FILENO, o->buf + off, o->n - off);
+
+		if (w <= 0)
+			break;
+		off += w;
+	}
+	o->n = 0;
+}
+
+static void fz_out_s(struct fz_out *o, const char *s)
+{
+	for (; s && *s; s++) {
+		if (o->n == sizeof(o->buf))
+			fz_out_flush(o);
+		o->buf[o->n++] = *s;
+	}
+}
+
+static void fz_out_x(struct fz_out *o, uint64_t v)
+{
+	char t[19];
+	int i = 18;
+
+	t[i] = 0;
+	do {
+		t[--i] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	t[--i] = 'x';
+	t[--i] = '0';
+	fz_out_s(o, t + i);
+}
+
+static void fz_out_d(struct fz_out *o, int64_t v)
+{
+	char t[24];
+	int i = 23;
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	t[i] = 0;
+	do {
+		t[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		t[--i] = '-';
+	fz_out_s(o, t + i);
+}
+
+/* Start a report line: "# fuzz[pid]: " */
+static void fz_out_line(struct fz_out *o)
+{
+	fz_out_s(o, "# fuzz[");
+	fz_out_d(o, getpid());
+	fz_out_s(o, "]: ");
+}
+
+static void fz_out_end(struct fz_out *o)
+{
+	fz_out_s(o, "\n");
+	fz_out_flush(o);
+}
+
+static const char *fz_ioctl_name(unsigned long req)
+{
+	static const char *const drv[] = {
+		"DEV_QUERY", "VA_WINDOW", "BO_CREATE", "COPY", "QUEUE_CREATE",
+		"QUEUE_DESTROY", "QUEUE_DOORBELL", "QUEUE_WAIT", "FILL",
+		"EVENT_CREATE", "EVENT_DESTROY", "EVENT_WAIT", "EVENT_SIGNAL",
+		"QUEUE_RESET", "HOST_ALLOC", "HOST_REGISTER", "COPY_BATCH",
+		"COPY_2D", "PEER", "IPC_EXPORT", "IPC_SET_PID", "IPC_IMPORT",
+		"IPC_CLOSE", "BO_FREE", "FREE_RING_CREATE",
+	};
+	unsigned int nr = _IOC_NR(req);
+
+	if (req == DRM_IOCTL_VERSION)
+		return "DRM_VERSION";
+	if (req == DRM_IOCTL_GET_CAP)
+		return "DRM_GET_CAP";
+	if (req == DRM_IOCTL_GEM_CLOSE)
+		return "GEM_CLOSE";
+	if (req == DRM_IOCTL_GEM_FLINK)
+		return "GEM_FLINK";
+	if (req == DRM_IOCTL_GEM_OPEN)
+		return "GEM_OPEN";
+	if (req == DRM_IOCTL_PRIME_HANDLE_TO_FD)
+		return "PRIME_HANDLE_TO_FD";
+	if (req == DRM_IOCTL_PRIME_FD_TO_HANDLE)
+		return "PRIME_FD_TO_HANDLE";
+	if (nr >= DRM_COMMAND_BASE &&
+	    nr - DRM_COMMAND_BASE < sizeof(drv) / sizeof(drv[0]))
+		return drv[nr - DRM_COMMAND_BASE];
+	return "unknown";
+}
+
+static const char *fz_sig_name(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: return "SIGSEGV";
+	case SIGBUS: return "SIGBUS";
+	case SIGFPE: return "SIGFPE";
+	case SIGILL: return "SIGILL";
+	case SIGABRT: return "SIGABRT";
+	case SIGTRAP: return "SIGTRAP";
+	case SIGKILL: return "SIGKILL";
+	default: return "signal";
+	}
+}
+
+static void fz_out_call(struct fz_out *o, const struct fz_call *c)
+{
+	unsigned int i;
+
+	fz_out_s(o, fz_ioctl_name(c->req));
+	fz_out_s(o, c->ret == 1 ? " (running)" : " ret ");
+	if (c->ret != 1)
+		fz_out_d(o, c->ret);
+	fz_out_s(o, " arg");
+	for (i = 0; i < 8 && i * 8 < _IOC_SIZE(c->req); i++) {
+		fz_out_s(o, " ");
+		fz_out_x(o, c->arg[i]);
+	}
+}
+
+static void fz_out_thread(struct fz_out *o, const struct fz_cur *c, int self)
+{
+	unsigned int n = __atomic_load_n(&c->nhist, __ATOMIC_ACQUIRE), i, k;
+
+	fz_out_line(o);
+	fz_out_s(o, self ? "crashing thread " : "thread ");
+	fz_out_d(o, c->tid);
+	fz_out_s(o, ": in ");
+	fz_out_s(o, c->op ? c->op : "(start)");
+	fz_out_end(o);
+	for (k = 0; k < FZ_HIST && k < n; k++) {
+		i = n - 1 - k;
+		fz_out_line(o);
+		fz_out_s(o, "  ioctl -");
+		fz_out_d(o, k);
+		fz_out_s(o, ": ");
+		fz_out_call(o, &c->hist[i % FZ_HIST]);
+		fz_out_end(o);
+	}
+	if (c->has_cmd) {
+		fz_out_line(o);
+		fz_out_s(o, "  last ring command: queue ");
+		fz_out_d(o, c->q_handle);
+		fz_out_s(o, " status ");
+		fz_out_x(o, (uintptr_t)c->q_st);
+		fz_out_s(o, " ring ");
+		fz_out_x(o, (uintptr_t)c->q_ring);
+		fz_out_s(o, " entries ");
+		fz_out_d(o, c->q_entries);
+		fz_out_s(o, " slot ");
+		fz_out_d(o, (int64_t)c->q_slot);
+		fz_out_s(o, " wptr ");
+		fz_out_x(o, c->q_wptr);
+		fz_out_s(o, " cmd");
+		for (i = 0; i < 8; i++) {
+			uint64_t v;
+
+			memcpy(&v, (const char *)&c->cmd + 8 * i, 8);
+			fz_out_s(o, " ");
+			fz_out_x(o, v);
+		}
+		fz_out_end(o);
+	}
+	if (c->batch) {
+		for (i = 0; i < c->batch_n && i < 8; i++) {
+			fz_out_line(o);
+			fz_out_s(o, "  batch entry ");
+			fz_out_d(o, i);
+			fz_out_s(o, ": dst ");
+			fz_out_x(o, c->batch[i].dst);
+			fz_out_s(o, " src ");
+			fz_out_x(o, c->batch[i].src);
+			fz_out_s(o, " size ");
+			fz_out_x(o, c->batch[i].size);
+			fz_out_end(o);
+		}
+	}
+}
+
+/* One of the fuzzer's buffers; notes whether @addr is inside it. */
+static void fz_out_buf(struct fz_out *o, const char *what, int idx,
+		       uint64_t start, uint64_t size, uint64_t addr)
+{
+	if (!start)
+		return;
+	fz_out_line(o);
+	fz_out_s(o, "  ");
+	fz_out_s(o, what);
+	if (idx >= 0) {
+		fz_out_s(o, "[");
+		fz_out_d(o, idx);
+		fz_out_s(o, "]");
+	}
+	fz_out_s(o, " ");
+	fz_out_x(o, start);
+	fz_out_s(o, "-");
+	fz_out_x(o, start + size);
+	if (addr >= start && addr - start < size) {
+		fz_out_s(o, "   <-- fault address at +");
+		fz_out_x(o, addr - start);
+	}
+	fz_out_end(o);
+}
+
+static void fz_out_bufs(struct fz_out *o, const struct fz_proc *p,
+			uint64_t addr)
+{
+	unsigned int i;
+
+	fz_out_line(o);
+	fz_out_s(o, "buffers of the fuzzer:");
+	fz_out_end(o);
+	fz_out_buf(o, "scratch (copy destination)", -1,
+		   (uintptr_t)p->scratch, FZ_SCRATCH, addr);
+	fz_out_buf(o, "register area", -1, (uintptr_t)p->regarea,
+		   FZ_REG_PAGES * 4096, addr);
+	fz_out_buf(o, "read-only page", -1, (uintptr_t)p->ro_page, 4096, addr);
+	fz_out_buf(o, "PROT_NONE page", -1, (uintptr_t)p->none_page, 4096, addr);
+	fz_out_buf(o, "VA window", -1, p->win_base, p->win_size, addr);
+	fz_out_buf(o, "free ring", -1, (uintptr_t)p->fring, 4096, addr);
+	for (i = 0; i < FZ_MAX_QUEUES; i++) {
+		if (!p->qs[i].st)
+			continue;
+		fz_out_buf(o, p->qs[i].live ? "queue status" : "queue status (dead)",
+			   (int)i, (uintptr_t)p->qs[i].st, 4096, addr);
+		fz_out_buf(o, "queue ring", (int)i, (uintptr_t)p->qs[i].ring,
+			   (uint64_t)p->qs[i].entries * sizeof(struct ascend_cmd),
+			   addr);
+	}
+	for (i = 0; i < FZ_MAX_HOST; i++)
+		fz_out_buf(o, p->hosts[i].live ? "host object" :
+			   "host object (closed)", (int)i, p->hosts[i].addr,
+			   p->hosts[i].size, addr);
+	for (i = 0; i < p->nmaps && i < FZ_MAX_MAPS; i++)
+		fz_out_buf(o, "kept mapping", (int)i, (uintptr_t)p->maps[i].p,
+			   p->maps[i].size, addr);
+}
+
+/* /proc/self/maps, line by line, as report lines. */
+static void fz_out_maps(struct fz_out *o)
+{
+	char b[256];
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC), bol = 1;
+	ssize_t n, i;
+
+	if (fd < 0)
+		return;
+	while ((n = read(fd, b, sizeof(b))) > 0) {
+		for (i = 0; i < n; i++) {
+			char c[2] = { b[i], 0 };
+
+			if (bol) {
+				fz_out_line(o);
+				fz_out_s(o, "  maps: ");
+				bol = 0;
+			}
+			if (b[i] == '\n') {
+				fz_out_end(o);
+				bol = 1;
+			} else {
+				fz_out_s(o, c);
+			}
+		}
+	}
+	if (!bol)
+		fz_out_end(o);
+	close(fd);
+}
+
+static void fz_crash_handler(int sig, siginfo_t *si, void *ucv)
+{
+	struct fz_proc *p = fz_self;
+	struct fz_out o = { .n = 0 };
+	uint64_t addr = (uintptr_t)si->si_addr;
+	unsigned int i;
+
+	(void)ucv;
+	if (__atomic_exchange_n(&fz_crashing, 1, __ATOMIC_ACQ_REL)) {
+		/* another thread reports; its re-raise ends us all */
+		for (;;)
+			pause();
+	}
+	fz_out_line(&o);
+	fz_out_s(&o, "thread ");
+	fz_out_d(&o, fz_cur.tid);
+	fz_out_s(&o, " got ");
+	fz_out_s(&o, fz_sig_name(sig));
+	fz_out_s(&o, " (");
+	fz_out_d(&o, sig);
+	fz_out_s(&o, ") code ");
+	fz_out_d(&o, si->si_code);
+	if (si->si_code <= 0) {
+		fz_out_s(&o, " sent by pid ");
+		fz_out_d(&o, si->si_pid);
+	} else {
+		fz_out_s(&o, " fault address ");
+		fz_out_x(&o, addr);
+	}
+#if defined(__x86_64__)
+	if (ucv) {
+		fz_out_s(&o, " ip ");
+		fz_out_x(&o, (uint64_t)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RIP]);
+	}
+#endif
+	fz_out_end(&o);
+	fz_out_thread(&o, &fz_cur, 1);
+	if (p) {
+		for (i = 0; i < FZ_MAX_THREADS; i++)
+			if (p->cur[i] && p->cur[i] != &fz_cur)
+				fz_out_thread(&o, p->cur[i], 0);
+		fz_out_bufs(&o, p, si->si_code > 0 ? addr : 0);
+	}
+	fz_out_maps(&o);
+
+	/* die of it: the default action, on return (a fault) or now */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static const int fz_crash_sigs[] = {
+	SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP,
+};
+
+/*
+ * The calling thread's alternate signal stack and record (slot @idx of
+ * the process's table: 0 is the main thread); undone by
+ * fz_crash_thread_fini() before the thread exits.
+ */
+static void fz_crash_thread_init(struct fz_proc *p, unsigned int idx)
+{
+	stack_t ss = { 0 };
+
+	ss.ss_sp = mmap(NULL, FZ_SIGSTACK, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ss.ss_size = FZ_SIGSTACK;
+	if (ss.ss_sp != MAP_FAILED)
+		sigaltstack(&ss, NULL);
+	memset(&fz_cur, 0, sizeof(fz_cur));
+	fz_cur.tid = (pid_t)syscall(SYS_gettid);
+	if (idx < FZ_MAX_THREADS)
+		__atomic_store_n(&p->cur[idx], &fz_cur, __ATOMIC_RELEASE);
+}
+
+static void fz_crash_thread_fini(struct fz_proc *p, unsigned int idx)
+{
+	stack_t ss = { .ss_flags = SS_DISABLE }, old;
+
+	if (idx < FZ_MAX_THREADS)
+		__atomic_store_n(&p->cur[idx], NULL, __ATOMIC_RELEASE);
+	if (!sigaltstack(&ss, &old) && !(old.ss_flags & SS_DISABLE))
+		munmap(old.ss_sp, old.ss_size);
+}
+
+/* Once per fuzz process, on its main thread. */
+static void fz_interrupt_handler(int sig);
+
+static void fz_crash_init(struct fz_proc *p)
+{
+	struct sigaction sa;
+	unsigned int i;
+
+	fz_self = p;
+	/* the watchdog's interruptions (fz_watch): no SA_RESTART */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fz_interrupt_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = fz_crash_handler;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(fz_crash_sigs) / sizeof(fz_crash_sigs[0]); i++)
+		sigaction(fz_crash_sigs[i], &sa, NULL);
+}
+
 /* ---- process / thread drivers -------------------------------------------- */
 
 static void fz_step(struct fz_proc *p)
@@ -968,25 +1436,28 @@ static void fz_step(struct fz_proc *p)
 
 	for (;;) {
 		switch (rndn(14)) {
-		case 0: if (fam & FUZZ_F_QUERY) { op_query(p); return; } break;
-		case 1: if (fam & FUZZ_F_MEM) { op_va_window(p); return; } break;
-		case 2: case 3: if (fam & FUZZ_F_MEM) { op_bo_create(p); return; } break;
+		case 0: if (fam & FUZZ_F_QUERY) { FZ_OP("query"); op_query(p); return; } break;
+		case 1: if (fam & FUZZ_F_MEM) { FZ_OP("va_window"); op_va_window(p); return; } break;
+		case 2: case 3: if (fam & FUZZ_F_MEM) { FZ_OP("bo_create"); op_bo_create(p); return; } break;
 		case 4:
 			if (fam & FUZZ_F_MEM) {
-				if (chance(70))
+				if (chance(70)) {
+					FZ_OP("gem_close");
 					op_gem_close(p);
-				else
+				} else {
+					FZ_OP("free_ring");
 					op_free_ring(p);
+				}
 				return;
 			}
 			break;
-		case 5: case 6: if (fam & FUZZ_F_MEM) { op_copy(p); return; } break;
-		case 7: if (fam & FUZZ_F_HOST) { op_host(p); return; } break;
-		case 8: if (fam & FUZZ_F_EVENT) { op_event(p); return; } break;
-		case 9: if (fam & FUZZ_F_PRIME) { op_prime(p); return; } break;
-		case 10: if (fam & FUZZ_F_QUEUE) { op_queue_create(p); return; } break;
-		case 11: if (fam & FUZZ_F_QUEUE) { op_queue_misc(p); return; } break;
-		default: if (fam & FUZZ_F_QUEUE) { op_ring(p); return; } break;
+		case 5: case 6: if (fam & FUZZ_F_MEM) { FZ_OP("copy"); op_copy(p); return; } break;
+		case 7: if (fam & FUZZ_F_HOST) { FZ_OP("host"); op_host(p); return; } break;
+		case 8: if (fam & FUZZ_F_EVENT) { FZ_OP("event"); op_event(p); return; } break;
+		case 9: if (fam & FUZZ_F_PRIME) { FZ_OP("prime"); op_prime(p); return; } break;
+		case 10: if (fam & FUZZ_F_QUEUE) { FZ_OP("queue_create"); op_queue_create(p); return; } break;
+		case 11: if (fam & FUZZ_F_QUEUE) { FZ_OP("queue_misc"); op_queue_misc(p); return; } break;
+		default: if (fam & FUZZ_F_QUEUE) { FZ_OP("ring"); op_ring(p); return; } break;
 		}
 	}
 }
@@ -994,6 +1465,11 @@ static void fz_step(struct fz_proc *p)
 struct fz_thread {
 	struct fz_proc *p;
 	uint64_t seed;
+	unsigned int idx;	/* 1.. (0: the process's main thread) */
+	int done;		/* the thread finished (atomic) */
+	unsigned int seen;	/* watchdog: its ioctl count last time */
+	unsigned int still;	/* watchdog: periods the same ioctl ran */
+	int told;		/* watchdog: its overrun was reported */
 };
 
 static void *fz_thread_main(void *arg)
@@ -1002,13 +1478,136 @@ static void *fz_thread_main(void *arg)
 	struct fz_proc *p = t->p;
 	long i;
 
+	fz_crash_thread_init(p, t->idx);
 	fz_rs = t->seed | 1;
 	for (i = 0; !p->o->iterations || i < p->o->iterations; i++) {
 		if (p->deadline_ns && fz_now_ns() >= p->deadline_ns)
 			break;
 		fz_step(p);
 	}
+	fz_crash_thread_fini(p, t->idx);
+	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+/*
+ * The watchdog: the process's main thread, while its fuzz threads run.
+ *
+ * A fuzz thread can block in the driver for as long as its own process
+ * wants: a ring may hold an EVENT_WAIT without a timeout for a generation
+ * nobody records (legal, and the fuzzer makes them), and every synchronous
+ * COPY, COPY_2D, COPY_BATCH and FILL first drains the file's queues, so
+ * it waits (interruptibly) until the event is recorded, the event or the
+ * queue is destroyed, or the thread gets a signal.  When every thread of
+ * a process ended up in such a drain, nobody was left to end the wait and
+ * the process overran its budget until the parent killed it.
+ *
+ * So a thread whose ioctl has run for FZ_STUCK_MS, or that is still in one
+ * FZ_GRACE_MS past the deadline, gets SIGUSR1 (a handler without
+ * SA_RESTART): the wait returns -EINTR, the thread goes on (an interrupted
+ * ioctl is a path worth fuzzing too) or sees its deadline and ends.  A
+ * process then ends within about FZ_GRACE_MS of its budget, and one the
+ * parent still has to kill is blocked uninterruptibly: a driver bug.
+ */
+#define FZ_WATCH_MS	100
+#define FZ_STUCK_MS	2000
+#define FZ_GRACE_MS	500
+
+static void fz_interrupt_handler(int sig)
+{
+	(void)sig;	/* only there to end a blocking ioctl with -EINTR */
+}
+
+static void fz_watch(struct fz_proc *p, struct fz_thread *th, pthread_t *tids,
+		     int n)
+{
+	struct timespec ts = { 0, FZ_WATCH_MS * 1000000L };
+	int t, alive;
+
+	for (t = 0; t < n; t++) {
+		th[t].seen = 0;
+		th[t].still = 0;
+		th[t].told = 0;
+	}
+	do {
+		uint64_t now;
+
+		nanosleep(&ts, NULL);
+		now = fz_now_ns();
+		alive = 0;
+		for (t = 0; t < n; t++) {
+			const struct fz_cur *c;
+			unsigned int nh;
+			int running, late;
+
+			if (__atomic_load_n(&th[t].done, __ATOMIC_ACQUIRE))
+				continue;
+			alive++;
+			c = th[t].idx < FZ_MAX_THREADS ?
+			    __atomic_load_n(&p->cur[th[t].idx], __ATOMIC_ACQUIRE) : NULL;
+			if (!c)
+				continue;
+			nh = __atomic_load_n(&c->nhist, __ATOMIC_ACQUIRE);
+			running = nh && __atomic_load_n(&c->hist[(nh - 1) % FZ_HIST].ret,
+							__ATOMIC_RELAXED) == 1;
+			if (!running || nh != th[t].seen) {
+				th[t].seen = nh;
+				th[t].still = 0;
+				continue;
+			}
+			th[t].still++;
+			late = p->deadline_ns &&
+			       now >= p->deadline_ns + FZ_GRACE_MS * 1000000ULL;
+			if (!late && th[t].still * FZ_WATCH_MS < FZ_STUCK_MS)
+				continue;
+			if (late && !th[t].told) {
+				th[t].told = 1;
+				printf("# fuzz[%d]: thread %d still in %s (%s) past its budget:"
+				       " interrupting it\n", (int)getpid(), (int)c->tid,
+				       fz_ioctl_name(c->hist[(nh - 1) % FZ_HIST].req),
+				       c->op ? c->op : "?");
+				fflush(stdout);
+			}
+			__atomic_add_fetch(&p->tot->interrupts, 1, __ATOMIC_RELAXED);
+			pthread_kill(tids[t], SIGUSR1);
+			th[t].still = 0;
+		}
+	} while (alive);
+	for (t = 0; t < n; t++)
+		pthread_join(tids[t], NULL);
+}
+
+/*
+ * fuzz_opts.stall: before the threads start, leave a queue stalled for
+ * good -- an EVENT_WAIT without a timeout for an event nobody records, on
+ * a queue the fuzzer does not track -- so that every synchronous copy
+ * blocks in the drain (the deterministic form of the overrun above).
+ */
+static void fz_stall_queue(struct fz_proc *p)
+{
+	struct drm_ascend_event_create e = { 0 };
+	struct drm_ascend_queue_create c = { .ring_entries = 4 };
+	struct drm_ascend_queue_doorbell db = { 0 };
+	struct ascend_queue_status *st;
+	struct ascend_cmd *ring;
+	void *m;
+
+	if (fz_ioctl(p, DRM_IOCTL_ASCEND_EVENT_CREATE, &e) ||
+	    fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c))
+		return;
+	m = mmap(NULL, c.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd,
+		 (off_t)c.mmap_offset);
+	if (m == MAP_FAILED || fz_keep_map(p, m, c.mmap_size))
+		return;
+	st = m;
+	ring = (struct ascend_cmd *)((char *)m + st->ring_offset);
+	memset(&ring[0], 0, sizeof(ring[0]));
+	ring[0].opcode = ASCEND_CMD_EVENT_WAIT;
+	ring[0].event.handle = e.handle;
+	ring[0].event.gen = 1;		/* never recorded */
+	__atomic_store_n(&st->wptr, 1, __ATOMIC_RELEASE);
+	db.handle = c.handle;
+	fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_DOORBELL, &db);
 }
 
 static uint8_t *fz_mmap(size_t size, int prot)
@@ -1116,6 +1715,7 @@ static void fz_dump_stacks(pid_t pid)
 {
 	char path[320], line[256];
 	struct dirent *e;
+	unsigned int i;
 	FILE *f;
 	DIR *d;
 
@@ -1135,6 +1735,17 @@ static void fz_dump_stacks(pid_t pid)
 			fclose(f);
 	}
 	closedir(d);
+	/* and what its queues wait for (debugfs queues: pid first) */
+	for (i = 0; i < 16; i++) {
+		snprintf(path, sizeof(path), "/sys/kernel/debug/accel/ascend.%u/queues", i);
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		while (fgets(line, sizeof(line), f))
+			if (atoi(line) == (int)pid)
+				printf("#   ascend.%u queue: %s", i, line);
+		fclose(f);
+	}
 	fflush(stdout);
 }
 
@@ -1149,6 +1760,7 @@ static int fz_process(const struct fuzz_opts *o, unsigned int idx,
 	uint64_t start;
 
 	memset(&p, 0, sizeof(p));
+	fz_crash_init(&p);
 	fz_limit_memlock();
 	p.o = o;
 	p.tot = tot;
@@ -1159,6 +1771,8 @@ static int fz_process(const struct fuzz_opts *o, unsigned int idx,
 	memset(p.regarea, 0x5a, FZ_REG_PAGES * 4096);
 	p.ro_page = fz_mmap(4096, PROT_READ);
 	p.none_page = fz_mmap(4096, PROT_NONE);
+	/* after the buffers: the layout around them stays what it was */
+	fz_crash_thread_init(&p, 0);
 	th = calloc(nthreads, sizeof(*th));
 	tids = calloc(nthreads, sizeof(*tids));
 	if (!th || !tids)
@@ -1176,21 +1790,88 @@ static int fz_process(const struct fuzz_opts *o, unsigned int idx,
 		p.deadline_ns = o->seconds ?
 			start + (uint64_t)o->seconds * 1000000000ULL *
 				(round + 1) / rounds : 0;
+		FZ_OP("open");
 		fz_open(&p);
+		if (o->stall)
+			fz_stall_queue(&p);
 		for (t = 0; t < nthreads; t++) {
 			th[t].p = &p;
 			th[t].seed = rnd();
+			th[t].idx = t + 1;
+			th[t].done = 0;
 			if (pthread_create(&tids[t], NULL, fz_thread_main, &th[t]))
 				_exit(3);
 		}
-		for (t = 0; t < nthreads; t++)
-			pthread_join(tids[t], NULL);
+		fz_watch(&p, th, tids, nthreads);
 		/* close with everything still alive: the release path cleans up */
+		FZ_OP("close and unmap");
 		close(p.fd);
 		fz_forget(&p);
 		p.o = o;
 	}
 	return 0;
+}
+
+/* Does @line name @pid as a number of its own? */
+static int fz_line_names_pid(const char *line, size_t len, pid_t pid)
+{
+	char num[16];
+	size_t n = (size_t)snprintf(num, sizeof(num), "%d", (int)pid), i;
+
+	for (i = 0; i + n <= len; i++)
+		if (!memcmp(line + i, num, n) &&
+		    (i == 0 || line[i - 1] < '0' || line[i - 1] > '9') &&
+		    (i + n == len || line[i + n] < '0' || line[i + n] > '9'))
+			return 1;
+	return 0;
+}
+
+/*
+ * A SIGKILL the fuzzer did not send came from the kernel (the OOM killer)
+ * or from someone else: print the kernel log's lines naming the process.
+ */
+static void fz_klog_pid(pid_t pid)
+{
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), n, found = 0;
+	char *buf, *line, *end;
+
+	if (size <= 0 || !(buf = malloc(size)))
+		return;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
+	for (line = buf; n > 0 && line < buf + n; line = end + 1) {
+		end = memchr(line, '\n', buf + n - line);
+		if (!end)
+			end = buf + n;
+		if (fz_line_names_pid(line, end - line, pid)) {
+			printf("#   kernel: %.*s\n", (int)(end - line), line);
+			found++;
+		}
+	}
+	if (n >= 0 && !found)
+		printf("#   the kernel log names no process %d (no OOM kill)\n", (int)pid);
+	free(buf);
+}
+
+/* Why fuzz process @pid ended badly, and who killed it. */
+static void fz_report_child(pid_t pid, int status, int we_killed)
+{
+	if (WIFEXITED(status)) {
+		printf("# fuzz: process %d exited %d\n", (int)pid, WEXITSTATUS(status));
+		return;
+	}
+	if (WTERMSIG(status) != SIGKILL) {
+		/* its own report (fz_crash_handler) came first */
+		printf("# fuzz: process %d killed by signal %d (%s)%s\n", (int)pid,
+		       WTERMSIG(status), fz_sig_name(WTERMSIG(status)),
+		       WCOREDUMP(status) ? ", core dumped" : "");
+		return;
+	}
+	printf("# fuzz: process %d killed by signal 9 (SIGKILL), %s\n", (int)pid,
+	       we_killed ? "sent by the fuzzer: it overran its budget by 60 s"
+			 " (its stacks are above)" :
+	       "NOT sent by the fuzzer (the OOM killer? someone else?)");
+	if (!we_killed)
+		fz_klog_pid(pid);
 }
 
 /*
@@ -1203,14 +1884,18 @@ static void fuzz_run(const struct fuzz_opts *o, struct fuzz_totals *tot)
 	int procs = o->procs > 0 ? o->procs : 1, i, status, left;
 	struct fuzz_totals *shared;
 	pid_t *pids;
+	int *killed;	/* the fuzzer SIGKILLed it (budget overrun) */
 	uint64_t limit;
 
 	memset(tot, 0, sizeof(*tot));
 	shared = mmap(NULL, sizeof(*shared) * procs, PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	pids = calloc(procs, sizeof(*pids));
-	if (shared == MAP_FAILED || !pids) {
+	killed = calloc(procs, sizeof(*killed));
+	if (shared == MAP_FAILED || !pids || !killed) {
 		tot->bad_children = procs;
+		free(pids);
+		free(killed);
 		return;
 	}
 	memset(shared, 0, sizeof(*shared) * procs);
@@ -1233,10 +1918,9 @@ static void fuzz_run(const struct fuzz_opts *o, struct fuzz_totals *tot)
 		if (w > 0) {
 			left--;
 			if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-				printf("# fuzz: process %d %s %d\n", (int)w,
-				       WIFEXITED(status) ? "exited" : "killed by signal",
-				       WIFEXITED(status) ? WEXITSTATUS(status) :
-				       WTERMSIG(status));
+				for (i = 0; i < procs && pids[i] != w; i++)
+					;
+				fz_report_child(w, status, i < procs && killed[i]);
 				tot->bad_children++;
 			}
 			continue;
@@ -1249,8 +1933,8 @@ static void fuzz_run(const struct fuzz_opts *o, struct fuzz_totals *tot)
 				if (pids[i] > 0 && !kill(pids[i], 0))
 					fz_dump_stacks(pids[i]);
 			for (i = 0; i < procs; i++)
-				if (pids[i] > 0)
-					kill(pids[i], SIGKILL);
+				if (pids[i] > 0 && !kill(pids[i], SIGKILL))
+					killed[i] = 1;
 			limit = ~0ULL;
 		}
 		usleep(20000);
@@ -1261,7 +1945,9 @@ static void fuzz_run(const struct fuzz_opts *o, struct fuzz_totals *tot)
 		tot->ring_cmds += shared[i].ring_cmds;
 		tot->faults += shared[i].faults;
 		tot->resets += shared[i].resets;
+		tot->interrupts += shared[i].interrupts;
 	}
 	munmap(shared, sizeof(*shared) * procs);
 	free(pids);
+	free(killed);
 }

@@ -28,6 +28,7 @@ struct fuzz_opts {
 	int threads;		/* threads per process */
 	unsigned int families;	/* FUZZ_F_* */
 	int fd_churn;		/* 1: processes reopen the device now and then */
+	int stall;		/* 1: start with a queue stalled for good (fz_stall_queue) */
 	const char *node;	/* device node, default /dev/accel/accel0 */
 };
 
@@ -38,6 +39,7 @@ struct fuzz_totals {
 	uint64_t faults;	/* queue faults seen */
 	uint64_t resets;	/* successful QUEUE_RESETs */
 	uint64_t bad_children;	/* processes that did not exit 0 */
+	uint64_t interrupts;	/* blocked ioctls the watchdog interrupted */
 };
 
 #endif /* ASCEND_TESTS_FUZZ_H */

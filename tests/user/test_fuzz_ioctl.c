@@ -6,7 +6,10 @@
  * multi-process run of everything, a run whose processes reopen the device,
  * each followed by a leak check (debugfs hbm/clients of device 0 back to
  * nothing once the fuzz processes exited).  FUZZ_SEED=<n> replays; the seed
- * is printed.  FUZZ_SCALE=<n> multiplies the time budgets.
+ * is printed.  FUZZ_SCALE=<n> multiplies the time budgets.  To chase a
+ * failure, FUZZ_CASES=<name,...> runs only the cases whose names contain
+ * one of the words, FUZZ_REPEAT=<n> runs each (selected) case n times in a
+ * row, with the same seed.
  *
  * With arguments (make fuzz): the long form, one TAP case:
  *   test_fuzz_ioctl --seconds N | --iterations N | --long  [--seed S]
@@ -60,8 +63,10 @@ static void run(unsigned int families, int procs, int threads, int seconds,
 
 	fuzz_run(&o, &t);
 	printf("# seed %" PRIu64 ": %" PRIu64 " calls (%" PRIu64 " ok), %" PRIu64
-	       " ring commands, %" PRIu64 " queue faults, %" PRIu64 " resets\n",
-	       o.seed, t.calls, t.ok, t.ring_cmds, t.faults, t.resets);
+	       " ring commands, %" PRIu64 " queue faults, %" PRIu64 " resets, %"
+	       PRIu64 " blocked ioctls interrupted\n",
+	       o.seed, t.calls, t.ok, t.ring_cmds, t.faults, t.resets,
+	       t.interrupts);
 	CHECK_EQ(t.bad_children, 0);
 	CHECK(t.calls > 0);
 	CHECK(reliab_wait_clean(0, 20));
@@ -100,6 +105,36 @@ TEST(fuzz_everything_multiprocess)
 TEST(fuzz_everything_reopening)
 {
 	run(FUZZ_F_ALL, 2, 2, 10, 1);
+}
+
+/*
+ * A fuzz process ends within its budget even when its own ring holds a
+ * wait that never ends: a queue stalled for good on an EVENT_WAIT without
+ * a timeout, so every synchronous copy blocks in the drain.  Before the
+ * watchdog (fz_watch) every thread ended up there and the process was
+ * killed 60 s past its budget (case 5 and 7 "processes hang").
+ */
+TEST(fuzz_ends_in_budget_with_stalled_queue)
+{
+	struct fuzz_opts o = {
+		.seed = seed + 0x57a11,
+		.seconds = 3,
+		.procs = 1,
+		.threads = 3,
+		.families = FUZZ_F_MEM,
+		.stall = 1,
+	};
+	struct fuzz_totals t;
+	uint64_t t0 = fz_now_ns(), secs;
+
+	fuzz_run(&o, &t);
+	secs = (fz_now_ns() - t0) / 1000000000ULL;
+	printf("# %" PRIu64 " calls in %" PRIu64 " s, %" PRIu64
+	       " blocked ioctls interrupted\n", t.calls, secs, t.interrupts);
+	CHECK_EQ(t.bad_children, 0);
+	CHECK(secs <= (uint64_t)o.seconds + 10);
+	CHECK(t.interrupts > 0);	/* the drains did block */
+	CHECK(reliab_wait_clean(0, 20));
 }
 
 TEST(device_works_after_fuzzing)
@@ -178,8 +213,40 @@ static int long_form(int argc, char **argv)
 	return !t.bad_children && clean ? 0 : 1;
 }
 
+static int case_selected(const char *name, const char *list)
+{
+	char buf[256], *w, *save;
+
+	if (!list || !*list)
+		return 1;
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (w = strtok_r(buf, ", ", &save); w; w = strtok_r(NULL, ", ", &save))
+		if (strstr(name, w))
+			return 1;
+	return 0;
+}
+
+/* FUZZ_CASES / FUZZ_REPEAT: the selected cases, each @repeat times. */
+static int tap_main_selected(const char *list, int repeat)
+{
+	struct tap_case *c;
+	int n = 0, failed = 0, r;
+
+	for (c = tap_cases; c; c = c->next)
+		n += case_selected(c->name, list) ? repeat : 0;
+	printf("1..%d\n", n);
+	n = 0;
+	for (c = tap_cases; c; c = c->next)
+		for (r = 0; r < repeat && case_selected(c->name, list); r++)
+			failed += tap_run_one(c, ++n);
+	fflush(stdout);
+	return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	const char *cases = getenv("FUZZ_CASES");
+	int repeat = getenv("FUZZ_REPEAT") ? atoi(getenv("FUZZ_REPEAT")) : 1;
 	const char *s = getenv("FUZZ_SEED");
 	int ret;
 
@@ -190,7 +257,10 @@ int main(int argc, char **argv)
 		return long_form(argc, argv);
 	printf("# fuzz seed %" PRIu64 " (FUZZ_SEED=%" PRIu64 " replays)\n", seed, seed);
 	params_lower();
-	ret = tap_main();
+	if (cases || repeat > 1)
+		ret = tap_main_selected(cases, repeat > 1 ? repeat : 1);
+	else
+		ret = tap_main();
 	params_restore();
 	return ret;
 }
