@@ -177,6 +177,9 @@ struct acl_stream {
 	bool dead;
 	uint64_t serial;		/* incarnation: memory is recycled */
 	bool is_default;		/* a context's default stream */
+	uint32_t priority;		/* CANN's 0 (highest) .. 7, as created */
+	uint32_t failure_mode;		/* ACL_CONTINUE/STOP_ON_FAILURE (bookkeeping) */
+	uint32_t overflow_switch;	/* aclrtSetStreamOverflowSwitch (bookkeeping) */
 	struct acl_queue q;
 	struct acl_cb *cb;		/* callback.c: host callbacks, lazily */
 };
@@ -211,6 +214,9 @@ void stream_put(struct acl_stream *s);
 void stream_recover(struct acl_stream *s);
 void stream_drain_printf(struct acl_stream *s);
 aclError stream_kill(struct acl_stream *s, bool force);	/* dev->lock held */
+/* stream_info.c: run the aclrtRegStreamStateCallback callbacks for @s
+ * (no libaclrt lock held) */
+void stream_state_notify(struct acl_stream *s, aclrtStreamState state);
 
 /* addrmap.c: address -> allocation, O(log n) (an AVL tree) */
 enum alloc_kind { ALLOC_DEVICE = 0, ALLOC_HOST };	/* ALLOC_HOST: acl-pinned */
