@@ -77,6 +77,11 @@ struct acl_device {
 	 * bit per device id; changed under g_lock, read atomically. */
 	uint64_t peer_mask;
 
+	/* aclrtSetDeviceResLimit per aclrtDevResLimitType; cleared when the
+	 * node is opened.  Under @lock. */
+	bool res_limit_set[2];
+	uint32_t res_limit[2];
+
 	/* Protects the stream list and the default stream pointer. */
 	pthread_mutex_t lock;
 	struct acl_stream *streams;	/* every live stream, default included */
@@ -94,6 +99,9 @@ struct acl_device *dev_of_va(const void *p);	/* window owner or NULL */
 void dev_release_all(void);			/* aclFinalize */
 void dev_drain_all_printf(void);		/* atexit */
 aclError dev_sync_all_streams(struct acl_device *dev, int32_t timeout_ms);
+/* DEVICE_INFO of device @id, set or not (its own short-lived file);
+ * 107001 for a bad id, 507899 if the node cannot be queried. */
+aclError dev_read_info(int32_t id, struct drm_ascend_device_info *info);
 /* contexts and the device reference count (context.c, peer.c) */
 void dev_lock(void);				/* g_lock */
 void dev_unlock(void);

@@ -205,3 +205,12 @@ ACL_STUB(aclrtMemPoolGetAttr, aclrtMemPool memPool, aclrtMemPoolAttr attr, void 
 ACL_STUB(aclrtMemPoolMallocAsync, void **ptr, size_t size, aclrtMemPool memPool, aclrtStream stream)
 ACL_STUB(aclrtMemPoolFreeAsync, void *ptr, aclrtStream stream)
 ACL_STUB(aclrtMemPoolTrimTo, aclrtMemPool memPool, size_t minBytesToKeep)
+
+/* acl_rt.h: per-stream core limits (libaclrt keeps per-device ones only) */
+ACL_STUB(aclrtGetStreamResLimit, aclrtStream stream, aclrtDevResLimitType type, uint32_t *value)
+ACL_STUB(aclrtSetStreamResLimit, aclrtStream stream, aclrtDevResLimitType type, uint32_t value)
+ACL_STUB(aclrtResetStreamResLimit, aclrtStream stream)
+ACL_STUB(aclrtUseStreamResInCurrentThread, aclrtStream stream)
+ACL_STUB(aclrtUnuseStreamResInCurrentThread, aclrtStream stream)
+/* deprecated in CANN for aclsysGetVersionStr/Num, which are implemented */
+ACL_STUB(aclsysGetCANNVersion, aclCANNPackageName name, aclCANNPackageVersion *version)
