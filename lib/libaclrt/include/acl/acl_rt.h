@@ -1068,6 +1068,18 @@ ACL_FUNC_VISIBILITY aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stre
 /* What the calling thread's kernels may use on its current device. */
 ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
 
+/* ---- Host functions in stream order ---- */
+
+/* Run @fn(@args) on a host thread once the stream's earlier work is done;
+ * the stream's later work waits for it.  No subscription needed. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args);
+
+/* Let thread @hostFuncThreadId run the host functions of @exeStream, in
+ * aclrtProcessHostFunc (as aclrtSubscribeReport / aclrtProcessReport). */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
+ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
+
 #ifdef __cplusplus
 }
 #endif
