@@ -175,6 +175,15 @@ const char *queue_opcode_name(uint32_t opcode);
 void queue_drain_printf(struct acl_queue *q);
 int64_t deadline_from_ms(int32_t timeout_ms);
 
+/* errinfo.c: what aclrtExceptionInfo carries about one failed command */
+struct acl_exc {
+	uint32_t task;		/* the command's sequence number in its stream */
+	uint32_t stream;	/* aclrtStreamGetId */
+	uint32_t tid;		/* the thread that submitted it (gettid) */
+	uint32_t dev;		/* device id */
+	aclError code;		/* the error the failure was reported with */
+};
+
 /* stream.c */
 struct acl_stream {
 	struct acl_stream *next;	/* device stream list, dev->lock */
@@ -190,6 +199,12 @@ struct acl_stream {
 	uint32_t overflow_switch;	/* aclrtSetStreamOverflowSwitch (bookkeeping) */
 	struct acl_queue q;
 	struct acl_cb *cb;		/* callback.c: host callbacks, lazily */
+	/* errinfo.c: submitter of each ring slot, and the fault being
+	 * reported (under errinfo.c's lock but @tids, written under @lock) */
+	uint32_t *tids;			/* q.ring_entries entries, or NULL */
+	uint64_t exc_key;		/* q.resets + 1 of the last noted fault */
+	bool exc_pending;		/* noted, callbacks not yet run */
+	struct acl_exc exc;
 };
 aclError stream_acquire(aclrtStream h, struct acl_stream **s,
 			struct acl_device **dev);
@@ -225,6 +240,13 @@ aclError stream_kill(struct acl_stream *s, bool force);	/* dev->lock held */
 /* stream_info.c: run the aclrtRegStreamStateCallback callbacks for @s
  * (no libaclrt lock held) */
 void stream_state_notify(struct acl_stream *s, aclrtStreamState state);
+
+/* errinfo.c: @s's command @seq was just submitted by this thread (s->lock) */
+void exc_note_submit(struct acl_stream *s, uint64_t seq);
+/* @q (a stream's) faulted with @code: note it for the exception callbacks */
+void exc_note_fault(struct acl_queue *q, uint64_t seq, aclError code);
+/* run the exception callbacks for a noted fault of @s (no lock held) */
+void exc_fire(struct acl_stream *s);
 
 /* addrmap.c: address -> allocation, O(log n) (an AVL tree) */
 enum alloc_kind { ALLOC_DEVICE = 0, ALLOC_HOST };	/* ALLOC_HOST: acl-pinned */

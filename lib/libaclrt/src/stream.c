@@ -92,6 +92,10 @@ static aclError stream_new(struct acl_device *dev, uint32_t flags, uint32_t prio
 	s->is_default = false;
 	s->q = q;
 	s->cb = NULL;
+	free(s->tids);
+	s->tids = calloc(q.ring_entries ? q.ring_entries : 1, sizeof(*s->tids));
+	s->exc_pending = false;
+	s->exc_key = 0;
 	pthread_mutex_lock(&s_pool_lock);
 	s->serial = ++s_serial;
 	pthread_mutex_unlock(&s_pool_lock);
@@ -277,6 +281,7 @@ void stream_recover(struct acl_stream *s)
 	if (!s->dead && queue_faulted(&s->q))
 		queue_reset(s->dev->fd, &s->q);
 	pthread_mutex_unlock(&s->lock);
+	exc_fire(s);
 }
 
 aclError stream_submit(struct acl_stream *s, const struct ascend_cmd *cmd)
@@ -292,8 +297,11 @@ static aclError submit_locked(struct acl_stream *s, const void *a, size_t alen,
 
 	if (ret && queue_faulted(&s->q))
 		queue_reset(s->dev->fd, &s->q);		/* as stream_recover() */
-	else if (!ret && seq)
-		*seq = s->q.wptr;
+	else if (!ret) {
+		exc_note_submit(s, s->q.wptr);
+		if (seq)
+			*seq = s->q.wptr;
+	}
 	return ret;
 }
 
@@ -308,6 +316,8 @@ static aclError submit(struct acl_stream *s, const void *a, size_t alen, const v
 	else
 		ret = submit_locked(s, a, alen, b, blen, seq);
 	pthread_mutex_unlock(&s->lock);
+	if (ret)
+		exc_fire(s);
 	return ret;
 }
 
@@ -358,6 +368,8 @@ aclError stream_submit_to(aclrtStream h, int dev_id, const void *a, size_t alen,
 		stream_remember(h, s);
 out:
 	pthread_mutex_unlock(&s->lock);
+	if (ret)
+		exc_fire(s);
 	if (!cached)
 		stream_put(s);
 	return ret;

@@ -58,7 +58,6 @@
 		(void)acl_unsupported();				\
 	}
 
-ACL_STUB(aclrtSetExceptionInfoCallback, aclrtExceptionInfoCallback callback)
 ACL_STUB(aclrtMemFlush, void *devPtr, size_t size)
 ACL_STUB(aclrtMemInvalidate, void *devPtr, size_t size)
 ACL_STUB(aclrtMemGetAllocationGranularity, aclrtPhysicalMemProp *prop, aclrtMemGranularityOptions option, size_t *granularity)
@@ -214,3 +213,7 @@ ACL_STUB(aclrtUseStreamResInCurrentThread, aclrtStream stream)
 ACL_STUB(aclrtUnuseStreamResInCurrentThread, aclrtStream stream)
 /* deprecated in CANN for aclsysGetVersionStr/Num, which are implemented */
 ACL_STUB(aclsysGetCANNVersion, aclCANNPackageName name, aclCANNPackageVersion *version)
+/* acl_rt.h: kernel arguments / function of a failed task (the fault record
+ * has neither; see errinfo.c) */
+ACL_STUB(aclrtGetArgsFromExceptionInfo, const aclrtExceptionInfo *info, void **devArgsPtr, uint32_t *devArgsLen)
+ACL_STUB(aclrtGetFuncHandleFromExceptionInfo, const aclrtExceptionInfo *info, aclrtFuncHandle *func)
