@@ -241,6 +241,9 @@ aclError stream_kill(struct acl_stream *s, bool force);	/* dev->lock held */
  * (no libaclrt lock held) */
 void stream_state_notify(struct acl_stream *s, aclrtStreamState state);
 
+/* allocator.c: @s is being destroyed: drop its allocator registration */
+void allocator_stream_gone(struct acl_stream *s);
+
 /* errinfo.c: @s's command @seq was just submitted by this thread (s->lock) */
 void exc_note_submit(struct acl_stream *s, uint64_t seq);
 /* @q (a stream's) faulted with @code: note it for the exception callbacks */

@@ -473,6 +473,7 @@ aclError stream_kill(struct acl_stream *s, bool force)
 	bool to;
 
 	handle_del(s);
+	allocator_stream_gone(s);
 	callback_stream_unblock(s);	/* blocking callbacks nobody will run */
 	pthread_mutex_lock(&s->lock);
 	/* A fault is reported by synchronisation, not by destroy. */

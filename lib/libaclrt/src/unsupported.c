@@ -217,3 +217,24 @@ ACL_STUB(aclsysGetCANNVersion, aclCANNPackageName name, aclCANNPackageVersion *v
  * has neither; see errinfo.c) */
 ACL_STUB(aclrtGetArgsFromExceptionInfo, const aclrtExceptionInfo *info, void **devArgsPtr, uint32_t *devArgsLen)
 ACL_STUB(aclrtGetFuncHandleFromExceptionInfo, const aclrtExceptionInfo *info, aclrtFuncHandle *func)
+/* acl_rt.h: float overflow status: no device kernel records it yet, and
+ * "no overflow" would be a guess (overflow.c) */
+ACL_STUB(aclrtGetOverflowStatus, void *outputAddr, size_t outputSize, aclrtStream stream)
+ACL_STUB(aclrtResetOverflowStatus, aclrtStream stream)
+ACL_STUB(aclrtCtxGetFloatOverflowAddr, void **overflowAddr)
+ACL_STUB(aclrtGetFloatOverflowStatus, void *outputAddr, uint64_t outputSize, aclrtStream stream)
+ACL_STUB(aclrtResetFloatOverflowStatus, aclrtStream stream)
+ACL_STUB(aclrtNpuGetFloatOverFlowStatus, void *outputAddr, uint64_t outputSize, uint32_t checkMode, aclrtStream stream)
+ACL_STUB(aclrtNpuClearFloatOverFlowStatus, uint32_t checkMode, aclrtStream stream)
+/* acl_rt.h: functions acl_rt_api.h's overloads forward to; op execution
+ * timeouts, managed memory and device symbols are not implemented yet */
+ACL_STUB(aclrtSetOpExecuteTimeOutV2, uint64_t timeout, uint64_t *actualTimeout)
+ACL_STUB(aclrtMemAllocManaged, void **ptr, uint64_t size, uint32_t flag)
+ACL_STUB(aclrtMemManagedPrefetchAsync, const void *ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream)
+ACL_STUB(aclrtMemManagedPrefetchBatchAsync, const void **ptrs, size_t *sizes, size_t count, aclrtMemManagedLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream)
+ACL_STUB(aclrtGetSymbolAddress, const void *symbol, void **devPtr)
+ACL_STUB(aclrtGetSymbolSize, const void *symbol, size_t *size)
+ACL_STUB(aclrtMemcpyFromSymbol, void *dst, size_t dstMax, const void *symbol, size_t count, size_t offset, aclrtMemcpyKind kind)
+ACL_STUB(aclrtMemcpyFromSymbolAsync, void *dst, size_t dstMax, const void *symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream)
+ACL_STUB(aclrtMemcpyToSymbol, const void *symbol, const void *src, size_t count, size_t offset, aclrtMemcpyKind kind)
+ACL_STUB(aclrtMemcpyToSymbolAsync, const void *symbol, const void *src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream)
