@@ -84,6 +84,20 @@ TEST(memcpy_dst_equals_src_is_success)
 	CHECK_ACL_OK(aclrtMemcpy(dev, 16, dev, 16, ACL_MEMCPY_DEVICE_TO_DEVICE));
 }
 
+/* CANN: async dst == src succeeds once kind and locations check out. */
+TEST(memcpyasync_dst_equals_src_is_success)
+{
+	setup();
+	CHECK_ACL_OK(aclrtMemcpyAsync(dev, 16, dev, 16, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+	CHECK_ACL_OK(aclrtMemcpyAsync(dev, 16, dev, 16, ACL_MEMCPY_DEFAULT, s));
+	CHECK_ACL_OK(aclrtSynchronizeStream(s));
+	/* the checks before it still apply */
+	CHECK_ACL_ERR(aclrtMemcpyAsync(dev, 8, dev, 16, ACL_MEMCPY_DEVICE_TO_DEVICE, s),
+		      ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclrtMemcpyAsync(host, 16, host, 16, ACL_MEMCPY_HOST_TO_HOST, s),
+		      ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
 TEST(memcpyasync_host_to_host_is_207000)
 {
 	char *a = malloc(64), *b = malloc(64);

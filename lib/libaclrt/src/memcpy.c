@@ -411,6 +411,10 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
 		return acl_err_at(acl_api_name, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 				  "asynchronous host-to-host copies (dst %p, src %p) are not supported (use aclrtMemcpy)",
 				  dst, src);
+	/* CANN: after the kind and location checks, dst == src succeeds
+	 * without a copy (api_error.cc MemcpyAsync in hicann/runtime). */
+	if (dst == src)
+		return ACL_SUCCESS;
 	dir = ds.loc == CL_DEV ? (ss.loc == CL_DEV ? D2D : H2D) : D2H;
 	ret = dir == D2H ? ACL_SUCCESS : copy_check_range("dst", dst, count);
 	if (!ret && dir != H2D)
