@@ -322,14 +322,20 @@ out:
 /*
  * CANN's MemcpyKindAutoCorrect (facts §7).  Known pairs force the kind;
  * pairs with pageable memory accept a set of kinds and map DEFAULT.
- * HOST_TO_BUF_TO_DEVICE counts as HOST_TO_DEVICE.  Returns the kind, or -1.
+ * HOST_TO_BUF_TO_DEVICE is host to device only, never corrected.  Returns the
+ * kind, or -1.
  */
 int copy_auto_correct(enum copy_loc s, enum copy_loc d, aclrtMemcpyKind kind)
 {
-	int k = kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE ? ACL_MEMCPY_HOST_TO_DEVICE : (int)kind;
+	int k = (int)kind;
 	unsigned int ok;
 	int def;
 
+	/* Not corrected: the source must be host memory (pinned or pageable)
+	 * and the destination device memory (CANN's runtime:
+	 * MemcpyAsyncCheckExLocation in api_error.cc). */
+	if (kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
+		return s != CL_DEV && d == CL_DEV ? ACL_MEMCPY_HOST_TO_DEVICE : -1;
 	if (s != CL_UNREG && d != CL_UNREG)
 		return s == CL_HOST ? (d == CL_HOST ? ACL_MEMCPY_HOST_TO_HOST :
 				      ACL_MEMCPY_HOST_TO_DEVICE) :
