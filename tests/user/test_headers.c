@@ -240,6 +240,13 @@ _Static_assert(ACL_RT_NO_ERROR == 0 && ACL_RT_ERROR_L3_PORT == 5 && ACL_RT_ERROR
 _Static_assert(ACL_RT_AICORE_ERROR_HW_LOCAL == 2 && ACL_RT_MEM_UCE_INFO_MAX_NUM == 20, "");
 _Static_assert(ACL_RT_OVERFLOW_MODE_SATURATION == 0 && ACL_RT_OVERFLOW_MODE_INFNAN == 1, "");
 _Static_assert(ACL_RT_OVERFLOW_MODE_UNDEF == 2, "");
+_Static_assert(ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM == 10 && ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL == 13, "");
+_Static_assert(ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS == 3, "");
+_Static_assert(sizeof(aclrtRandomParaInfo) == 16 && sizeof(aclrtRandomNumFuncParaInfo) == 36, "");
+_Static_assert(sizeof(aclrtRandomNumTaskInfo) == 104, "");
+_Static_assert(offsetof(aclrtRandomNumTaskInfo, randomParaAddr) == 40, "");
+_Static_assert(offsetof(aclrtRandomNumTaskInfo, randomSeed) == 64, "");
+_Static_assert(offsetof(aclrtRandomNumTaskInfo, rsv) == 96, "");
 _Static_assert(_Generic((aclFloat16)0, uint16_t: 1, default: 0), "");
 
 /* A few prototypes, by type compatibility (the C++ test checks them all). */
