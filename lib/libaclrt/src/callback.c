@@ -550,9 +550,14 @@ static aclError process_report(int32_t timeout)
 	return process(deadline_from_ms(timeout), timeout, false);
 }
 
+/* CANN's ACL layer refuses timeout 0 here (src/acl/aclrt_impl/callback.cpp
+ * aclrtProcessReportImpl: -1 or > 0 only). */
 aclError aclrtProcessReport(int32_t timeout)
 {
 	API_ENTER();
+	if (timeout == 0)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "timeout 0 is invalid: -1 waits forever, >0 is milliseconds");
 	return process_report(timeout);
 }
 
