@@ -21,7 +21,8 @@ TEST(error_codes)
 
 	acl_setup();
 	REQUIRE_ACL(aclrtCreateStream(&s));
-	CHECK_ACL_ERR(aclrtProcessReport(0), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+	CHECK_ACL_ERR(aclrtProcessReport(0), ACL_ERROR_INVALID_PARAM);	/* CANN: -1 or > 0 */
+	CHECK_ACL_ERR(aclrtProcessReport(1), ACL_ERROR_RT_THREAD_SUBSCRIBE);
 	CHECK_ACL_ERR(aclrtProcessReport(-2), ACL_ERROR_INVALID_PARAM);
 	CHECK_ACL_ERR(aclrtLaunchCallback(record_cb, NULL, ACL_CALLBACK_BLOCK, s),
 		      ACL_ERROR_RT_STREAM_NO_CB_REG);

@@ -135,6 +135,32 @@ TEST(batch_all_sizes_zero_is_success_failindex_sizemax)
 	CHECK_EQ(f.fi, SIZE_MAX);
 }
 
+/* CANN's ACL layer returns success for an all-zero batch before it looks
+ * at the arrays, destMaxs or the reserved bytes. */
+TEST(batch_all_sizes_zero_is_checked_first)
+{
+	struct bfx f;
+
+	bfx_h2d(&f, 2);
+	f.sizes[0] = f.sizes[1] = 0;
+	f.dmax[0] = 0;
+	f.attrs[0].rsv[3] = 1;
+	CHECK_ACL_OK(aclrtMemcpyBatch(NULL, NULL, NULL, f.sizes, f.n, NULL, NULL, 0, &f.fi));
+	CHECK_EQ(f.fi, SIZE_MAX);
+	f.fi = FI_UNTOUCHED;
+	CHECK_ACL_OK(run(&f));
+	CHECK_EQ(f.fi, SIZE_MAX);
+	f.fi = FI_UNTOUCHED;
+	CHECK_ACL_OK(aclrtMemcpyBatchAsync(NULL, NULL, NULL, f.sizes, f.n, NULL, NULL, 0, &f.fi, NULL));
+	CHECK_EQ(f.fi, SIZE_MAX);
+	CHECK_ACL_OK(aclrtMemcpyBatchV2(NULL, NULL, NULL, f.sizes, f.n, NULL, NULL, 0));
+	/* ...but after failIndex, sizes and numBatches */
+	CHECK_ACL_ERR(aclrtMemcpyBatch(NULL, NULL, NULL, f.sizes, f.n, NULL, NULL, 0, NULL),
+		      ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclrtMemcpyBatch(NULL, NULL, NULL, f.sizes, 0, NULL, NULL, 0, &f.fi),
+		      ACL_ERROR_INVALID_PARAM);
+}
+
 /* ---- runtime: 107000, failIndex SIZE_MAX -------------------------------- */
 
 TEST(batch_numattrs_zero_is_107000_failindex_sizemax)
@@ -519,6 +545,30 @@ TEST(batch_zero_sized_entries_are_skipped)
 	CHECK_EQ(diff_pat(got, ESZ, 1), -1);
 	CHECK_EQ(diff_byte(got + ESZ, ESZ, 0), -1);
 	CHECK_EQ(memcmp(got + 2 * ESZ, f.host + 2 * ESZ, ESZ), 0);
+}
+
+/* CANN queues an asynchronous batch entry by entry and refuses an empty one
+ * (107000, failIndex at it); here nothing is queued when an entry fails. */
+TEST(batch_async_zero_sized_entry_is_107000_failindex)
+{
+	struct bfx f;
+	aclrtStream s;
+	uint8_t *got;
+
+	bfx_h2d(&f, 3);
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	dev_put_byte(f.dev, NB * ESZ, 0);
+	f.sizes[1] = 0;
+	CHECK_EQ(aclrtMemcpyBatchAsync(f.dsts, f.dmax, f.srcs, f.sizes, f.n, f.attrs, f.idx, f.nattrs,
+				       &f.fi, s), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK(strstr(acl_errmsg(), "size is 0") != NULL);
+	CHECK_EQ(f.fi, 1);
+	CHECK_ACL_OK(aclrtSynchronizeStream(s));
+	got = dev_get(f.dev, 3 * ESZ);
+	CHECK_EQ(diff_byte(got, 3 * ESZ, 0), -1);
+	CHECK_ACL_ERR(aclrtMemcpyBatchAsyncV2(f.dsts, f.dmax, f.srcs, f.sizes, f.n, f.attrs, f.idx,
+					      f.nattrs, s), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_OK(aclrtDestroyStream(s));
 }
 
 TEST(batch_async_pinned_d2h_in_stream_order)

@@ -111,11 +111,12 @@ TEST(setdesc_kind_not_inner_d2d_is_207000)
 		      ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-TEST(setdesc_desc_not_64_aligned_is_107008)
+/* CANN's runtime: RT_ERROR_INVALID_VALUE, i.e. 107000 (api_error.cc). */
+TEST(setdesc_desc_not_64_aligned_is_107000)
 {
 	setup();
 	CHECK_ACL_ERR(aclrtSetMemcpyDesc(desc + 32, INNER, a, b, 16, NULL),
-		      ACL_ERROR_RT_ADDR_UNALIGNED);
+		      ACL_ERROR_RT_PARAM_INVALID);
 }
 
 TEST(setdesc_desc_in_host_memory_is_107000)
@@ -195,10 +196,10 @@ TEST(withdesc_kind_not_inner_d2d_is_207000)
 		      ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-TEST(withdesc_desc_not_64_aligned_is_107008)
+TEST(withdesc_desc_not_64_aligned_is_107000)
 {
 	setup();
-	CHECK_ACL_ERR(aclrtMemcpyAsyncWithDesc(desc + 8, INNER, s), ACL_ERROR_RT_ADDR_UNALIGNED);
+	CHECK_ACL_ERR(aclrtMemcpyAsyncWithDesc(desc + 8, INNER, s), ACL_ERROR_RT_PARAM_INVALID);
 }
 
 TEST(withdesc_desc_not_device_memory_is_107000)
@@ -297,33 +298,53 @@ TEST(withoffset_count_zero_is_success)
 	CHECK_ACL_OK(aclrtMemcpyAsyncWithOffset(NULL, 0, 0, NULL, 0, 0, INNER, s));
 }
 
-TEST(withoffset_dst_null_is_100000)
+/* CANN: no ACL-layer checks here; the runtime's are all 107000
+ * (api_c_standard_soc.cc rtMemcpyAsyncWithOffset, api_error.cc). */
+TEST(withoffset_dst_null_is_107000)
 {
 	setup();
 	CHECK_ACL_ERR(aclrtMemcpyAsyncWithOffset(NULL, 16, 0, (const void **)slot(1), 16, 0,
-						 INNER, s), ACL_ERROR_INVALID_PARAM);
+						 INNER, s), ACL_ERROR_RT_PARAM_INVALID);
 }
 
-TEST(withoffset_src_null_is_100000)
+TEST(withoffset_src_null_is_107000)
 {
 	setup();
 	CHECK_ACL_ERR(aclrtMemcpyAsyncWithOffset(slot(0), 16, 0, NULL, 16, 0, INNER, s),
-		      ACL_ERROR_INVALID_PARAM);
+		      ACL_ERROR_RT_PARAM_INVALID);
 }
 
-TEST(withoffset_kind_out_of_range_is_100000)
+TEST(withoffset_kind_out_of_range_is_107000)
 {
 	setup();
 	CHECK_ACL_ERR(aclrtMemcpyAsyncWithOffset(slot(0), 16, 0, (const void **)slot(1), 16, 0,
-						 (aclrtMemcpyKind)9, s), ACL_ERROR_INVALID_PARAM);
+						 (aclrtMemcpyKind)9, s), ACL_ERROR_RT_PARAM_INVALID);
 }
 
-TEST(withoffset_kind_not_inner_d2d_is_207000)
+TEST(withoffset_kind_not_inner_d2d_is_107000)
 {
 	setup();
 	CHECK_ACL_ERR(aclrtMemcpyAsyncWithOffset(slot(0), 16, 0, (const void **)slot(1), 16, 0,
 						 ACL_MEMCPY_DEVICE_TO_DEVICE, s),
-		      ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+		      ACL_ERROR_RT_PARAM_INVALID);
+	/* checked before the pointers */
+	CHECK_ACL_ERR(aclrtMemcpyAsyncWithOffset(NULL, 16, 0, NULL, 16, 0,
+						 ACL_MEMCPY_DEVICE_TO_DEVICE, s),
+		      ACL_ERROR_RT_PARAM_INVALID);
+}
+
+/* destMax is the size at the destination base: offset + count must fit. */
+TEST(withoffset_dst_offset_checked_against_destmax_is_107000)
+{
+	setup();
+	CHECK_ACL_ERR(aclrtMemcpyAsyncWithOffset(slot(0), 64, 64, (const void **)slot(1), 1, 0,
+						 INNER, s), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_EQ(aclrtMemcpyAsyncWithOffset(slot(0), 64, 60, (const void **)slot(1), 8, 0, INNER, s),
+		 ACL_ERROR_RT_PARAM_INVALID);
+	CHECK(strstr(acl_errmsg(), "dstDataOffset") != NULL);
+	CHECK_ACL_ERR(aclrtMemcpyAsyncWithOffset(slot(0), 64, 0, (const void **)slot(1), 8,
+						 0x1000000000000ULL, INNER, s),
+		      ACL_ERROR_RT_PARAM_INVALID);
 }
 
 TEST(withoffset_count_gt_destmax_is_107000)
@@ -359,7 +380,7 @@ TEST(withoffset_copies_from_base_plus_offset_to_base_plus_offset)
 	dev_put_byte(b, 8192, 0);
 	set_slot(0, b);
 	set_slot(1, a);
-	CHECK_ACL_OK(aclrtMemcpyAsyncWithOffset(slot(0), 5000, 4095, (const void **)slot(1), 3001,
+	CHECK_ACL_OK(aclrtMemcpyAsyncWithOffset(slot(0), 7096, 4095, (const void **)slot(1), 3001,
 						7, INNER, s));
 	CHECK_ACL_OK(aclrtSynchronizeStream(s));
 	got = dev_get(b, 8192);

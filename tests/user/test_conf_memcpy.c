@@ -84,6 +84,41 @@ TEST(memcpy_dst_equals_src_is_success)
 	CHECK_ACL_OK(aclrtMemcpy(dev, 16, dev, 16, ACL_MEMCPY_DEVICE_TO_DEVICE));
 }
 
+/* CANN: async dst == src succeeds once kind and locations check out. */
+TEST(memcpyasync_dst_equals_src_is_success)
+{
+	setup();
+	CHECK_ACL_OK(aclrtMemcpyAsync(dev, 16, dev, 16, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+	CHECK_ACL_OK(aclrtMemcpyAsync(dev, 16, dev, 16, ACL_MEMCPY_DEFAULT, s));
+	CHECK_ACL_OK(aclrtSynchronizeStream(s));
+	/* the checks before it still apply */
+	CHECK_ACL_ERR(aclrtMemcpyAsync(dev, 8, dev, 16, ACL_MEMCPY_DEVICE_TO_DEVICE, s),
+		      ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclrtMemcpyAsync(host, 16, host, 16, ACL_MEMCPY_HOST_TO_HOST, s),
+		      ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+/* CANN does not correct HOST_TO_BUF_TO_DEVICE: the source must be host
+ * memory and the destination device memory, else 107000. */
+TEST(memcpyasync_host_to_buf_to_device_wrong_locations_is_107000)
+{
+	char *pg = malloc(64);
+
+	setup();
+	REQUIRE(pg);
+	CHECK_ACL_ERR(aclrtMemcpyAsync(host, 64, dev, 64, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, s),
+		      ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclrtMemcpyAsync(dev + 64, 64, dev, 64, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, s),
+		      ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclrtMemcpyAsync(pg, 64, host, 64, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, s),
+		      ACL_ERROR_RT_PARAM_INVALID);
+	/* the right way round, pinned or pageable */
+	CHECK_ACL_OK(aclrtMemcpyAsync(dev, 64, host, 64, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, s));
+	CHECK_ACL_OK(aclrtMemcpyAsync(dev, 64, pg, 64, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, s));
+	CHECK_ACL_OK(aclrtSynchronizeStream(s));
+	free(pg);
+}
+
 TEST(memcpyasync_host_to_host_is_207000)
 {
 	char *a = malloc(64), *b = malloc(64);

@@ -213,6 +213,40 @@ _Static_assert(sizeof(dim3) == 12 && offsetof(dim3, z) == 8, "");
 /* Handles are pointers; aclFloat16 is a 16-bit integer. */
 _Static_assert(sizeof(aclrtStream) == sizeof(void *), "");
 _Static_assert(sizeof(aclrtFuncHandle) == sizeof(void *), "");
+
+/* Streams, versions, errors, limits, overflow (LP64, as CANN's headers give). */
+_Static_assert(sizeof(aclrtStreamConfigHandle) == 32, "");
+_Static_assert(offsetof(aclrtStreamConfigHandle, workSize) == 8, "");
+_Static_assert(offsetof(aclrtStreamConfigHandle, flag) == 16, "");
+_Static_assert(offsetof(aclrtStreamConfigHandle, priority) == 24, "");
+_Static_assert(ACL_RT_STREAM_WORK_ADDR_PTR == 0 && ACL_RT_STREAM_FLAG == 2 && ACL_RT_STREAM_PRIORITY == 3, "");
+_Static_assert(ACL_RT_STREAM_STATE_CREATE_POST == 1 && ACL_RT_STREAM_STATE_DESTROY_PRE == 2, "");
+_Static_assert(ACL_PKG_VERSION_MAX_SIZE == 128 && ACL_PKG_VERSION_PARTS_MAX_SIZE == 64, "");
+_Static_assert(sizeof(aclCANNPackageVersion) == 512, "");
+_Static_assert(offsetof(aclCANNPackageVersion, majorVersion) == 128, "");
+_Static_assert(offsetof(aclCANNPackageVersion, patchVersion) == 320, "");
+_Static_assert(offsetof(aclCANNPackageVersion, reserved) == 384, "");
+_Static_assert(ACL_PKG_NAME_CANN == 0 && ACL_PKG_NAME_DRIVER == 7, "");
+_Static_assert(ACL_CANN_ATTR_UNDEFINED == -1 && ACL_CANN_ATTR_JIT_COMPILE == 2, "");
+_Static_assert(ACL_DEVICE_INFO_UNDEFINED == -1 && ACL_DEVICE_INFO_L2_SIZE == 2, "");
+_Static_assert(ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV == 1, "");
+_Static_assert(ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV == 21, "");
+_Static_assert(ACL_RT_DEV_RES_CUBE_CORE == 0 && ACL_RT_DEV_RES_VECTOR_CORE == 1, "");
+_Static_assert(sizeof(aclrtMemUceInfo) == 128 && sizeof(aclrtMemUceInfoArray) == 2568, "");
+_Static_assert(sizeof(aclrtErrorInfoDetail) == 2568, "");
+_Static_assert(offsetof(aclrtErrorInfo, errorType) == 4 && offsetof(aclrtErrorInfo, detail) == 8, "");
+_Static_assert(sizeof(aclrtErrorInfo) == 2576, "");
+_Static_assert(ACL_RT_NO_ERROR == 0 && ACL_RT_ERROR_L3_PORT == 5 && ACL_RT_ERROR_OTHERS == 0xFFFF, "");
+_Static_assert(ACL_RT_AICORE_ERROR_HW_LOCAL == 2 && ACL_RT_MEM_UCE_INFO_MAX_NUM == 20, "");
+_Static_assert(ACL_RT_OVERFLOW_MODE_SATURATION == 0 && ACL_RT_OVERFLOW_MODE_INFNAN == 1, "");
+_Static_assert(ACL_RT_OVERFLOW_MODE_UNDEF == 2, "");
+_Static_assert(ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM == 10 && ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL == 13, "");
+_Static_assert(ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS == 3, "");
+_Static_assert(sizeof(aclrtRandomParaInfo) == 16 && sizeof(aclrtRandomNumFuncParaInfo) == 36, "");
+_Static_assert(sizeof(aclrtRandomNumTaskInfo) == 104, "");
+_Static_assert(offsetof(aclrtRandomNumTaskInfo, randomParaAddr) == 40, "");
+_Static_assert(offsetof(aclrtRandomNumTaskInfo, randomSeed) == 64, "");
+_Static_assert(offsetof(aclrtRandomNumTaskInfo, rsv) == 96, "");
 _Static_assert(_Generic((aclFloat16)0, uint16_t: 1, default: 0), "");
 
 /* A few prototypes, by type compatibility (the C++ test checks them all). */

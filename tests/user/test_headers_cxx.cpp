@@ -9,6 +9,13 @@
  * constructor and acl_rt_api.h overloads; then reports run-time cases.
  */
 #include "acl/acl.h"
+/* The headers acl.h does not include compile as C++ too. */
+#include "acl/acl_dump.h"
+#include "acl/acl_platform.h"
+#include "acl/acl_prof.h"
+#include "acl/acl_rt_memory_soma.h"
+#include "acl/acl_tdt.h"
+#include "acl/acl_tdt_queue.h"
 
 #include <cstddef>
 #include <cstring>

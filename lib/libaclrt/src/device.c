@@ -277,8 +277,10 @@ aclError dev_open_locked(struct acl_device *d)
 	aclError ret = ACL_SUCCESS;
 
 	pthread_rwlock_wrlock(&d->rw);
-	if (!d->open)
+	if (!d->open) {
 		ret = devnode_open(d);
+		memset(d->res_limit_set, 0, sizeof(d->res_limit_set));
+	}
 	pthread_rwlock_unlock(&d->rw);
 	if (!ret)
 		acl_register_atexit();
@@ -449,12 +451,32 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
  * has AI cores only: no AI CPU, no separate vector cores and no L2 cache,
  * so those read 0.  Other attribute values (CANN has more) -> 207000.
  */
+aclError dev_read_info(int32_t id, struct drm_ascend_device_info *info)
+{
+	struct acl_device *d = dev_by_id(id);
+	uint32_t size = sizeof(*info);
+	int fd, e = 0;
+
+	if (!d)
+		return bad_id(id);
+	memset(info, 0, sizeof(*info));
+	fd = open(d->path, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || devnode_query(fd, DRM_ASCEND_QUERY_DEVICE_INFO, info, &size))
+		e = 1;
+	if (fd >= 0)
+		close(fd);
+	if (e)
+		return acl_err(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+			       "cannot read the device information of device %d from %s", id,
+			       d->path);
+	return ACL_SUCCESS;
+}
+
 aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value)
 {
 	struct drm_ascend_device_info info;
-	uint32_t size = sizeof(info);
 	struct acl_device *d;
-	int fd, e = 0;
+	aclError ret;
 
 	API_ENTER();
 	if (deviceId > INT32_MAX || !(d = dev_by_id((int)deviceId)))
@@ -473,16 +495,9 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value
 			       "attr %d is not supported (supported: AICPU_CORE_NUM 1, AICORE_CORE_NUM 101, VECTOR_CORE_NUM 201, TOTAL_GLOBAL_MEM_SIZE 301, L2_CACHE_SIZE 302)",
 			       (int)attr);
 	}
-	memset(&info, 0, sizeof(info));
-	fd = open(d->path, O_RDWR | O_CLOEXEC);
-	if (fd < 0 || devnode_query(fd, DRM_ASCEND_QUERY_DEVICE_INFO, &info, &size))
-		e = 1;
-	if (fd >= 0)
-		close(fd);
-	if (e)
-		return acl_err(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
-			       "cannot read the device information of device %u from %s", deviceId,
-			       d->path);
+	ret = dev_read_info((int32_t)deviceId, &info);
+	if (ret)
+		return ret;
 	switch (attr) {
 	case ACL_DEV_ATTR_AICORE_CORE_NUM:
 		*value = info.num_ai_cores;

@@ -441,7 +441,7 @@ static aclError ev_stream(aclrtStream stream, int dev_id, struct acl_stream **s,
  * The event lock twice and the stream lock once; the stream this thread
  * used last costs no registry lookup (stream_submit_to()).
  */
-aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
+static aclError record_event(aclrtEvent event, aclrtStream stream)
 {
 	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_EVENT_RECORD };
 	struct submit_info si = { .want_ref = true, .s_dev = -1 };
@@ -449,7 +449,6 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 	aclError ret;
 	int id;
 
-	API_ENTER();
 	if (!event)
 		return acl_err_at("event", ACL_ERROR_INVALID_PARAM, "event is NULL");
 	pthread_mutex_lock(&ev_lock);
@@ -501,6 +500,50 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 	return ret;
 }
 
+static aclError stream_wait_event(aclrtStream stream, aclrtEvent event, int32_t timeout);
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
+{
+	API_ENTER();
+	return record_event(event, stream);
+}
+
+/*
+ * The _EXTERNAL flags say how a record or wait relates to a stream being
+ * captured into a model (aclmdlRICapture*): one outside the model.  With
+ * no capture in this libaclrt every record and wait is outside one, so the
+ * flags only need checking (src/acl/aclrt_impl/event.cpp, stream.cpp in
+ * hicann/runtime: other values and a timeout with WAIT_EXTERNAL are
+ * ACL_ERROR_INVALID_PARAM).
+ */
+aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag)
+{
+	API_ENTER();
+	if (!event)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "event is NULL");
+	if (flag != ACL_EVENT_RECORD_DEFAULT && flag != ACL_EVENT_RECORD_EXTERNAL)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "flag %#x is neither ACL_EVENT_RECORD_DEFAULT (0) nor ACL_EVENT_RECORD_EXTERNAL (1)",
+			       flag);
+	return record_event(event, stream);
+}
+
+aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
+				      uint32_t flag)
+{
+	API_ENTER();
+	if (!event)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "event is NULL");
+	if (flag != ACL_EVENT_WAIT_DEFAULT && flag != ACL_EVENT_WAIT_EXTERNAL)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "flag %#x is neither ACL_EVENT_WAIT_DEFAULT (0) nor ACL_EVENT_WAIT_EXTERNAL (1)",
+			       flag);
+	if (flag == ACL_EVENT_WAIT_EXTERNAL && timeout != 0)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "timeout %u must be 0 with ACL_EVENT_WAIT_EXTERNAL", timeout);
+	return stream_wait_event(stream, event, timeout > INT32_MAX ? INT32_MAX : (int32_t)timeout);
+}
+
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 {
 	struct acl_device *dev, *sdev;
@@ -549,7 +592,7 @@ static aclError stream_wait_event(aclrtStream stream, aclrtEvent event, int32_t 
 	int id;
 
 	if (timeout < -1)
-		return acl_err_at("aclrtStreamWaitEvent", ACL_ERROR_INVALID_PARAM,
+		return acl_err_at("stream_wait_event", ACL_ERROR_INVALID_PARAM,
 				  "timeout %d is invalid: -1 or 0 wait forever, >0 is milliseconds",
 				  timeout);
 	ret = ev_get(event, "event", &ev, &dev);
@@ -557,7 +600,7 @@ static aclError stream_wait_event(aclrtStream stream, aclrtEvent event, int32_t 
 		return ret;
 	id = ev->dev_id;
 	if (ev->kind != EV_PLAIN && !(ev->flags & ACL_EVENT_SYNC))
-		ret = acl_err_at("aclrtStreamWaitEvent", ACL_ERROR_RT_PARAM_INVALID,
+		ret = acl_err_at("stream_wait_event", ACL_ERROR_RT_PARAM_INVALID,
 				 "event %p was created without ACL_EVENT_SYNC (flag %#x), so streams cannot wait for it",
 				 event, ev->flags);
 	ev_put(dev);
@@ -568,7 +611,7 @@ static aclError stream_wait_event(aclrtStream stream, aclrtEvent event, int32_t 
 		return ret;
 	pthread_mutex_lock(&ev_lock);
 	if (!ev_live(ev) || ev->lost) {
-		ret = acl_err_at("aclrtStreamWaitEvent", ACL_ERROR_RT_PARAM_INVALID,
+		ret = acl_err_at("stream_wait_event", ACL_ERROR_RT_PARAM_INVALID,
 				 "event %p was destroyed", event);
 	} else if (ev->recorded && ev->gen) {
 		cmd.event.handle = ev->handle;

@@ -77,6 +77,11 @@ struct acl_device {
 	 * bit per device id; changed under g_lock, read atomically. */
 	uint64_t peer_mask;
 
+	/* aclrtSetDeviceResLimit per aclrtDevResLimitType; cleared when the
+	 * node is opened.  Under @lock. */
+	bool res_limit_set[2];
+	uint32_t res_limit[2];
+
 	/* Protects the stream list and the default stream pointer. */
 	pthread_mutex_t lock;
 	struct acl_stream *streams;	/* every live stream, default included */
@@ -94,6 +99,9 @@ struct acl_device *dev_of_va(const void *p);	/* window owner or NULL */
 void dev_release_all(void);			/* aclFinalize */
 void dev_drain_all_printf(void);		/* atexit */
 aclError dev_sync_all_streams(struct acl_device *dev, int32_t timeout_ms);
+/* DEVICE_INFO of device @id, set or not (its own short-lived file);
+ * 107001 for a bad id, 507899 if the node cannot be queried. */
+aclError dev_read_info(int32_t id, struct drm_ascend_device_info *info);
 /* contexts and the device reference count (context.c, peer.c) */
 void dev_lock(void);				/* g_lock */
 void dev_unlock(void);
@@ -167,6 +175,15 @@ const char *queue_opcode_name(uint32_t opcode);
 void queue_drain_printf(struct acl_queue *q);
 int64_t deadline_from_ms(int32_t timeout_ms);
 
+/* errinfo.c: what aclrtExceptionInfo carries about one failed command */
+struct acl_exc {
+	uint32_t task;		/* the command's sequence number in its stream */
+	uint32_t stream;	/* aclrtStreamGetId */
+	uint32_t tid;		/* the thread that submitted it (gettid) */
+	uint32_t dev;		/* device id */
+	aclError code;		/* the error the failure was reported with */
+};
+
 /* stream.c */
 struct acl_stream {
 	struct acl_stream *next;	/* device stream list, dev->lock */
@@ -177,8 +194,17 @@ struct acl_stream {
 	bool dead;
 	uint64_t serial;		/* incarnation: memory is recycled */
 	bool is_default;		/* a context's default stream */
+	uint32_t priority;		/* CANN's 0 (highest) .. 7, as created */
+	uint32_t failure_mode;		/* ACL_CONTINUE/STOP_ON_FAILURE (bookkeeping) */
+	uint32_t overflow_switch;	/* aclrtSetStreamOverflowSwitch (bookkeeping) */
 	struct acl_queue q;
 	struct acl_cb *cb;		/* callback.c: host callbacks, lazily */
+	/* errinfo.c: submitter of each ring slot, and the fault being
+	 * reported (under errinfo.c's lock but @tids, written under @lock) */
+	uint32_t *tids;			/* q.ring_entries entries, or NULL */
+	uint64_t exc_key;		/* q.resets + 1 of the last noted fault */
+	bool exc_pending;		/* noted, callbacks not yet run */
+	struct acl_exc exc;
 };
 aclError stream_acquire(aclrtStream h, struct acl_stream **s,
 			struct acl_device **dev);
@@ -211,6 +237,19 @@ void stream_put(struct acl_stream *s);
 void stream_recover(struct acl_stream *s);
 void stream_drain_printf(struct acl_stream *s);
 aclError stream_kill(struct acl_stream *s, bool force);	/* dev->lock held */
+/* stream_info.c: run the aclrtRegStreamStateCallback callbacks for @s
+ * (no libaclrt lock held) */
+void stream_state_notify(struct acl_stream *s, aclrtStreamState state);
+
+/* allocator.c: @s is being destroyed: drop its allocator registration */
+void allocator_stream_gone(struct acl_stream *s);
+
+/* errinfo.c: @s's command @seq was just submitted by this thread (s->lock) */
+void exc_note_submit(struct acl_stream *s, uint64_t seq);
+/* @q (a stream's) faulted with @code: note it for the exception callbacks */
+void exc_note_fault(struct acl_queue *q, uint64_t seq, aclError code);
+/* run the exception callbacks for a noted fault of @s (no lock held) */
+void exc_fire(struct acl_stream *s);
 
 /* addrmap.c: address -> allocation, O(log n) (an AVL tree) */
 enum alloc_kind { ALLOC_DEVICE = 0, ALLOC_HOST };	/* ALLOC_HOST: acl-pinned */

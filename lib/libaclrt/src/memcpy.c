@@ -322,14 +322,20 @@ out:
 /*
  * CANN's MemcpyKindAutoCorrect (facts §7).  Known pairs force the kind;
  * pairs with pageable memory accept a set of kinds and map DEFAULT.
- * HOST_TO_BUF_TO_DEVICE counts as HOST_TO_DEVICE.  Returns the kind, or -1.
+ * HOST_TO_BUF_TO_DEVICE is host to device only, never corrected.  Returns the
+ * kind, or -1.
  */
 int copy_auto_correct(enum copy_loc s, enum copy_loc d, aclrtMemcpyKind kind)
 {
-	int k = kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE ? ACL_MEMCPY_HOST_TO_DEVICE : (int)kind;
+	int k = (int)kind;
 	unsigned int ok;
 	int def;
 
+	/* Not corrected: the source must be host memory (pinned or pageable)
+	 * and the destination device memory (CANN's runtime:
+	 * MemcpyAsyncCheckExLocation in api_error.cc). */
+	if (kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
+		return s != CL_DEV && d == CL_DEV ? ACL_MEMCPY_HOST_TO_DEVICE : -1;
 	if (s != CL_UNREG && d != CL_UNREG)
 		return s == CL_HOST ? (d == CL_HOST ? ACL_MEMCPY_HOST_TO_HOST :
 				      ACL_MEMCPY_HOST_TO_DEVICE) :
@@ -411,6 +417,10 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
 		return acl_err_at(acl_api_name, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 				  "asynchronous host-to-host copies (dst %p, src %p) are not supported (use aclrtMemcpy)",
 				  dst, src);
+	/* CANN: after the kind and location checks, dst == src succeeds
+	 * without a copy (api_error.cc MemcpyAsync in hicann/runtime). */
+	if (dst == src)
+		return ACL_SUCCESS;
 	dir = ds.loc == CL_DEV ? (ss.loc == CL_DEV ? D2D : H2D) : D2H;
 	ret = dir == D2H ? ACL_SUCCESS : copy_check_range("dst", dst, count);
 	if (!ret && dir != H2D)

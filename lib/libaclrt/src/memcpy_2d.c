@@ -4,18 +4,22 @@
  * copies, @height rows of @width bytes, rows @spitch apart in the source and
  * @dpitch apart in the destination.
  *
- * Checks in CANN's order (facts §7 "2D copies"): NULL dst/src, a kind other
+ * Checks in CANN's order (hicann/runtime src/acl/aclrt_impl/memory.cpp
+ * CheckMemcpy2dParam, api_error.cc MemCopy2DCheckParam/Sync/Async): width 0
+ * or height 0 -> success, before anything else; NULL dst/src, a kind other
  * than H2D/D2H/D2D/DEFAULT, width > spitch or width > dpitch -> 100000 (ACL
  * layer); dpitch or spitch 0, height > 5242880, width > 5000000 -> 107000
- * (runtime); then width 0 or height 0 -> success; no current device ->
- * 107002.  Each side's span, pitch * (height - 1) + width, must lie in one
- * allocation (device memory, acl-pinned host memory) or be pageable memory.
+ * (runtime); no current device -> 107002.  Each side's span,
+ * pitch * (height - 1) + width, must lie in one allocation (device memory,
+ * acl-pinned host memory) or be pageable memory.
  *
- * aclrtMemcpy2d: the direction comes from the pointers (pageable memory is
- * host memory); only host to device and device to host (else 207000); one
+ * aclrtMemcpy2d: an explicit ACL_MEMCPY_DEVICE_TO_DEVICE -> 207000 (the
+ * synchronous 2D copy is host to device or device to host only); the
+ * direction comes from the pointers (pageable memory is host memory), and
+ * pointers that make it anything but H2D or D2H -> 107000; one
  * DRM_IOCTL_ASCEND_COPY_2D.  aclrtMemcpy2dAsync: the kind is auto-corrected
  * as for aclrtMemcpyAsync (107000 for a kind the pointers exclude), host to
- * host -> 207000; device memory and pinned host memory -> one ring
+ * host -> 107000; device memory and pinned host memory -> one ring
  * ASCEND_CMD_COPY_2D; pageable host memory -> CANN's rule: synchronize the
  * stream, then copy synchronously.
  */
@@ -46,6 +50,10 @@ static aclError args_2d(struct req2d *r, aclrtMemcpyKind kind, bool *nothing)
 	aclError ret;
 
 	*nothing = false;
+	if (!r->width || !r->height) {
+		*nothing = true;
+		return ACL_SUCCESS;
+	}
 	if (!r->dst)
 		return ERR(ACL_ERROR_INVALID_PARAM, "dst is NULL");
 	if (!r->src)
@@ -68,10 +76,6 @@ static aclError args_2d(struct req2d *r, aclrtMemcpyKind kind, bool *nothing)
 	if (r->width > MAX_2D_WIDTH)
 		return ERR(ACL_ERROR_RT_PARAM_INVALID, "width %zu is larger than %lu",
 			   r->width, MAX_2D_WIDTH);
-	if (!r->width || !r->height) {
-		*nothing = true;
-		return ACL_SUCCESS;
-	}
 	if (__builtin_mul_overflow(r->dpitch, r->height - 1, &r->dspan) ||
 	    __builtin_add_overflow(r->dspan, r->width, &r->dspan) ||
 	    __builtin_mul_overflow(r->spitch, r->height - 1, &r->sspan) ||
@@ -149,10 +153,13 @@ aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
 	ret = args_2d(&r, kind, &nothing);
 	if (ret || nothing)
 		return ret;
+	if (kind == ACL_MEMCPY_DEVICE_TO_DEVICE)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "kind ACL_MEMCPY_DEVICE_TO_DEVICE: aclrtMemcpy2d copies only host to device or device to host (aclrtMemcpy2dAsync copies device to device)");
 	copy_locate(dst, &ds);
 	copy_locate(src, &ss);
 	if ((ds.loc == CL_DEV) == (ss.loc == CL_DEV))
-		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "dst %p and src %p are both %s; aclrtMemcpy2d copies only host to device or device to host%s",
 			       dst, src, ds.loc == CL_DEV ? "device memory" : "host memory",
 			       ds.loc == CL_DEV ? " (aclrtMemcpy2dAsync copies device to device)" : "");
@@ -211,8 +218,8 @@ aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t sp
 			       "kind %d is not accepted for src %p (%s) and dst %p (%s)", (int)kind,
 			       src, copy_loc_name[ss.loc], dst, copy_loc_name[ds.loc]);
 	if (ss.loc != CL_DEV && ds.loc != CL_DEV)
-		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "asynchronous host-to-host 2D copies (dst %p, src %p) are not supported",
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "asynchronous host-to-host 2D copies (dst %p, src %p) are not supported: only host to device, device to host and device to device",
 			       dst, src);
 	dir = ds.loc == CL_DEV ? (ss.loc == CL_DEV ? D_D2D : D_H2D) : D_D2H;
 	owner = dir == D_D2H ? ss.dev : ds.dev;

@@ -4,14 +4,20 @@
  * and aclrtMemcpyBatchAsyncV2: many host<->device copies as one submission.
  *
  * CANN's checks in CANN's order (facts §7 "Batch copies"):
- *  1. ACL layer -> 100000, *failIndex untouched: numBatches 0, sizes NULL,
- *     failIndex NULL (non-V2), dsts/destMaxs/srcs/attrs/attrsIndexes NULL,
- *     destMaxs[i] < sizes[i], a non-zero rsv byte in attrs[k].
- *  2. *failIndex = SIZE_MAX; every size 0 -> success.
+ *  1. ACL layer (hicann/runtime src/acl/aclrt_impl/memory.cpp
+ *     MemcpyBatchImpl) -> 100000, *failIndex untouched: failIndex NULL
+ *     (non-V2), sizes NULL, numBatches 0; then every size 0 -> success with
+ *     *failIndex = SIZE_MAX, before any other argument is looked at; then
+ *     dsts/destMaxs/srcs/attrs/attrsIndexes NULL, destMaxs[i] < sizes[i], a
+ *     non-zero rsv byte in attrs[k].
+ *  2. *failIndex = SIZE_MAX.
  *  3. Runtime -> 107000, failIndex SIZE_MAX: numAttrs 0 or > numBatches,
  *     attrsIndexes[0] != 0, attrsIndexes not strictly increasing or not
  *     below numBatches, a synchronous batch of more than 4096 entries.
- *  4. Per entry -> 107000 with *failIndex = the first failing entry: the real
+ *  4. Per entry -> 107000 with *failIndex = the first failing entry: in an
+ *     asynchronous batch an entry of size 0 (api_impl.cc
+ *     ValidateMemCpyParamsAndAttributes: CANN queues such a batch entry by
+ *     entry; a synchronous one skips them); the real
  *     location of dst/src (pageable counts as HOST) against the entry's
  *     attribute (HOST_NUMA counts as HOST; DEVICE ids must match), dst and
  *     src on the same side (only H2D or D2H), a direction other than the
@@ -84,13 +90,16 @@ static aclError entry_fail(size_t *fi, size_t i, aclError code)
 
 /* Step 4 for entry @i, and its place in @b. */
 static aclError check_entry(struct batch *b, size_t i, void *dst, const void *src, size_t size,
-			    const aclrtMemcpyBatchAttr *at, size_t *fi)
+			    const aclrtMemcpyBatchAttr *at, size_t *fi, bool async)
 {
 	struct copy_side ds, ss;
 	struct acl_device *dev;
 	aclError ret;
 	int dir;
 
+	if (async && !size)
+		return entry_fail(fi, i, ERR(ACL_ERROR_RT_PARAM_INVALID,
+			"entry %zu: size is 0; every entry of an asynchronous batch must copy bytes", i));
 	copy_locate(dst, &ds);
 	copy_locate(src, &ss);
 	if (!loc_matches(&at->dstLoc, &ds))
@@ -316,12 +325,18 @@ static aclError memcpy_batch(void **dsts, size_t *destMaxs, void **srcs, size_t 
 	aclError ret;
 
 	/* 1. the ACL layer */
-	if (!numBatches)
-		return ERR(ACL_ERROR_INVALID_PARAM, "numBatches is 0");
-	if (!sizes)
-		return ERR(ACL_ERROR_INVALID_PARAM, "sizes is NULL");
 	if (!fi)
 		return ERR(ACL_ERROR_INVALID_PARAM, "failIndex is NULL");
+	if (!sizes)
+		return ERR(ACL_ERROR_INVALID_PARAM, "sizes is NULL");
+	if (!numBatches)
+		return ERR(ACL_ERROR_INVALID_PARAM, "numBatches is 0");
+	for (i = 0; i < numBatches && !any; i++)
+		any = sizes[i] != 0;
+	if (!any) {
+		*fi = SIZE_MAX;
+		return ACL_SUCCESS;
+	}
 	if (!dsts || !destMaxs || !srcs || !attrs || !attrsIndexes)
 		return ERR(ACL_ERROR_INVALID_PARAM, "%s is NULL",
 			   !dsts ? "dsts" : !destMaxs ? "destMaxs" : !srcs ? "srcs" :
@@ -340,10 +355,6 @@ static aclError memcpy_batch(void **dsts, size_t *destMaxs, void **srcs, size_t 
 
 	/* 2. */
 	*fi = SIZE_MAX;
-	for (i = 0; i < numBatches && !any; i++)
-		any = sizes[i] != 0;
-	if (!any)
-		return ACL_SUCCESS;
 
 	/* 3. the runtime */
 	ret = dev_acquire_current(&cur);
@@ -381,7 +392,7 @@ static aclError memcpy_batch(void **dsts, size_t *destMaxs, void **srcs, size_t 
 	for (i = 0, k = 0; i < numBatches; i++) {
 		while (k + 1 < numAttrs && attrsIndexes[k + 1] <= i)
 			k++;
-		ret = check_entry(&b, i, dsts[i], srcs[i], sizes[i], &attrs[k], fi);
+		ret = check_entry(&b, i, dsts[i], srcs[i], sizes[i], &attrs[k], fi, async);
 		if (ret)
 			goto out;
 	}

@@ -11,10 +11,20 @@
  * enum (0..7), count 0 in aclrtSetMemcpyDesc, a non-NULL config and a NULL
  * stream for aclrtMemcpyAsyncWithDesc -> 100000 (ACL layer).  A kind inside
  * the enum other than ACL_MEMCPY_INNER_DEVICE_TO_DEVICE -> 207000 (the only
- * kind CANN supports here).  A descriptor not 64-byte aligned, or a base
- * pointer slot not 8-byte aligned -> 107008; a descriptor, slot or range not
- * inside a device allocation, count > 4 GiB, count > destMax -> 107000;
- * memory of another device than the stream's -> 107003.
+ * kind CANN supports here).  A descriptor not 64-byte aligned -> 107000
+ * (CANN's runtime: api_error.cc SetMemcpyDesc, MemcpyAsyncPtr); a base
+ * pointer slot not 8-byte aligned -> 107008 (our device reads 8-byte
+ * slots; CANN has no such check); a descriptor, slot or range not inside a
+ * device allocation, count > 4 GiB, count > destMax -> 107000; memory of
+ * another device than the stream's -> 107003.
+ *
+ * aclrtMemcpyAsyncWithOffset follows CANN's order (api_c_standard_soc.cc
+ * rtMemcpyAsyncWithOffset, api_error.cc MemcpyAsync/MemcpyAsyncCheckAddrCfg):
+ * count 0 succeeds; any kind but INNER_DEVICE_TO_DEVICE, NULL slots,
+ * count > destMax, count > 4 GiB, an offset above 2^48 - 1,
+ * dstDataOffset >= destMax and count > destMax - dstDataOffset are all
+ * 107000; then the device checks.  destMax is the size of the memory at
+ * the destination base, which the offset and count must fit in.
  *
  * aclrtSetMemcpyDesc writes the descriptor with a synchronous host to device
  * copy of its 64 bytes (ordered after the work this process queued, like
@@ -29,6 +39,7 @@
 #define ERR(code, ...) acl_err_at(acl_api_name, (code), __VA_ARGS__)
 
 #define MAX_DESC_COPY	(4ULL << 30)	/* MAX_MEMCPY_SIZE_OF_D2D */
+#define MAX_OFFSET	0xFFFFFFFFFFFFULL	/* CANN's limit on copy offsets */
 
 _Static_assert(sizeof(struct ascend_memcpy_desc) == ASCEND_MEMCPY_DESC_SIZE,
 	       "descriptor layout");
@@ -51,13 +62,12 @@ static aclError check_kind(aclrtMemcpyKind kind)
  * *@dev (not acquired).
  */
 static aclError check_dev_obj(const char *name, const void *p, size_t n, size_t align,
-			      struct acl_device **dev)
+			      aclError misaligned, struct acl_device **dev)
 {
 	struct copy_side sd;
 
 	if ((uintptr_t)p % align)
-		return ERR(ACL_ERROR_RT_ADDR_UNALIGNED, "%s %p is not %zu-byte aligned",
-			   name, p, align);
+		return ERR(misaligned, "%s %p is not %zu-byte aligned", name, p, align);
 	copy_locate(p, &sd);
 	if (sd.loc != CL_DEV)
 		return ERR(ACL_ERROR_RT_PARAM_INVALID,
@@ -139,7 +149,8 @@ aclError aclrtSetMemcpyDesc(void *desc, aclrtMemcpyKind kind, void *srcAddr, voi
 	if (count > MAX_DESC_COPY)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "count %zu is larger than 4 GiB, the most a descriptor copies", count);
-	ret = check_dev_obj("desc", desc, ASCEND_MEMCPY_DESC_SIZE, ASCEND_MEMCPY_DESC_ALIGN, &dev);
+	ret = check_dev_obj("desc", desc, ASCEND_MEMCPY_DESC_SIZE, ASCEND_MEMCPY_DESC_ALIGN,
+			    ACL_ERROR_RT_PARAM_INVALID, &dev);
 	if (!ret)
 		ret = check_same_dev("srcAddr", srcAddr, dev);
 	if (!ret)
@@ -203,7 +214,7 @@ aclError aclrtMemcpyAsyncWithDesc(void *desc, aclrtMemcpyKind kind, aclrtStream 
 	ret = check_kind(kind);
 	if (!ret)
 		ret = check_dev_obj("desc", desc, ASCEND_MEMCPY_DESC_SIZE,
-				    ASCEND_MEMCPY_DESC_ALIGN, &dev);
+				    ASCEND_MEMCPY_DESC_ALIGN, ACL_ERROR_RT_PARAM_INVALID, &dev);
 	if (ret)
 		return ret;
 	cmd.copy_indirect.desc = (uintptr_t)desc;
@@ -221,29 +232,41 @@ aclError aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOf
 	API_ENTER();
 	if (!count)
 		return ACL_SUCCESS;
+	if (kind != ACL_MEMCPY_INNER_DEVICE_TO_DEVICE)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "kind %d is not ACL_MEMCPY_INNER_DEVICE_TO_DEVICE (%d), the only kind supported",
+			       (int)kind, (int)ACL_MEMCPY_INNER_DEVICE_TO_DEVICE);
 	if (!dst)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "dst is NULL");
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "dst is NULL");
 	if (!src)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "src is NULL");
-	if ((unsigned int)kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "kind %d is not a valid aclrtMemcpyKind",
-			       (int)kind);
-	ret = dev_acquire_current(&cur);
-	if (ret)
-		return ret;
-	dev_release(cur);
-	ret = check_kind(kind);
-	if (ret)
-		return ret;
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "src is NULL");
 	if (count > destMax)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "count %zu is larger than destMax %zu",
 			       count, destMax);
 	if (count > MAX_DESC_COPY)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "count %zu is larger than 4 GiB, the most one device copy moves", count);
-	ret = check_dev_obj("dst", dst, sizeof(uint64_t), sizeof(uint64_t), &dev);
+	if (srcDataOffset > MAX_OFFSET || dstDataOffset > MAX_OFFSET)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "%s %zu is above the largest offset %#llx",
+			       srcDataOffset > MAX_OFFSET ? "srcDataOffset" : "dstDataOffset",
+			       srcDataOffset > MAX_OFFSET ? srcDataOffset : dstDataOffset, MAX_OFFSET);
+	if (dstDataOffset >= destMax)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "dstDataOffset %zu is not inside destMax %zu", dstDataOffset, destMax);
+	if (count > destMax - dstDataOffset)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "count %zu does not fit destMax %zu after dstDataOffset %zu", count,
+			       destMax, dstDataOffset);
+	ret = dev_acquire_current(&cur);
+	if (ret)
+		return ret;
+	dev_release(cur);
+	ret = check_dev_obj("dst", dst, sizeof(uint64_t), sizeof(uint64_t), ACL_ERROR_RT_ADDR_UNALIGNED,
+			    &dev);
 	if (!ret)
-		ret = check_dev_obj("src", src, sizeof(uint64_t), sizeof(uint64_t), &sdev);
+		ret = check_dev_obj("src", src, sizeof(uint64_t), sizeof(uint64_t),
+				    ACL_ERROR_RT_ADDR_UNALIGNED, &sdev);
 	if (ret)
 		return ret;
 	if (sdev != dev)

@@ -164,9 +164,13 @@ aclError queue_fault_error(struct acl_queue *q, uint32_t fault)
 	struct ascend_queue_status *st = q->status;
 	uint32_t opcode = LOAD(&st->fault_opcode);
 
+	aclError code;
+
 	if (!fault)
 		fault = LOAD(&st->fault);
-	return acl_err_at("stream", fault_code(fault, opcode),
+	code = fault_code(fault, opcode);
+	exc_note_fault(q, LOAD(&st->fault_seq), code);
+	return acl_err_at("stream", code,
 			  "queue %u faulted: %s; command #%llu (%s, opcode %u), device address %#llx",
 			  q->handle, fault_name(fault),
 			  (unsigned long long)LOAD(&st->fault_seq), queue_opcode_name(opcode),

@@ -67,7 +67,7 @@ static void stream_recycle(struct acl_stream *s)
 }
 
 /* Create a stream on @dev (rw read-held, dev->lock held). */
-static aclError stream_new(struct acl_device *dev, uint32_t flags,
+static aclError stream_new(struct acl_device *dev, uint32_t flags, uint32_t priority,
 			   struct acl_stream **out)
 {
 	struct acl_stream *s = stream_alloc();
@@ -85,10 +85,17 @@ static aclError stream_new(struct acl_device *dev, uint32_t flags,
 	pthread_mutex_lock(&s->lock);
 	s->dev = dev;
 	s->flags = flags;
+	s->priority = priority;
+	s->failure_mode = ACL_CONTINUE_ON_FAILURE;
+	s->overflow_switch = 0;
 	s->refs = 1;		/* the registry's reference */
 	s->is_default = false;
 	s->q = q;
 	s->cb = NULL;
+	free(s->tids);
+	s->tids = calloc(q.ring_entries ? q.ring_entries : 1, sizeof(*s->tids));
+	s->exc_pending = false;
+	s->exc_key = 0;
 	pthread_mutex_lock(&s_pool_lock);
 	s->serial = ++s_serial;
 	pthread_mutex_unlock(&s_pool_lock);
@@ -161,7 +168,7 @@ static aclError default_stream(struct acl_stream **out, struct acl_device **dev)
 	slot = c && !c->is_default ? &c->stream : &d->default_stream;
 	pthread_mutex_lock(&d->lock);
 	if (!*slot) {
-		ret = stream_new(d, 0, slot);
+		ret = stream_new(d, 0, 0, slot);
 		if (!ret)
 			(*slot)->is_default = true;
 	}
@@ -274,6 +281,7 @@ void stream_recover(struct acl_stream *s)
 	if (!s->dead && queue_faulted(&s->q))
 		queue_reset(s->dev->fd, &s->q);
 	pthread_mutex_unlock(&s->lock);
+	exc_fire(s);
 }
 
 aclError stream_submit(struct acl_stream *s, const struct ascend_cmd *cmd)
@@ -289,8 +297,11 @@ static aclError submit_locked(struct acl_stream *s, const void *a, size_t alen,
 
 	if (ret && queue_faulted(&s->q))
 		queue_reset(s->dev->fd, &s->q);		/* as stream_recover() */
-	else if (!ret && seq)
-		*seq = s->q.wptr;
+	else if (!ret) {
+		exc_note_submit(s, s->q.wptr);
+		if (seq)
+			*seq = s->q.wptr;
+	}
 	return ret;
 }
 
@@ -305,6 +316,8 @@ static aclError submit(struct acl_stream *s, const void *a, size_t alen, const v
 	else
 		ret = submit_locked(s, a, alen, b, blen, seq);
 	pthread_mutex_unlock(&s->lock);
+	if (ret)
+		exc_fire(s);
 	return ret;
 }
 
@@ -355,6 +368,8 @@ aclError stream_submit_to(aclrtStream h, int dev_id, const void *a, size_t alen,
 		stream_remember(h, s);
 out:
 	pthread_mutex_unlock(&s->lock);
+	if (ret)
+		exc_fire(s);
 	if (!cached)
 		stream_put(s);
 	return ret;
@@ -458,6 +473,7 @@ aclError stream_kill(struct acl_stream *s, bool force)
 	bool to;
 
 	handle_del(s);
+	allocator_stream_gone(s);
 	callback_stream_unblock(s);	/* blocking callbacks nobody will run */
 	pthread_mutex_lock(&s->lock);
 	/* A fault is reported by synchronisation, not by destroy. */
@@ -481,14 +497,24 @@ aclError stream_kill(struct acl_stream *s, bool force)
 	return ret;
 }
 
-aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag)
+/* CANN's stream priorities: 0 is the greatest, 7 the least (base_info.hpp
+ * in hicann/runtime); values outside are clamped, not refused. */
+#define PRIO_GREATEST	0
+#define PRIO_LEAST	7
+
+static uint32_t clamp_priority(uint32_t priority)
+{
+	int32_t p = (int32_t)priority;	/* the runtime takes it as int32_t */
+
+	return p < PRIO_GREATEST ? PRIO_GREATEST : p > PRIO_LEAST ? PRIO_LEAST : (uint32_t)p;
+}
+
+static aclError create_stream(aclrtStream *stream, uint32_t priority, uint32_t flag)
 {
 	struct acl_device *dev;
 	struct acl_stream *s;
 	aclError ret;
 
-	API_ENTER();
-	(void)priority;	/* one priority level on this device */
 	if (!stream)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "stream is NULL");
 	if (flag & ~STREAM_FLAGS)
@@ -499,18 +525,27 @@ aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uin
 	if (ret)
 		return ret;
 	pthread_mutex_lock(&dev->lock);
-	ret = stream_new(dev, flag, &s);
+	/* One hardware priority level: the value is kept for the getters. */
+	ret = stream_new(dev, flag, clamp_priority(priority), &s);
 	pthread_mutex_unlock(&dev->lock);
 	dev_release(dev);
-	if (!ret)
+	if (!ret) {
 		*stream = s;
+		stream_state_notify(s, ACL_RT_STREAM_STATE_CREATE_POST);
+	}
 	return ret;
+}
+
+aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag)
+{
+	API_ENTER();
+	return create_stream(stream, priority, flag);
 }
 
 aclError aclrtCreateStream(aclrtStream *stream)
 {
 	API_ENTER();
-	return aclrtCreateStreamWithConfig(stream, 0, 0);
+	return create_stream(stream, 0, 0);
 }
 
 static aclError destroy(aclrtStream stream, bool force)
@@ -524,6 +559,8 @@ static aclError destroy(aclrtStream stream, bool force)
 	ret = stream_acquire(stream, &s, &dev);
 	if (ret)
 		return ret;
+	if (!s->is_default)
+		stream_state_notify(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
 	pthread_mutex_lock(&dev->lock);
 	if (s == dev->default_stream || s->is_default)
 		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,

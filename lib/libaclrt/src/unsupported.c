@@ -17,6 +17,12 @@
 #include <stddef.h>
 
 #include "acl/acl.h"
+#include "acl/acl_dump.h"
+#include "acl/acl_platform.h"
+#include "acl/acl_prof.h"
+#include "acl/acl_rt_memory_soma.h"
+#include "acl/acl_tdt.h"
+#include "acl/acl_tdt_queue.h"
 #include "errmsg.h"
 
 /* Stubs ignore their arguments by design. */
@@ -37,7 +43,21 @@
 		return NULL;						\
 	}
 
-ACL_STUB(aclrtSetExceptionInfoCallback, aclrtExceptionInfoCallback callback)
+/* Function returning a value of @type: the same message, returns @val. */
+#define ACL_STUB_VAL(name, type, val, ...)				\
+	ACL_FUNC_VISIBILITY type name(__VA_ARGS__)			\
+	{								\
+		(void)acl_unsupported();				\
+		return (val);						\
+	}
+
+/* Function returning nothing: records the same message. */
+#define ACL_STUB_VOID(name, ...)					\
+	ACL_FUNC_VISIBILITY void name(__VA_ARGS__)			\
+	{								\
+		(void)acl_unsupported();				\
+	}
+
 ACL_STUB(aclrtMemFlush, void *devPtr, size_t size)
 ACL_STUB(aclrtMemInvalidate, void *devPtr, size_t size)
 ACL_STUB(aclrtMemGetAllocationGranularity, aclrtPhysicalMemProp *prop, aclrtMemGranularityOptions option, size_t *granularity)
@@ -58,3 +78,170 @@ ACL_STUB_NULL(aclrtCreateBinary, aclrtBinary, const void *data, size_t dataLen)
 ACL_STUB(aclrtDestroyBinary, aclrtBinary binary)
 ACL_STUB(aclrtBinaryLoad, const aclrtBinary binary, aclrtBinHandle *binHandle)
 ACL_STUB(aclrtLaunchKernelWithHostArgs, aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize, aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum)
+
+/* acl_prof.h (profiling: no profiler for the emulated NPU) */
+ACL_STUB(aclprofInit, const char *profilerResultPath, size_t length)
+ACL_STUB(aclprofFinalize, void)
+ACL_STUB(aclprofStart, const aclprofConfig *profilerConfig)
+ACL_STUB_NULL(aclprofCreateConfig, aclprofConfig *, uint32_t *deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics, const aclprofAicoreEvents *aicoreEvents, uint64_t dataTypeConfig)
+ACL_STUB(aclprofDestroyConfig, const aclprofConfig *profilerConfig)
+ACL_STUB(aclprofStop, const aclprofConfig *profilerConfig)
+ACL_STUB(aclprofSetConfig, aclprofConfigType configType, const char *config, size_t configLength)
+ACL_STUB(aclprofModelSubscribe, uint32_t modelId, const aclprofSubscribeConfig *profSubscribeConfig)
+ACL_STUB(aclprofModelUnSubscribe, uint32_t modelId)
+ACL_STUB_NULL(aclprofCreateSubscribeConfig, aclprofSubscribeConfig *, int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics, void *fd)
+ACL_STUB(aclprofDestroySubscribeConfig, const aclprofSubscribeConfig *profSubscribeConfig)
+ACL_STUB(aclprofGetOpDescSize, size_t *opDescSize)
+ACL_STUB(aclprofGetOpNum, const void *opInfo, size_t opInfoLen, uint32_t *opNumber)
+ACL_STUB(aclprofGetOpTypeLen, const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opTypeLen)
+ACL_STUB(aclprofGetOpType, const void *opInfo, size_t opInfoLen, uint32_t index, char *opType, size_t opTypeLen)
+ACL_STUB(aclprofGetOpNameLen, const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opNameLen)
+ACL_STUB(aclprofGetOpName, const void *opInfo, size_t opInfoLen, uint32_t index, char *opName, size_t opNameLen)
+ACL_STUB_VAL(aclprofGetOpStart, uint64_t, 0, const void *opInfo, size_t opInfoLen, uint32_t index)
+ACL_STUB_VAL(aclprofGetOpEnd, uint64_t, 0, const void *opInfo, size_t opInfoLen, uint32_t index)
+ACL_STUB_VAL(aclprofGetOpDuration, uint64_t, 0, const void *opInfo, size_t opInfoLen, uint32_t index)
+ACL_STUB_VAL(aclprofGetModelId, size_t, 0, const void *opInfo, size_t opInfoLen, uint32_t index)
+ACL_STUB_VAL(aclprofGetOpFlag, aclprofSubscribeOpFlag, ACL_SUBSCRIBE_NONE, const void *opInfo, size_t opInfoLen, uint32_t index)
+ACL_STUB_NULL(aclprofGetOpAttriValue, const char *, const void *opInfo, size_t opInfoLen, uint32_t index, aclprofSubscribeOpAttri attri)
+ACL_STUB(aclprofGetStepTimestamp, aclprofStepInfo *stepInfo, aclprofStepTag tag, aclrtStream stream)
+ACL_STUB_NULL(aclprofCreateStepInfo, aclprofStepInfo *, void)
+ACL_STUB_VOID(aclprofDestroyStepInfo, aclprofStepInfo *stepinfo)
+ACL_STUB_NULL(aclprofCreateStamp, void *, void)
+ACL_STUB_VOID(aclprofDestroyStamp, void *stamp)
+ACL_STUB(aclprofPush, void *stamp)
+ACL_STUB(aclprofPop, void)
+ACL_STUB(aclprofRangeStart, void *stamp, uint32_t *rangeId)
+ACL_STUB(aclprofRangeStop, uint32_t rangeId)
+ACL_STUB(aclprofSetStampTraceMessage, void *stamp, const char *msg, uint32_t msgLen)
+ACL_STUB(aclprofMark, void *stamp)
+ACL_STUB(aclprofMarkEx, const char *msg, size_t msgLen, aclrtStream stream)
+ACL_STUB_VAL(aclprofStr2Id, uint64_t, 0, const char *message)
+ACL_STUB(aclprofRangePushEx, aclprofEventAttributes *attr)
+ACL_STUB(aclprofRangePop, void)
+
+/* acl_dump.h (dump: no dump tools for the emulated NPU) */
+ACL_STUB(acldumpRegCallback, int32_t (*const messageCallback)(const acldumpChunk *, int32_t), int32_t flag)
+ACL_STUB_VOID(acldumpUnregCallback, void)
+ACL_STUB(aclopStartDumpArgs, uint32_t dumpType, const char *path)
+ACL_STUB(aclopStopDumpArgs, uint32_t dumpType)
+ACL_STUB_NULL(acldumpGetPath, const char *, acldumpType dumpType)
+ACL_STUB(acldumpSaveExceptionInfo, const char *fileName, const char *userTag, const acldumpTensorInfo *tensors, size_t tensorCount)
+ACL_STUB(acldumpGetExceptionInfoPath, char *path, size_t maxLen)
+
+/* acl_tdt.h (TDT data channels: no device-side channel service) */
+ACL_STUB_VAL(acltdtGetTensorTypeFromItem, acltdtTensorType, ACL_TENSOR_DATA_UNDEFINED, const acltdtDataItem *dataItem)
+ACL_STUB_VAL(acltdtGetDataTypeFromItem, aclDataType, ACL_DT_UNDEFINED, const acltdtDataItem *dataItem)
+ACL_STUB_NULL(acltdtGetDataAddrFromItem, void *, const acltdtDataItem *dataItem)
+ACL_STUB_VAL(acltdtGetDataSizeFromItem, size_t, 0, const acltdtDataItem *dataItem)
+ACL_STUB_VAL(acltdtGetDimNumFromItem, size_t, 0, const acltdtDataItem *dataItem)
+ACL_STUB(acltdtGetSliceInfoFromItem, const acltdtDataItem *dataItem, size_t *sliceNum, size_t *sliceId)
+ACL_STUB(acltdtGetDimsFromItem, const acltdtDataItem *dataItem, int64_t *dims, size_t dimNum)
+ACL_STUB_NULL(acltdtCreateDataItem, acltdtDataItem *, acltdtTensorType tdtType, const int64_t *dims, size_t dimNum, aclDataType dataType, void *data, size_t size)
+ACL_STUB(acltdtDestroyDataItem, acltdtDataItem *dataItem)
+ACL_STUB_NULL(acltdtCreateDataset, acltdtDataset *, void)
+ACL_STUB(acltdtDestroyDataset, acltdtDataset *dataset)
+ACL_STUB_NULL(acltdtGetDataItem, acltdtDataItem *, const acltdtDataset *dataset, size_t index)
+ACL_STUB(acltdtAddDataItem, acltdtDataset *dataset, acltdtDataItem *dataItem)
+ACL_STUB_VAL(acltdtGetDatasetSize, size_t, 0, const acltdtDataset *dataset)
+ACL_STUB_NULL(acltdtGetDatasetName, const char *, const acltdtDataset *dataset)
+ACL_STUB(acltdtStopChannel, acltdtChannelHandle *handle)
+ACL_STUB_NULL(acltdtCreateChannel, acltdtChannelHandle *, uint32_t deviceId, const char *name)
+ACL_STUB_NULL(acltdtCreateChannelWithCapacity, acltdtChannelHandle *, uint32_t deviceId, const char *name, size_t capacity)
+ACL_STUB(acltdtDestroyChannel, acltdtChannelHandle *handle)
+ACL_STUB(acltdtCleanChannel, acltdtChannelHandle *handle)
+ACL_STUB(acltdtSendTensor, const acltdtChannelHandle *handle, const acltdtDataset *dataset, int32_t timeout)
+ACL_STUB(acltdtReceiveTensor, const acltdtChannelHandle *handle, acltdtDataset *dataset, int32_t timeout)
+ACL_STUB(acltdtQueryChannelSize, const acltdtChannelHandle *handle, size_t *size)
+
+/* acl_tdt_queue.h (TDT queues: no queue-scheduling service) */
+ACL_STUB(acltdtCreateQueue, const acltdtQueueAttr *attr, uint32_t *qid)
+ACL_STUB(acltdtDestroyQueue, uint32_t qid)
+ACL_STUB(acltdtEnqueue, uint32_t qid, acltdtBuf buf, int32_t timeout)
+ACL_STUB(acltdtDequeue, uint32_t qid, acltdtBuf *buf, int32_t timeout)
+ACL_STUB(acltdtEnqueueData, uint32_t qid, const void *data, size_t dataSize, const void *userData, size_t userDataSize, int32_t timeout, uint32_t rsv)
+ACL_STUB(acltdtDequeueData, uint32_t qid, void *data, size_t dataSize, size_t *retDataSize, void *userData, size_t userDataSize, int32_t timeout)
+ACL_STUB(acltdtGrantQueue, uint32_t qid, int32_t pid, uint32_t permission, int32_t timeout)
+ACL_STUB(acltdtAttachQueue, uint32_t qid, int32_t timeout, uint32_t *permission)
+ACL_STUB(acltdtBindQueueRoutes, acltdtQueueRouteList *qRouteList)
+ACL_STUB(acltdtUnbindQueueRoutes, acltdtQueueRouteList *qRouteList)
+ACL_STUB(acltdtQueryQueueRoutes, const acltdtQueueRouteQueryInfo *queryInfo, acltdtQueueRouteList *qRouteList)
+ACL_STUB(acltdtAllocBuf, size_t size, uint32_t type, acltdtBuf *buf)
+ACL_STUB(acltdtFreeBuf, acltdtBuf buf)
+ACL_STUB(acltdtGetBufData, const acltdtBuf buf, void **dataPtr, size_t *size)
+ACL_STUB(acltdtSetBufDataLen, acltdtBuf buf, size_t len)
+ACL_STUB(acltdtGetBufDataLen, acltdtBuf buf, size_t *len)
+ACL_STUB(acltdtAppendBufChain, acltdtBuf headBuf, acltdtBuf buf)
+ACL_STUB(acltdtGetBufChainNum, acltdtBuf headBuf, uint32_t *num)
+ACL_STUB(acltdtGetBufFromChain, acltdtBuf headBuf, uint32_t index, acltdtBuf *buf)
+ACL_STUB(acltdtGetBufUserData, const acltdtBuf buf, void *dataPtr, size_t size, size_t offset)
+ACL_STUB(acltdtSetBufUserData, acltdtBuf buf, const void *dataPtr, size_t size, size_t offset)
+ACL_STUB(acltdtCopyBufRef, const acltdtBuf buf, acltdtBuf *newBuf)
+ACL_STUB_NULL(acltdtCreateQueueAttr, acltdtQueueAttr *, void)
+ACL_STUB(acltdtDestroyQueueAttr, const acltdtQueueAttr *attr)
+ACL_STUB(acltdtSetQueueAttr, acltdtQueueAttr *attr, acltdtQueueAttrType type, size_t len, const void *param)
+ACL_STUB(acltdtGetQueueAttr, const acltdtQueueAttr *attr, acltdtQueueAttrType type, size_t len, size_t *paramRetSize, void *param)
+ACL_STUB_NULL(acltdtCreateQueueRoute, acltdtQueueRoute *, uint32_t srcId, uint32_t dstId)
+ACL_STUB(acltdtDestroyQueueRoute, const acltdtQueueRoute *route)
+ACL_STUB(acltdtGetQueueRouteParam, const acltdtQueueRoute *route, acltdtQueueRouteParamType type, size_t len, size_t *paramRetSize, void *param)
+ACL_STUB_NULL(acltdtCreateQueueRouteList, acltdtQueueRouteList *, void)
+ACL_STUB(acltdtDestroyQueueRouteList, const acltdtQueueRouteList *routeList)
+ACL_STUB(acltdtAddQueueRoute, acltdtQueueRouteList *routeList, const acltdtQueueRoute *route)
+ACL_STUB(acltdtGetQueueRoute, const acltdtQueueRouteList *routeList, size_t index, acltdtQueueRoute *route)
+ACL_STUB_VAL(acltdtGetQueueRouteNum, size_t, 0, const acltdtQueueRouteList *routeList)
+ACL_STUB_NULL(acltdtCreateQueueRouteQueryInfo, acltdtQueueRouteQueryInfo *, void)
+ACL_STUB(acltdtDestroyQueueRouteQueryInfo, const acltdtQueueRouteQueryInfo *info)
+ACL_STUB(acltdtSetQueueRouteQueryInfo, acltdtQueueRouteQueryInfo *param, acltdtQueueRouteQueryInfoParamType type, size_t len, const void *value)
+
+/* acl_platform.h (platform description: use aclrtGetDeviceInfo / aclrtGetSocName) */
+ACL_STUB(aclplatformGetDeviceInfo, aclplatformDevInfo infoType, char *value, uint32_t maxLen)
+ACL_STUB(aclplatformGetInstructionInfo, aclplatformCoreType type, const char *instruction, char *value, uint32_t maxLen)
+
+/* acl_rt_memory_soma.h (stream-ordered memory pools: not implemented yet) */
+ACL_STUB(aclrtMemPoolCreate, aclrtMemPool *memPool, const aclrtMemPoolProps *poolProps)
+ACL_STUB(aclrtMemPoolDestroy, const aclrtMemPool memPool)
+ACL_STUB(aclrtMemPoolSetAttr, aclrtMemPool memPool, aclrtMemPoolAttr attr, void *value)
+ACL_STUB(aclrtMemPoolGetAttr, aclrtMemPool memPool, aclrtMemPoolAttr attr, void *value)
+ACL_STUB(aclrtMemPoolMallocAsync, void **ptr, size_t size, aclrtMemPool memPool, aclrtStream stream)
+ACL_STUB(aclrtMemPoolFreeAsync, void *ptr, aclrtStream stream)
+ACL_STUB(aclrtMemPoolTrimTo, aclrtMemPool memPool, size_t minBytesToKeep)
+
+/* acl_rt.h: per-stream core limits (libaclrt keeps per-device ones only) */
+ACL_STUB(aclrtGetStreamResLimit, aclrtStream stream, aclrtDevResLimitType type, uint32_t *value)
+ACL_STUB(aclrtSetStreamResLimit, aclrtStream stream, aclrtDevResLimitType type, uint32_t value)
+ACL_STUB(aclrtResetStreamResLimit, aclrtStream stream)
+ACL_STUB(aclrtUseStreamResInCurrentThread, aclrtStream stream)
+ACL_STUB(aclrtUnuseStreamResInCurrentThread, aclrtStream stream)
+/* deprecated in CANN for aclsysGetVersionStr/Num, which are implemented */
+ACL_STUB(aclsysGetCANNVersion, aclCANNPackageName name, aclCANNPackageVersion *version)
+/* acl_rt.h: kernel arguments / function of a failed task (the fault record
+ * has neither; see errinfo.c) */
+ACL_STUB(aclrtGetArgsFromExceptionInfo, const aclrtExceptionInfo *info, void **devArgsPtr, uint32_t *devArgsLen)
+ACL_STUB(aclrtGetFuncHandleFromExceptionInfo, const aclrtExceptionInfo *info, aclrtFuncHandle *func)
+/* acl_rt.h: float overflow status: no device kernel records it yet, and
+ * "no overflow" would be a guess (overflow.c) */
+ACL_STUB(aclrtGetOverflowStatus, void *outputAddr, size_t outputSize, aclrtStream stream)
+ACL_STUB(aclrtResetOverflowStatus, aclrtStream stream)
+ACL_STUB(aclrtCtxGetFloatOverflowAddr, void **overflowAddr)
+ACL_STUB(aclrtGetFloatOverflowStatus, void *outputAddr, uint64_t outputSize, aclrtStream stream)
+ACL_STUB(aclrtResetFloatOverflowStatus, aclrtStream stream)
+ACL_STUB(aclrtNpuGetFloatOverFlowStatus, void *outputAddr, uint64_t outputSize, uint32_t checkMode, aclrtStream stream)
+ACL_STUB(aclrtNpuClearFloatOverFlowStatus, uint32_t checkMode, aclrtStream stream)
+/* acl_rt.h: functions acl_rt_api.h's overloads forward to; op execution
+ * timeouts, managed memory and device symbols are not implemented yet */
+ACL_STUB(aclrtSetOpExecuteTimeOutV2, uint64_t timeout, uint64_t *actualTimeout)
+ACL_STUB(aclrtMemAllocManaged, void **ptr, uint64_t size, uint32_t flag)
+ACL_STUB(aclrtMemManagedPrefetchAsync, const void *ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream)
+ACL_STUB(aclrtMemManagedPrefetchBatchAsync, const void **ptrs, size_t *sizes, size_t count, aclrtMemManagedLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream)
+ACL_STUB(aclrtGetSymbolAddress, const void *symbol, void **devPtr)
+ACL_STUB(aclrtGetSymbolSize, const void *symbol, size_t *size)
+ACL_STUB(aclrtMemcpyFromSymbol, void *dst, size_t dstMax, const void *symbol, size_t count, size_t offset, aclrtMemcpyKind kind)
+ACL_STUB(aclrtMemcpyFromSymbolAsync, void *dst, size_t dstMax, const void *symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream)
+ACL_STUB(aclrtMemcpyToSymbol, const void *symbol, const void *src, size_t count, size_t offset, aclrtMemcpyKind kind)
+ACL_STUB(aclrtMemcpyToSymbolAsync, const void *symbol, const void *src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream)
+/* acl_rt.h: device-side work of issue 16's device half: accumulating DMA
+ * copies, the random-number kernel, stopping/aborting a device queue (the
+ * driver can only reset a queue that faulted) */
+ACL_STUB(aclrtReduceAsync, void *dst, const void *src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void *reserve)
+ACL_STUB(aclrtRandomNumAsync, const aclrtRandomNumTaskInfo *taskInfo, const aclrtStream stream, void *reserve)
+ACL_STUB(aclrtStreamStop, aclrtStream stream)
+ACL_STUB(aclrtStreamAbort, aclrtStream stream)

@@ -220,6 +220,31 @@ ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func, const
 /* SoC name of device 0 (e.g. "Ascend910B2"), NULL on failure. */
 ACL_FUNC_VISIBILITY const char *aclrtGetSocName();
 
+/* Software/hardware capabilities of the installation (aclGetCannAttribute). */
+typedef enum {
+    ACL_CANN_ATTR_UNDEFINED = -1,
+    ACL_CANN_ATTR_INF_NAN = 0,
+    ACL_CANN_ATTR_BF16 = 1,
+    ACL_CANN_ATTR_JIT_COMPILE = 2
+} aclCannAttr;
+
+/* What aclGetDeviceCapability reports. */
+typedef enum {
+    ACL_DEVICE_INFO_UNDEFINED = -1,
+    ACL_DEVICE_INFO_AI_CORE_NUM = 0,
+    ACL_DEVICE_INFO_VECTOR_CORE_NUM = 1,
+    ACL_DEVICE_INFO_L2_SIZE = 2
+} aclDeviceInfo;
+
+/* The attributes this installation supports (a static array, *num long). */
+ACL_FUNC_VISIBILITY aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num);
+
+/* 1 if @cannAttr is supported, else 0. */
+ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value);
+
+/* Core counts and L2 size of device @deviceId. */
+ACL_FUNC_VISIBILITY aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value);
+
 /* ACL_APP_LOG(level, fmt, ...): log with the caller's function, file and line. */
 #define ACL_APP_LOG(level, ...) \
     aclAppLog(level, __func__, __FILE__, __LINE__, __VA_ARGS__)
