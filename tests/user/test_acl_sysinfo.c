@@ -202,7 +202,23 @@ TEST(device_status_and_utilization)
 	CHECK_EQ(u.cubeUtilization, -1);
 	CHECK_EQ(u.vectorUtilization, -1);
 	CHECK_EQ(u.aicpuUtilization, -1);
-	CHECK_EQ(u.memoryUtilization, -1);
+	{	/* memory: HBM in use, as aclrtGetMemInfo counts it */
+		size_t free0, total, free1;
+		void *p = NULL;
+		int32_t before;
+
+		REQUIRE_ACL(aclrtSetDevice(0));
+		CHECK_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
+		CHECK_EQ(u.memoryUtilization, (int32_t)((total - free0) * 100 / total));
+		before = u.memoryUtilization;
+		REQUIRE_ACL(aclrtMalloc(&p, total / 4, ACL_MEM_MALLOC_HUGE_FIRST));
+		CHECK_ACL_OK(aclrtGetDeviceUtilizationRate(0, &u));
+		CHECK_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+		CHECK_EQ(u.memoryUtilization, (int32_t)((total - free1) * 100 / total));
+		CHECK(u.memoryUtilization >= before + 24);
+		CHECK_ACL_OK(aclrtFree(p));
+		CHECK_ACL_OK(aclrtResetDevice(0));
+	}
 	u.utilizationExtend = (aclrtUtilizationExtendInfo *)&u;
 	CHECK_ACL_ERR(aclrtGetDeviceUtilizationRate(0, &u), ACL_ERROR_INVALID_PARAM);
 	CHECK_ACL_ERR(aclrtGetDeviceUtilizationRate(0, NULL), ACL_ERROR_INVALID_PARAM);

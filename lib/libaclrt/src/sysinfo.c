@@ -479,11 +479,16 @@ aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo *u
 	ret = dev_read_info(deviceId, &info);
 	if (ret)
 		return ret;
-	/* The driver has no utilisation counters: CANN's "not measured". */
+	/*
+	 * HBM in use, in percent, from the device's own counts.  The driver
+	 * has no busy-time counters for the cores yet: those stay -1, CANN's
+	 * "not measured".
+	 */
 	utilizationInfo->cubeUtilization = -1;
 	utilizationInfo->vectorUtilization = -1;
 	utilizationInfo->aicpuUtilization = -1;
-	utilizationInfo->memoryUtilization = -1;
+	utilizationInfo->memoryUtilization = info.hbm_total ?
+		(int32_t)((info.hbm_total - info.hbm_free) * 100 / info.hbm_total) : -1;
 	return ACL_SUCCESS;
 }
 
