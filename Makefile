@@ -17,6 +17,10 @@
 #                     kernel (KASAN, lockdep, kmemleak, debugobjects, fault
 #                     injection) built once from linux-source-6.12 and cached;
 #                     not part of `make check` (Documentation/testing.rst)
+#   make check-fresh  (root) `make run` and `make check` in a fresh Debian 12 root
+#                     (debootstrap, cached bare; a new copy each run), so that
+#                     tools/setup-deps installs everything itself; not part of
+#                     `make check` (Documentation/testing.rst)
 #   make bench        (installs packages if root) build, run the benchmarks in the
 #                     VM; prints a table, writes build/bench/results.json
 #   make clean
@@ -59,7 +63,8 @@ define submake
 endef
 
 .PHONY: all module lib tests samples pkgconfig kunit checkpatch shellcheck harness-module run check \
-	check-body check-stage clean need-kdir bench smi install check-debug fuzz stress
+	check-body check-stage clean need-kdir bench smi install check-debug check-fresh \
+	fuzz stress
 
 all: module lib tests samples pkgconfig smi
 
@@ -247,6 +252,13 @@ check-body:
 check-debug:
 	tools/setup-deps --debug-kernel
 	@tools/debug-kernel/check
+
+# Fresh-machine lane: tools/fresh/check runs `make run` then `make check` as
+# root in a new copy of a cached bare debootstrap root (bookworm, minbase +
+# make) with the host's Debian apt sources; fails unless the sample's SUCCESS
+# line and "N passed, 0 failed" appear.
+check-fresh:
+	@tools/fresh/check
 
 # What the VM gets: every user-test executable and every sample (binaries from
 # build/samples/<name>/ over the sample's source directory, for data files).
