@@ -64,7 +64,7 @@ int dev_current(void)
 	return t_cur;
 }
 
-static aclError bad_id(int32_t id)
+aclError dev_bad_id(int32_t id)
 {
 	return acl_err(ACL_ERROR_RT_INVALID_DEVICEID,
 		       "device id %d is invalid: %d Ascend device(s) found under /dev/accel",
@@ -77,7 +77,7 @@ aclError dev_acquire(int id, struct acl_device **out)
 	struct acl_device *d = dev_by_id(id);
 
 	if (!d)
-		return bad_id(id);
+		return dev_bad_id(id);
 	pthread_rwlock_rdlock(&d->rw);
 	if (!d->open) {
 		pthread_rwlock_unlock(&d->rw);
@@ -318,7 +318,7 @@ aclError aclrtSetDevice(int32_t deviceId)
 
 	API_ENTER();
 	if (!d)
-		return bad_id(deviceId);
+		return dev_bad_id(deviceId);
 	pthread_mutex_lock(&g_lock);
 	ret = dev_retain_locked(d);
 	if (ret == ACL_SUCCESS)
@@ -332,7 +332,7 @@ static aclError reset(int32_t deviceId, bool force)
 	struct acl_device *d = dev_by_id(deviceId);
 
 	if (!d)
-		return bad_id(deviceId);
+		return dev_bad_id(deviceId);
 	pthread_mutex_lock(&g_lock);
 	if (d->refcount == 0) {
 		pthread_mutex_unlock(&g_lock);
@@ -458,7 +458,7 @@ aclError dev_read_info(int32_t id, struct drm_ascend_device_info *info)
 	int fd, e = 0;
 
 	if (!d)
-		return bad_id(id);
+		return dev_bad_id(id);
 	memset(info, 0, sizeof(*info));
 	fd = open(d->path, O_RDWR | O_CLOEXEC);
 	if (fd < 0 || devnode_query(fd, DRM_ASCEND_QUERY_DEVICE_INFO, info, &size))
@@ -480,7 +480,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value
 
 	API_ENTER();
 	if (deviceId > INT32_MAX || !(d = dev_by_id((int)deviceId)))
-		return bad_id((int32_t)deviceId);
+		return dev_bad_id((int32_t)deviceId);
 	if (!value)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "value is NULL");
 	switch (attr) {

@@ -178,9 +178,7 @@ aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo)
 	if (!errorInfo)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "errorInfo is NULL");
 	if (!dev_by_id(deviceId))
-		return acl_err(ACL_ERROR_RT_INVALID_DEVICEID,
-			       "device id %d is invalid: %d device(s) found", deviceId,
-			       dev_count() > 0 ? dev_count() : 0);
+		return dev_bad_id(deviceId);
 	/* No HBM uncorrectable-error or link-fault reporting on this device. */
 	errorInfo->tryRepair = 0;
 	errorInfo->hasDetail = 0;
@@ -194,9 +192,7 @@ aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo *errorInfo)
 	if (!errorInfo)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "errorInfo is NULL");
 	if (!dev_by_id(deviceId))
-		return acl_err(ACL_ERROR_RT_INVALID_DEVICEID,
-			       "device id %d is invalid: %d device(s) found", deviceId,
-			       dev_count() > 0 ? dev_count() : 0);
+		return dev_bad_id(deviceId);
 	if (errorInfo->errorType != ACL_RT_NO_ERROR)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "errorType %d: device %d reports no such fault to repair",

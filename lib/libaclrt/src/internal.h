@@ -99,6 +99,8 @@ struct acl_device *dev_of_va(const void *p);	/* window owner or NULL */
 void dev_release_all(void);			/* aclFinalize */
 void dev_drain_all_printf(void);		/* atexit */
 aclError dev_sync_all_streams(struct acl_device *dev, int32_t timeout_ms);
+/* 107001 with a message naming @id and the number of devices found. */
+aclError dev_bad_id(int32_t id);
 /* DEVICE_INFO of device @id, set or not (its own short-lived file);
  * 107001 for a bad id, 507899 if the node cannot be queried. */
 aclError dev_read_info(int32_t id, struct drm_ascend_device_info *info);
