@@ -119,9 +119,19 @@ static __thread struct fz_cur fz_cur;
 
 /* ---- per-process state --------------------------------------------------- */
 
+/*
+ * A BO or host object.  Slots are rewritten under fz_proc.lock, but
+ * gen_dev_addr() reads addr and size without it (it is also called with it
+ * held): fz_obj_set() and fz_obj_get() make that one consistent snapshot.
+ * A torn read once paired a host object's address with the size of the
+ * slot's previous object, and the device wrote up to 64 KiB past the
+ * object, into the fuzzer's own TLS and libc data (a SIGSEGV whose report
+ * could not run).
+ */
 struct fz_obj {
 	uint32_t handle;
 	int live;
+	unsigned int seq;	/* odd while fz_obj_set() rewrites addr/size */
 	uint64_t addr;	/* device VA or host address */
 	uint64_t size;
 };
@@ -210,6 +220,31 @@ static int fz_keep_map(struct fz_proc *p, void *m, size_t size)
 	return -1;
 }
 
+/* Rewrite @o's range; the caller holds fz_proc.lock (one writer). */
+static void fz_obj_set(struct fz_obj *o, uint64_t addr, uint64_t size)
+{
+	unsigned int seq = __atomic_load_n(&o->seq, __ATOMIC_RELAXED);
+
+	__atomic_store_n(&o->seq, seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&o->addr, addr, __ATOMIC_RELAXED);
+	__atomic_store_n(&o->size, size, __ATOMIC_RELAXED);
+	__atomic_store_n(&o->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+/* A range @o held at one moment, with or without fz_proc.lock. */
+static void fz_obj_get(const struct fz_obj *o, uint64_t *addr, uint64_t *size)
+{
+	unsigned int seq;
+
+	do {
+		seq = __atomic_load_n(&o->seq, __ATOMIC_ACQUIRE);
+		*addr = __atomic_load_n(&o->addr, __ATOMIC_RELAXED);
+		*size = __atomic_load_n(&o->size, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while ((seq & 1) || seq != __atomic_load_n(&o->seq, __ATOMIC_RELAXED));
+}
+
 static void fz_stale(struct fz_proc *p, uint32_t h)
 {
 	p->stale[rndn(32)] = h;
@@ -237,13 +272,22 @@ static uint64_t gen_size(uint64_t fit)
 			    1 + rndn(1 << 16);
 }
 
+/*
+ * Set by gen_dev_addr(): the address it returned is in one of our host
+ * objects.  Once that object is closed (by any thread, at any time) the
+ * range is plain pageable memory, which a synchronous copy or fill really
+ * writes: a destination there must stay within the room given.
+ */
+static __thread int fz_host_pick;
+
 /* A device address: mostly inside a live BO or host object of ours. */
 static uint64_t gen_dev_addr(struct fz_proc *p, uint64_t *room)
 {
 	struct fz_obj *o;
-	uint64_t off;
+	uint64_t off, addr, size;
 
 	*room = 0;
+	fz_host_pick = 0;
 	switch (rndn(12)) {
 	case 0: return 0;
 	case 1: return FZ_KERNEL_ADDR + rndn(1 << 20);
@@ -251,8 +295,8 @@ static uint64_t gen_dev_addr(struct fz_proc *p, uint64_t *room)
 	case 3: return rnd();
 	case 4: return (uint64_t)(uintptr_t)p->none_page;
 	case 5: /* a stale VA (freed BO) or one past the end */
-		o = &p->bos[rndn(FZ_MAX_BOS)];
-		return o->addr + (chance(50) ? o->size : 0);
+		fz_obj_get(&p->bos[rndn(FZ_MAX_BOS)], &addr, &size);
+		return addr + (chance(50) ? size : 0);
 	case 6: case 7:
 		o = &p->hosts[rndn(FZ_MAX_HOST)];
 		break;
@@ -260,17 +304,21 @@ static uint64_t gen_dev_addr(struct fz_proc *p, uint64_t *room)
 		o = &p->bos[rndn(FZ_MAX_BOS)];
 		break;
 	}
-	if (!o->addr || !o->size)
+	fz_obj_get(o, &addr, &size);
+	if (!addr || !size)
 		return p->win_base;
-	off = chance(70) ? rndn(o->size) & ~7ULL : rndn(o->size);
-	*room = o->size - off;
-	return o->addr + off;
+	off = chance(70) ? rndn(size) & ~7ULL : rndn(size);
+	*room = size - off;
+	fz_host_pick = o >= p->hosts && o < p->hosts + FZ_MAX_HOST;
+	return addr + off;
 }
 
 /*
  * An address for a synchronous COPY: device address, our scratch buffer
  * (pageable), or something that can never be written.  Never any other
- * host memory of ours: the device would scribble over the fuzzer.
+ * host memory of ours: the device would scribble over the fuzzer.  *@host
+ * says a destination is host memory (scratch, or a host object that may
+ * be closed by now): its size must stay within *@room.
  */
 static uint64_t gen_copy_addr(struct fz_proc *p, uint64_t *room, int dst,
 			      int *host)
@@ -288,8 +336,92 @@ static uint64_t gen_copy_addr(struct fz_proc *p, uint64_t *room, int dst,
 		*room = 4096;
 		return (uint64_t)(uintptr_t)(dst ? p->ro_page : p->none_page);
 	default:
-		return gen_dev_addr(p, room);
+		off = gen_dev_addr(p, room);
+		*host = dst && fz_host_pick;
+		return off;
 	}
+}
+
+/* Does [@a, @a + @len) start in [@start, @start + @size) and leave it? */
+static int fz_runs_past(uint64_t a, uint64_t len, uint64_t start, uint64_t size)
+{
+	return start && a >= start && a - start < size && len > size - (a - start);
+}
+
+/*
+ * Does a synchronous write of [@dst, @dst + @len) start in one of our host
+ * buffers and run past it?  The device writes pageable memory of ours for
+ * real.  Then *@start and *@size name the buffer.
+ */
+static int fz_dst_past(const struct fz_proc *p, uint64_t dst, uint64_t len,
+		       uint64_t *start, uint64_t *size)
+{
+	unsigned int i;
+
+	*start = 0;
+	*size = 0;
+	if (fz_runs_past(dst, len, (uintptr_t)p->scratch, FZ_SCRATCH)) {
+		*start = (uintptr_t)p->scratch;
+		*size = FZ_SCRATCH;
+	} else if (fz_runs_past(dst, len, (uintptr_t)p->regarea,
+				FZ_REG_PAGES * 4096)) {
+		*start = (uintptr_t)p->regarea;
+		*size = FZ_REG_PAGES * 4096;
+	}
+	for (i = 0; !*size && i < p->nmaps && i < FZ_MAX_MAPS; i++)
+		if (fz_runs_past(dst, len, (uintptr_t)p->maps[i].p,
+				 p->maps[i].size)) {
+			*start = (uintptr_t)p->maps[i].p;
+			*size = p->maps[i].size;
+		}
+	return *size != 0;
+}
+
+/*
+ * Before a synchronous copy or fill writes [@dst, @dst + @len): a
+ * destination that starts in one of our buffers must end in it.  Counts
+ * (and names, once) each violation -- a bug of the fuzzer's generators;
+ * the caller then does not make the ioctl.  Returns 0 when it may go.
+ */
+static int fz_dst_check(struct fz_proc *p, const char *what, uint64_t dst,
+			uint64_t len)
+{
+	uint64_t start, size;
+
+	if (!fz_dst_past(p, dst, len, &start, &size))
+		return 0;
+	if (__atomic_add_fetch(&p->tot->self_writes, 1, __ATOMIC_RELAXED) == 1)
+		printf("# fuzz[%d]: BUG in the fuzzer: %s of %#" PRIx64
+		       " bytes at %#" PRIx64 " runs past our buffer %#" PRIx64
+		       "-%#" PRIx64 "\n", (int)getpid(), what, len, dst, start,
+		       start + size);
+	fflush(stdout);		/* the process ends with _exit() */
+	return -1;
+}
+
+/*
+ * The entries of @b as the kernel reads them (at stride @b->entry_size,
+ * which may mix the fields of neighbouring entries): does one write past
+ * our buffers?  Counted as a bug only with @count.
+ */
+static int fz_batch_past(struct fz_proc *p,
+			 const struct drm_ascend_copy_batch *b,
+			 const struct drm_ascend_copy_entry *e, size_t e_bytes,
+			 int count)
+{
+	struct drm_ascend_copy_entry x;
+	uint64_t start, size;
+	uint32_t i;
+	int bad = 0;
+
+	for (i = 0; b->entries == (uintptr_t)e && b->entry_size >= sizeof(x) &&
+	     i < b->count && (uint64_t)i * b->entry_size + sizeof(x) <= e_bytes;
+	     i++) {
+		memcpy(&x, (const char *)e + (size_t)i * b->entry_size, sizeof(x));
+		bad |= count ? fz_dst_check(p, "COPY_BATCH entry", x.dst, x.size) :
+			       fz_dst_past(p, x.dst, x.size, &start, &size);
+	}
+	return bad;
 }
 
 static uint32_t gen_handle(struct fz_proc *p, int kind)
@@ -400,8 +532,7 @@ static void op_bo_create(struct fz_proc *p)
 		fz_stale(p, c.handle);
 	}
 	p->bos[i].handle = b.handle;
-	p->bos[i].addr = b.va;
-	p->bos[i].size = b.alloc_size;
+	fz_obj_set(&p->bos[i], b.va, b.alloc_size);
 	p->bos[i].live = 1;
 	pthread_mutex_unlock(&p->lock);
 }
@@ -505,17 +636,21 @@ static void op_copy(struct fz_proc *p)
 			c.size = dr;
 		c.flags = gen_flags32();
 		c.pad = chance(95) ? 0 : 7;
-		fz_ioctl(p, DRM_IOCTL_ASCEND_COPY, &c);
+		if (!fz_dst_check(p, "COPY", c.dst, c.size))
+			fz_ioctl(p, DRM_IOCTL_ASCEND_COPY, &c);
 		break;
 	case 1:
 		f.dst = gen_dev_addr(p, &dr);
 		f.pattern_size = chance(85) ? 1u << rndn(3) : (uint32_t)rndn(9);
 		f.size = gen_size(dr > 65536 ? 65536 : dr);
+		if (fz_host_pick && f.size > dr)
+			f.size = dr;
 		if (chance(80) && f.pattern_size)
 			f.size -= f.size % f.pattern_size;
 		f.pattern = rnd();
 		f.flags = gen_flags32();
-		fz_ioctl(p, DRM_IOCTL_ASCEND_FILL, &f);
+		if (!fz_dst_check(p, "FILL", f.dst, f.size))
+			fz_ioctl(p, DRM_IOCTL_ASCEND_FILL, &f);
 		break;
 	case 2:
 		d.dst = gen_copy_addr(p, &dr, 1, &dh);
@@ -526,14 +661,22 @@ static void op_copy(struct fz_proc *p)
 		d.spitch = d.width + (chance(70) ? rndn(64) : rnd());
 		if (chance(10))
 			d.dpitch = d.width - 1;
-		if (dh && (d.dpitch > dr || d.height > dr / (d.dpitch ? d.dpitch : 1))) {
-			/* keep the host side inside the scratch buffer */
+		/* rows reach (height - 1) * dpitch + width bytes past dst */
+		if (!d.height || d.height - 1 > UINT64_MAX / (d.dpitch ? d.dpitch : 1))
+			size = UINT64_MAX;
+		else
+			size = (d.height - 1) * d.dpitch;
+		size = size > UINT64_MAX - d.width ? UINT64_MAX : size + d.width;
+		if (dh && size > dr) {
+			/* keep the host side inside its buffer: one row */
 			d.width = d.width > dr ? dr : d.width;
 			d.dpitch = d.width;
 			d.height = 1;
+			size = d.width;
 		}
 		d.flags = gen_flags32();
-		fz_ioctl(p, DRM_IOCTL_ASCEND_COPY_2D, &d);
+		if (!fz_dst_check(p, "COPY_2D", d.dst, d.height ? size : 0))
+			fz_ioctl(p, DRM_IOCTL_ASCEND_COPY_2D, &d);
 		break;
 	default:
 		n = 1 + rndn(8);
@@ -553,9 +696,18 @@ static void op_copy(struct fz_proc *p)
 			b.count = n / 2;
 		b.flags = gen_flags32();
 		b.fail_index = (uint32_t)rnd();
+		/*
+		 * A longer stride makes the kernel read one entry's source
+		 * address as another's destination, its address as a size:
+		 * only where that writes nothing of ours past its end.
+		 */
+		if (b.entry_size != sizeof(e[0]) &&
+		    fz_batch_past(p, &b, e, sizeof(e), 0))
+			b.entry_size = sizeof(e[0]);
 		fz_cur.batch = e;
 		fz_cur.batch_n = n;
-		fz_ioctl(p, DRM_IOCTL_ASCEND_COPY_BATCH, &b);
+		if (!fz_batch_past(p, &b, e, sizeof(e), 1))
+			fz_ioctl(p, DRM_IOCTL_ASCEND_COPY_BATCH, &b);
 		fz_cur.batch = NULL;
 		break;
 	}
@@ -600,8 +752,8 @@ static void op_host(struct fz_proc *p)
 			m = MAP_FAILED;
 		p->hosts[i].handle = a.handle;
 		p->hosts[i].live = 1;
-		p->hosts[i].addr = m == MAP_FAILED ? 0 : (uint64_t)(uintptr_t)m;
-		p->hosts[i].size = m == MAP_FAILED ? 0 : a.alloc_size;
+		fz_obj_set(&p->hosts[i], m == MAP_FAILED ? 0 : (uint64_t)(uintptr_t)m,
+			   m == MAP_FAILED ? 0 : a.alloc_size);
 		pthread_mutex_unlock(&p->lock);
 		break;
 	case 1: /* HOST_REGISTER pages of the register area, or junk */
@@ -636,12 +788,11 @@ static void op_host(struct fz_proc *p)
 		/* read-only or not, the device may only write where we allow:
 		 * inside the register area (a junk range may reach past it,
 		 * into this process's other memory) */
-		p->hosts[i].addr = r.addr;
-		p->hosts[i].size =
-			r.addr >= (uint64_t)(uintptr_t)p->regarea &&
-			r.size <= FZ_REG_PAGES * 4096 &&
-			r.addr - (uint64_t)(uintptr_t)p->regarea <=
-			FZ_REG_PAGES * 4096 - r.size ? r.size : 0;
+		fz_obj_set(&p->hosts[i], r.addr,
+			   r.addr >= (uint64_t)(uintptr_t)p->regarea &&
+			   r.size <= FZ_REG_PAGES * 4096 &&
+			   r.addr - (uint64_t)(uintptr_t)p->regarea <=
+			   FZ_REG_PAGES * 4096 - r.size ? r.size : 0);
 		pthread_mutex_unlock(&p->lock);
 		break;
 	case 2: /* unregister / free */
@@ -1946,6 +2097,7 @@ static void fuzz_run(const struct fuzz_opts *o, struct fuzz_totals *tot)
 		tot->faults += shared[i].faults;
 		tot->resets += shared[i].resets;
 		tot->interrupts += shared[i].interrupts;
+		tot->self_writes += shared[i].self_writes;
 	}
 	munmap(shared, sizeof(*shared) * procs);
 	free(pids);

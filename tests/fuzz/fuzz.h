@@ -40,6 +40,10 @@ struct fuzz_totals {
 	uint64_t resets;	/* successful QUEUE_RESETs */
 	uint64_t bad_children;	/* processes that did not exit 0 */
 	uint64_t interrupts;	/* blocked ioctls the watchdog interrupted */
+	uint64_t self_writes;	/* synchronous writes the fuzzer asked for that
+				 * start in a buffer of its own and run past it:
+				 * a fuzzer bug (the device would scribble over
+				 * the fuzzer); must stay 0 */
 };
 
 #endif /* ASCEND_TESTS_FUZZ_H */

@@ -68,6 +68,7 @@ static void run(unsigned int families, int procs, int threads, int seconds,
 	       o.seed, t.calls, t.ok, t.ring_cmds, t.faults, t.resets,
 	       t.interrupts);
 	CHECK_EQ(t.bad_children, 0);
+	CHECK_EQ(t.self_writes, 0);	/* fz_dst_check(): fuzzer bugs */
 	CHECK(t.calls > 0);
 	CHECK(reliab_wait_clean(0, 20));
 }
@@ -132,6 +133,7 @@ TEST(fuzz_ends_in_budget_with_stalled_queue)
 	printf("# %" PRIu64 " calls in %" PRIu64 " s, %" PRIu64
 	       " blocked ioctls interrupted\n", t.calls, secs, t.interrupts);
 	CHECK_EQ(t.bad_children, 0);
+	CHECK_EQ(t.self_writes, 0);
 	CHECK(secs <= (uint64_t)o.seconds + 10);
 	CHECK(t.interrupts > 0);	/* the drains did block */
 	CHECK(reliab_wait_clean(0, 20));
@@ -206,9 +208,10 @@ static int long_form(int argc, char **argv)
 	params_restore();
 	printf("# fuzz: %" PRIu64 " calls (%" PRIu64 " ok), %" PRIu64
 	       " ring commands, %" PRIu64 " queue faults, %" PRIu64 " resets, %" PRIu64
-	       " bad processes\n", t.calls, t.ok, t.ring_cmds, t.faults, t.resets,
-	       t.bad_children);
-	clean = reliab_wait_clean(0, 30);
+	       " bad processes, %" PRIu64 " writes past our own buffers\n",
+	       t.calls, t.ok, t.ring_cmds, t.faults, t.resets, t.bad_children,
+	       t.self_writes);
+	clean = reliab_wait_clean(0, 30) && !t.self_writes;
 	printf("%s 1 - fuzz_long\n", !t.bad_children && clean ? "ok" : "not ok");
 	return !t.bad_children && clean ? 0 : 1;
 }
