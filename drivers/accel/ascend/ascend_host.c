@@ -252,7 +252,24 @@ static int ascend_host_vm_mremap(struct vm_area_struct *vma)
 	return -EINVAL;
 }
 
+/*
+ * The pages are inserted at mmap; an unplug of the device zaps them
+ * (drm_dev_unplug()).  They are host memory the object keeps while it is
+ * mapped, so a later touch maps the same page again.
+ */
+static vm_fault_t ascend_host_vm_fault(struct vm_fault *vmf)
+{
+	struct ascend_host_bo *bo = to_ascend_host_bo(vmf->vma->vm_private_data);
+	unsigned long i = (vmf->address - vmf->vma->vm_start) >> PAGE_SHIFT;
+
+	if (i >= bo->npages)
+		return VM_FAULT_SIGBUS;
+	return vmf_insert_mixed(vmf->vma, vmf->address & PAGE_MASK,
+				page_to_pfn_t(bo->pages[i]));
+}
+
 static const struct vm_operations_struct ascend_host_vm_ops = {
+	.fault = ascend_host_vm_fault,
 	.open = ascend_host_vm_open,
 	.close = ascend_host_vm_close,
 	.may_split = ascend_host_vm_may_split,

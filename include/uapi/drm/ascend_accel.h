@@ -890,6 +890,7 @@ struct drm_ascend_queue_wait {
 #define ASCEND_FAULT_RING		5	/* wptr/rptr corrupted by user space */
 #define ASCEND_FAULT_ABORTED		6	/* discarded by forced destroy */
 #define ASCEND_FAULT_TIMEOUT		7	/* command ran past its time limit */
+#define ASCEND_FAULT_DEVICE_LOST	8	/* the device was removed */
 
 /**
  * struct ascend_queue_status - first page of the queue area
