@@ -80,6 +80,11 @@ err_uncharge:
 	return NULL;
 }
 
+unsigned long ascend_emu_backed_pages(void)
+{
+	return atomic_long_read(&ascend_emu_backed);
+}
+
 static void ascend_emu_free_backing(struct page *page)
 {
 	__free_page(page);

@@ -7,8 +7,10 @@
  * device "ascend-emu" (/sys/devices/platform/ascend-emu/) carries two
  * write-only files:
  *
- *   new_device  "<index>": create NPU <index> (0-15)
- *   del_device  "<index>": remove it (surprise removal for its users)
+ *   new_device    "<index>": create NPU <index> (0-15)
+ *   del_device    "<index>": remove it (surprise removal for its users)
+ *   backed_pages  read: host pages backing written HBM of all NPUs; a
+ *                 removed NPU gives its pages back at once
  *
  * At load, NPUs 0..num_devices-1 are created.  Each NPU is a platform
  * device "ascend.<index>", a child of ascend-emu, whose platform data is
@@ -27,6 +29,7 @@
 #include <linux/property.h>
 #include <linux/sizes.h>
 
+#include "ascend_emu.h"
 #include "ascend_hw.h"
 
 static unsigned int num_devices = 1;
@@ -155,9 +158,17 @@ static ssize_t del_device_store(struct device *dev,
 }
 static DEVICE_ATTR_WO(del_device);
 
+static ssize_t backed_pages_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lu\n", ascend_emu_backed_pages());
+}
+static DEVICE_ATTR_RO(backed_pages);
+
 static struct attribute *ascend_emu_bus_attrs[] = {
 	&dev_attr_new_device.attr,
 	&dev_attr_del_device.attr,
+	&dev_attr_backed_pages.attr,
 	NULL
 };
 
@@ -224,4 +235,7 @@ void ascend_emu_bus_exit(void)
 	sysfs_remove_group(&ascend_emu_parent->dev.kobj, &ascend_emu_bus_group);
 	ascend_emu_del_all();
 	platform_device_unregister(ascend_emu_parent);
+	/* every device is gone: so is every page that backed its HBM */
+	WARN(ascend_emu_backed_pages(), "ascend: %lu HBM backing pages leaked\n",
+	     ascend_emu_backed_pages());
 }
