@@ -12,6 +12,8 @@
  * bounded time; the device's HBM backing goes at once; a new process sees
  * one device.  Device 1 is then added again and copies bytes that are
  * checked, and device 0 was never disturbed (clients, HBM back to 0).
+ * A process whose device 0 has peer access to device 1 sees its copies
+ * that touch device 1 fail once it is gone, and device 0 keep working.
  * Every case leaves device 1 present for the tests that follow.
  */
 #define _GNU_SOURCE
@@ -307,6 +309,82 @@ TEST(unplug_in_use_then_replug)
 		usleep(100 * 1000);	/* deferred retire of the last free */
 	CHECK(sysfs_long(EMU "/backed_pages") <= backed0);
 	restore_dev1();
+}
+
+/*
+ * A process with peer access 0 -> 1 (device 0's copies reach device 1's
+ * memory through the link): device 1 goes; copies touching device 1 fail
+ * cleanly, device 0 still copies, the process exits cleanly.
+ */
+static int peer_user(int ready, int go)
+{
+	unsigned char *h = malloc(SZ), *back = malloc(SZ);
+	void *d0, *d1;
+	int fails = 0;
+	aclError r;
+	char c = 'r';
+
+	REQUIRE(h && back);
+	REQUIRE_ACL(aclInit(NULL));
+	REQUIRE_ACL(aclrtSetDevice(1));
+	REQUIRE_ACL(aclrtMalloc(&d1, SZ, ACL_MEM_MALLOC_HUGE_FIRST_P2P));
+	REQUIRE_ACL(aclrtSetDevice(0));
+	REQUIRE_ACL(aclrtMalloc(&d0, SZ, ACL_MEM_MALLOC_HUGE_FIRST_P2P));
+	r = aclrtDeviceEnablePeerAccess(1, 0);
+	if (r == ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+		_exit(TAP_EXIT_SKIP);
+	REQUIRE_ACL(r);
+	fill_pattern(h, SZ, 5);
+	REQUIRE_ACL(aclrtMemcpy(d0, SZ, h, SZ, ACL_MEMCPY_HOST_TO_DEVICE));
+	REQUIRE_ACL(aclrtMemcpy(d1, SZ, d0, SZ, ACL_MEMCPY_DEVICE_TO_DEVICE));
+	REQUIRE(write(ready, &c, 1) == 1);
+	REQUIRE(read(go, &c, 1) == 1);	/* device 1 is gone now */
+
+	USER_FAIL(aclrtMemcpy(d1, SZ, d0, SZ, ACL_MEMCPY_DEVICE_TO_DEVICE) != ACL_SUCCESS);
+	USER_FAIL(aclrtMemcpy(d0, SZ, d1, SZ, ACL_MEMCPY_DEVICE_TO_DEVICE) != ACL_SUCCESS);
+	/* device 0 is untouched: its memory still holds the bytes */
+	memset(back, 0, SZ);
+	USER_FAIL(aclrtMemcpy(back, SZ, d0, SZ, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
+	USER_FAIL(check_pattern(back, SZ, 5) < 0);
+	USER_FAIL(aclrtFree(d0) == ACL_SUCCESS);
+	aclrtFree(d1);
+	aclrtResetDevice(1);
+	USER_FAIL(aclrtResetDevice(0) == ACL_SUCCESS);
+	aclFinalize();
+	fflush(stdout);
+	return fails ? 1 : 0;
+}
+
+TEST(unplug_peer_of_a_linked_device)
+{
+	int ready[2], go[2], st;
+	pid_t pid;
+	char c = 'g';
+
+	need_two();
+	REQUIRE(pipe(ready) == 0 && pipe(go) == 0);
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		close(ready[0]);
+		close(go[1]);
+		_exit(peer_user(ready[1], go[0]));
+	}
+	close(ready[1]);
+	close(go[0]);
+	if (read(ready[0], &c, 1) == 1) {
+		CHECK_EQ(sysfs_write(EMU "/del_device", "1"), 0);
+		CHECK(write(go[1], &c, 1) == 1);
+	}
+	REQUIRE(waitpid(pid, &st, 0) == pid);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == TAP_EXIT_SKIP) {
+		restore_dev1();
+		SKIP("the driver has no peer access");
+	}
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK(reliab_wait_clean(0, 30));
+	restore_dev1();
+	CHECK_EQ(count_in_child(), 2);
 }
 
 int main(void)

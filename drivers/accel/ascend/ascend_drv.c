@@ -384,6 +384,8 @@ static void ascend_remove(struct platform_device *pdev)
 	/* no other device's job reaches this device's memory any more */
 	ascend_peer_barrier();
 	ascend_hw_stop(adev);
+	/* the driver lets go of the device: no DMA mapping may stay */
+	ascend_host_device_unmap(adev);
 	drm_info(&adev->drm, "removed\n");
 	/* devres drops the probe's reference next */
 }

@@ -93,6 +93,8 @@ struct ascend_fault_log {
  *	without the lock by waits that end on it (READ_ONCE()).
  * @host_wq: gives memlock charges of released host memory back when the
  *	owner's mmap_lock was held (ascend_host.c); flushed at device release
+ * @host_lock: protects @host_bos and their dma_mapped
+ * @host_bos: host objects DMA-mapped on the device (ascend_host.c)
  * @fault: fault-injection countdowns (ascend_fault.h; atomics, no lock)
  * @fault_log: the last queue faults, for debugfs "faults"
  */
@@ -113,6 +115,8 @@ struct ascend_device {
 	unsigned int nr_queues;
 	bool lost;
 	struct workqueue_struct *host_wq;
+	struct mutex host_lock;		/* protects host_bos */
+	struct list_head host_bos;
 	struct ascend_fault fault;
 	struct ascend_fault_log fault_log;
 };

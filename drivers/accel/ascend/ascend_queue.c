@@ -990,6 +990,12 @@ int ascend_ioctl_queue_reset(struct drm_device *drm, void *data,
 		ascend_queue_put(q);
 		return -EINVAL;
 	}
+	/* a queue of a device being removed stays faulted */
+	if (READ_ONCE(q->adev->lost)) {
+		ascend_queue_unclaim(q);
+		ascend_queue_put(q);
+		return -ENODEV;
+	}
 
 	/* the device lets go of the queue, its handed-off work returns */
 	q->adev->hw->queue_stop(q->adev, q);
