@@ -171,6 +171,7 @@ static int user_main(int ready)
 {
 	unsigned char *h, *h2;
 	aclrtStream s1, s2;
+	aclrtEvent ev;
 	int fails = 0, i;
 	void *d, *d2;
 	aclError r;
@@ -193,6 +194,8 @@ static int user_main(int ready)
 		REQUIRE_ACL(aclrtMemcpyAsync(d2, SZ, h, SZ, ACL_MEMCPY_HOST_TO_DEVICE, s1));
 		REQUIRE_ACL(aclrtMemcpyAsync(h2, SZ, d, SZ, ACL_MEMCPY_DEVICE_TO_HOST, s2));
 	}
+	REQUIRE_ACL(aclrtCreateEvent(&ev));
+	REQUIRE_ACL(aclrtRecordEvent(ev, s2));
 	REQUIRE(write(ready, &c, 1) == 1);
 
 	/* the device goes while this waits */
@@ -201,6 +204,8 @@ static int user_main(int ready)
 	if (r != ACL_ERROR_RT_LOST_HEARTBEAT)
 		printf("#   user %d: stream sync returned %d: %s\n", (int)getpid(), r,
 		       acl_errmsg());
+	/* an event behind the lost work never completes: the wait fails */
+	USER_FAIL(aclrtSynchronizeEvent(ev) != ACL_SUCCESS);
 	USER_FAIL(aclrtSynchronizeStream(s2) == ACL_ERROR_RT_LOST_HEARTBEAT);
 	USER_FAIL(aclrtMemcpy(d, SZ, h, SZ, ACL_MEMCPY_HOST_TO_DEVICE) ==
 		  ACL_ERROR_RT_LOST_HEARTBEAT);
@@ -211,6 +216,7 @@ static int user_main(int ready)
 	memset(h, 0x33, SZ);
 	USER_FAIL(h[SZ / 2] == 0x33);
 	/* tearing down must not crash; codes are not checked */
+	aclrtDestroyEvent(ev);
 	aclrtDestroyStream(s1);
 	aclrtDestroyStream(s2);
 	aclrtFree(d);
