@@ -18,9 +18,11 @@
  * Pinning takes the process's mmap_lock, so it happens before vm->lock.
  * The command processor's ascend_dma_copy_va() accepts MMU addresses only.
  *
- * Order of events: check the arguments; drain the file's queues (the copy
- * is ordered after everything the process had published, which is what
- * makes "kernel writes, then aclrtMemcpy without a sync" correct); then,
+ * Order of events: drain the file's queues (the ioctl table does it,
+ * before it enters the device, ascend_drv.c: the copy is ordered after
+ * everything the process had published, which is what makes "kernel
+ * writes, then aclrtMemcpy without a sync" correct); check the arguments;
+ * then,
  * under vm->lock, translate both ranges, build the descriptors, run them
  * and wait.  Holding vm->lock across the DMA keeps a concurrent GEM_CLOSE
  * from freeing the memory under the engines (its unmap waits for us).
@@ -597,11 +599,8 @@ static int ascend_copy_ioctl(struct drm_device *drm, void *data,
 	struct drm_ascend_copy *args = data;
 	int ret;
 
+	/* the ioctl table drained the file's queues first (ascend_drv.c) */
 	ret = ascend_copy_check(args);
-	if (ret)
-		return ret;
-
-	ret = ascend_queue_file_drain(af);
 	if (ret)
 		return ret;
 
@@ -615,11 +614,8 @@ static int ascend_fill_ioctl(struct drm_device *drm, void *data,
 	struct drm_ascend_fill *args = data;
 	int ret;
 
+	/* the ioctl table drained the file's queues first (ascend_drv.c) */
 	ret = ascend_fill_args_check(args);
-	if (ret)
-		return ret;
-
-	ret = ascend_queue_file_drain(af);
 	if (ret)
 		return ret;
 

@@ -235,10 +235,7 @@ static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
 	ascend_copy_2d_span(a->dst, a->dpitch, a->width, a->height, &dspan);
 	ascend_copy_2d_span(a->src, a->spitch, a->width, a->height, &sspan);
 
-	ret = ascend_queue_file_drain(af);
-	if (ret)
-		return ret;
-
+	/* the ioctl table drained the file's queues first (ascend_drv.c) */
 	/* every byte of both spans is checked before any moves */
 	ret = ascend_peer_ctx_lock(&ctx, af);
 	if (ret)
@@ -635,10 +632,7 @@ static int ascend_copy_batch_ioctl(struct drm_device *drm, void *data,
 		}
 	}
 
-	ret = ascend_queue_file_drain(af);
-	if (ret)
-		goto out;
-
+	/* the ioctl table drained the file's queues first (ascend_drv.c) */
 	ret = ascend_batch_validate(&b, &fail);
 	if (!ret)
 		ret = ascend_batch_run(&b, &fail);

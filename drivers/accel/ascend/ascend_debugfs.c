@@ -276,6 +276,7 @@ static const char *const ascend_fault_names[] = {
 	[ASCEND_FAULT_RING] = "ring",
 	[ASCEND_FAULT_ABORTED] = "aborted",
 	[ASCEND_FAULT_TIMEOUT] = "timeout",
+	[ASCEND_FAULT_DEVICE_LOST] = "device_lost",
 };
 
 static const char *ascend_fault_name(u32 code)

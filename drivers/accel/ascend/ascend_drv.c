@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Ascend NPU accel driver: module, devices and the DRM driver.
+ * Ascend NPU accel driver: the platform driver, its devices and the DRM
+ * driver.
  *
- * Each NPU is a platform device registered by the module itself (there is
- * no bus to enumerate an emulated device), with the vgem-style devres group
- * so its managed resources are released at unload.  The DRM device owns the
- * backend and the HBM manager through drmm actions, which run when its last
- * reference goes: after every file is closed.
+ * An NPU is a platform device "ascend.<index>" (Documentation/hardware.rst):
+ * its platform data is the handle of its hardware interface, its device
+ * properties describe it.  The emulated NPUs are created by
+ * ascend_emu_bus.c; probe builds a DRM accel device on each, remove
+ * unplugs it.  Removal may come while files are open (sysfs del_device,
+ * driver unbind): remove stops every queue and the backend at once, and
+ * what the files hold is freed at their last close, when the DRM device's
+ * last reference goes and its drmm actions run.
  */
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/property.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -29,39 +34,21 @@
 #include "ascend_peer.h"
 #include "ascend_queue.h"
 
-#define ASCEND_MAX_DEVICES	16
-
-unsigned int ascend_num_devices = 1;
-module_param_named(num_devices, ascend_num_devices, uint, 0444);
-MODULE_PARM_DESC(num_devices, "Number of emulated NPUs (1-16, default 1)");
-
-static unsigned int hbm_size_mb = 32768;
-module_param(hbm_size_mb, uint, 0444);
-MODULE_PARM_DESC(hbm_size_mb,
-		 "Device memory per NPU in MiB, backed lazily by host memory (default 32768)");
-
-static unsigned int dma_engines = 2;
-module_param(dma_engines, uint, 0444);
-MODULE_PARM_DESC(dma_engines, "DMA engines per NPU (1-64, default 2)");
-
-static unsigned int ai_cores = 8;
-module_param(ai_cores, uint, 0444);
-MODULE_PARM_DESC(ai_cores, "AI cores per NPU (1-256, default 8)");
-
-static char *soc_name = "Ascend910B4";
-module_param(soc_name, charp, 0444);
-MODULE_PARM_DESC(soc_name, "SoC name reported to user space (default Ascend910B4)");
-
-static struct ascend_device *ascend_devices[ASCEND_MAX_DEVICES];
-
 /*
- * Written only by module init and exit, when no file is open: a device
- * found here lives as long as any file of the module (they pin it).
+ * Index -> device, for peer address spaces (the emulated DMA engines).
+ * Written by probe (last) and remove (first) under the lock; read with
+ * READ_ONCE().  A reader resolving ASCEND_AS_PEER(n) runs a job the driver
+ * built from a peer link, which pins a file of the peer and so its
+ * struct ascend_device; remove waits for such jobs (ascend_peer_barrier())
+ * before it stops the backend.
  */
+static DEFINE_MUTEX(ascend_devices_lock);	/* protects ascend_devices */
+static struct ascend_device *ascend_devices[ASCEND_HW_MAX_DEVICES];
+
 struct ascend_device *ascend_device_by_index(unsigned int index)
 {
-	return index < ASCEND_MAX_DEVICES ? READ_ONCE(ascend_devices[index]) :
-					    NULL;
+	return index < ASCEND_HW_MAX_DEVICES ?
+	       READ_ONCE(ascend_devices[index]) : NULL;
 }
 
 static int ascend_open(struct drm_device *drm, struct drm_file *file)
@@ -106,33 +93,115 @@ static void ascend_postclose(struct drm_device *drm, struct drm_file *file)
 	kfree(af);
 }
 
+/*
+ * Surprise removal: remove calls drm_dev_unplug(), which waits for every
+ * drm_dev_enter() section and lets none start after it, and then stops
+ * the backend.  So every ioctl that reaches the hardware runs in such a
+ * section (ASCEND_IOCTL_HW), and fails with -ENODEV once the device is
+ * gone (DRM's own check catches most before they get here).
+ *
+ * DRM's unplug SRCU is shared by every DRM device, so a section must not
+ * wait for the device's progress (an unbounded time): the waits stay
+ * outside.  QUEUE_WAIT and EVENT_WAIT only wait, and end when remove
+ * faults the queues (ascend_queue_device_lost()); QUEUE_DESTROY owns its
+ * queue (claimed), which remove waits for before it stops the backend;
+ * the synchronous copies first drain the file's queues outside the
+ * section (ASCEND_IOCTL_DRAIN), then copy inside it.
+ */
+static int ascend_ioctl_hw(struct drm_device *drm, void *data,
+			   struct drm_file *file, drm_ioctl_t *fn)
+{
+	int idx, ret;
+
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = fn(drm, data, file);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+static int ascend_ioctl_drained(struct drm_device *drm, void *data,
+				struct drm_file *file, drm_ioctl_t *fn)
+{
+	int ret;
+
+	/* ordered after what the file published: see ascend_copy.c */
+	ret = ascend_queue_file_drain(to_ascend_file(file));
+	if (ret)
+		return ret;
+	return ascend_ioctl_hw(drm, data, file, fn);
+}
+
+#define ASCEND_HW_FN(fn)						\
+static int fn##_hw(struct drm_device *drm, void *data,			\
+		   struct drm_file *file)				\
+{									\
+	return ascend_ioctl_hw(drm, data, file, fn);			\
+}
+
+#define ASCEND_DRAIN_FN(fn)						\
+static int fn##_hw(struct drm_device *drm, void *data,			\
+		   struct drm_file *file)				\
+{									\
+	return ascend_ioctl_drained(drm, data, file, fn);		\
+}
+
+ASCEND_HW_FN(ascend_ioctl_dev_query)
+ASCEND_HW_FN(ascend_ioctl_va_window)
+ASCEND_HW_FN(ascend_ioctl_bo_create)
+ASCEND_DRAIN_FN(ascend_ioctl_copy)
+ASCEND_HW_FN(ascend_ioctl_queue_create)
+ASCEND_HW_FN(ascend_ioctl_queue_doorbell)
+ASCEND_DRAIN_FN(ascend_ioctl_fill)
+ASCEND_HW_FN(ascend_ioctl_event_create)
+ASCEND_HW_FN(ascend_ioctl_event_destroy)
+ASCEND_HW_FN(ascend_ioctl_event_signal)
+ASCEND_HW_FN(ascend_ioctl_queue_reset)
+ASCEND_HW_FN(ascend_ioctl_host_alloc)
+ASCEND_HW_FN(ascend_ioctl_host_register)
+ASCEND_DRAIN_FN(ascend_ioctl_copy_batch)
+ASCEND_DRAIN_FN(ascend_ioctl_copy_2d)
+ASCEND_HW_FN(ascend_ioctl_peer)
+ASCEND_HW_FN(ascend_ioctl_ipc_export)
+ASCEND_HW_FN(ascend_ioctl_ipc_set_pid)
+ASCEND_HW_FN(ascend_ioctl_ipc_import)
+ASCEND_HW_FN(ascend_ioctl_ipc_close)
+ASCEND_HW_FN(ascend_ioctl_bo_free)
+ASCEND_HW_FN(ascend_ioctl_free_ring_create)
+
 static const struct drm_ioctl_desc ascend_ioctls[] = {
-	DRM_IOCTL_DEF_DRV(ASCEND_DEV_QUERY, ascend_ioctl_dev_query, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_VA_WINDOW, ascend_ioctl_va_window, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_BO_CREATE, ascend_ioctl_bo_create, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_COPY, ascend_ioctl_copy, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_CREATE, ascend_ioctl_queue_create, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_DEV_QUERY, ascend_ioctl_dev_query_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_VA_WINDOW, ascend_ioctl_va_window_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_BO_CREATE, ascend_ioctl_bo_create_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_COPY, ascend_ioctl_copy_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_CREATE, ascend_ioctl_queue_create_hw, 0),
+	/* waits, then stops its own queue: see above */
 	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_DESTROY, ascend_ioctl_queue_destroy, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_DOORBELL, ascend_ioctl_queue_doorbell, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_DOORBELL,
+			  ascend_ioctl_queue_doorbell_hw, 0),
+	/* waits only */
 	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_WAIT, ascend_ioctl_queue_wait, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_FILL, ascend_ioctl_fill, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_EVENT_CREATE, ascend_ioctl_event_create, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_EVENT_DESTROY, ascend_ioctl_event_destroy, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_FILL, ascend_ioctl_fill_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_EVENT_CREATE, ascend_ioctl_event_create_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_EVENT_DESTROY,
+			  ascend_ioctl_event_destroy_hw, 0),
+	/* waits only */
 	DRM_IOCTL_DEF_DRV(ASCEND_EVENT_WAIT, ascend_ioctl_event_wait, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_EVENT_SIGNAL, ascend_ioctl_event_signal, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_RESET, ascend_ioctl_queue_reset, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_HOST_ALLOC, ascend_ioctl_host_alloc, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_HOST_REGISTER, ascend_ioctl_host_register, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_COPY_BATCH, ascend_ioctl_copy_batch, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_COPY_2D, ascend_ioctl_copy_2d, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_PEER, ascend_ioctl_peer, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_IPC_EXPORT, ascend_ioctl_ipc_export, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_IPC_SET_PID, ascend_ioctl_ipc_set_pid, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_IPC_IMPORT, ascend_ioctl_ipc_import, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_IPC_CLOSE, ascend_ioctl_ipc_close, 0),
-	DRM_IOCTL_DEF_DRV(ASCEND_BO_FREE, ascend_ioctl_bo_free, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_EVENT_SIGNAL, ascend_ioctl_event_signal_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_RESET, ascend_ioctl_queue_reset_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_HOST_ALLOC, ascend_ioctl_host_alloc_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_HOST_REGISTER,
+			  ascend_ioctl_host_register_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_COPY_BATCH, ascend_ioctl_copy_batch_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_COPY_2D, ascend_ioctl_copy_2d_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_PEER, ascend_ioctl_peer_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_IPC_EXPORT, ascend_ioctl_ipc_export_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_IPC_SET_PID, ascend_ioctl_ipc_set_pid_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_IPC_IMPORT, ascend_ioctl_ipc_import_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_IPC_CLOSE, ascend_ioctl_ipc_close_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_BO_FREE, ascend_ioctl_bo_free_hw, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_FREE_RING_CREATE,
-			  ascend_ioctl_free_ring_create, 0),
+			  ascend_ioctl_free_ring_create_hw, 0),
 };
 
 DEFINE_DRM_ACCEL_FOPS(ascend_fops);
@@ -166,139 +235,191 @@ static void ascend_hbm_fini_action(struct drm_device *drm, void *arg)
 	ascend_hbm_fini(arg);
 }
 
-static void ascend_hw_fini_action(struct drm_device *drm, void *arg)
+/*
+ * Stop the backend, once: at remove, or at the last reference when probe
+ * failed after hw->init.  Remove and the DRM release never run together
+ * (remove holds a reference until it returns), so no lock.
+ */
+static void ascend_hw_stop(struct ascend_device *adev)
 {
-	struct ascend_device *adev = arg;
-
+	if (!adev->hw_running)
+		return;
+	adev->hw_running = false;
 	adev->hw->fini(adev);
 }
 
-static int ascend_device_create(unsigned int index, struct ascend_device **out)
+static void ascend_hw_fini_action(struct drm_device *drm, void *arg)
 {
-	struct platform_device *pdev;
+	ascend_hw_stop(arg);
+}
+
+/* Read and check what the device reports about itself. */
+static int ascend_read_properties(struct device *dev,
+				  struct ascend_device *adev)
+{
+	const char *soc;
+	u64 hbm_size;
+	int ret;
+
+	ret = device_property_read_u64(dev, ASCEND_HW_PROP_HBM_SIZE, &hbm_size);
+	if (!ret)
+		ret = device_property_read_u32(dev, ASCEND_HW_PROP_DMA_ENGINES,
+					       &adev->num_dma_engines);
+	if (!ret)
+		ret = device_property_read_u32(dev, ASCEND_HW_PROP_AI_CORES,
+					       &adev->num_ai_cores);
+	if (!ret)
+		ret = device_property_read_string(dev, ASCEND_HW_PROP_SOC_NAME,
+						  &soc);
+	if (ret) {
+		dev_err(dev, "device properties missing: %d\n", ret);
+		return ret;
+	}
+	if (!hbm_size || !adev->num_dma_engines ||
+	    adev->num_dma_engines > ASCEND_HW_MAX_DMA_ENGINES ||
+	    !adev->num_ai_cores || adev->num_ai_cores > ASCEND_HW_MAX_AI_CORES) {
+		dev_err(dev, "device properties out of range\n");
+		return -EINVAL;
+	}
+	adev->hbm_size = hbm_size;
+	strscpy(adev->soc_name, soc, sizeof(adev->soc_name));
+	return 0;
+}
+
+static int ascend_probe(struct platform_device *pdev)
+{
+	const struct ascend_hw_platform_data *pdata;
+	struct device *dev = &pdev->dev;
 	struct ascend_device *adev;
 	int ret;
 
-	pdev = platform_device_register_simple(ASCEND_DRIVER_NAME, index,
-					       NULL, 0);
-	if (IS_ERR(pdev))
-		return PTR_ERR(pdev);
+	pdata = dev_get_platdata(dev);
+	if (!pdata || !pdata->ops || pdev->id < 0 ||
+	    pdev->id >= ASCEND_HW_MAX_DEVICES)
+		return -ENODEV;
 
-	/* Nothing binds the device, so its devres is released by hand. */
-	if (!devres_open_group(&pdev->dev, NULL, GFP_KERNEL)) {
-		ret = -ENOMEM;
-		goto err_unregister_pdev;
-	}
-
-	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
 	if (ret)
-		goto err_release_devres;
+		return ret;
 
-	adev = devm_drm_dev_alloc(&pdev->dev, &ascend_drm_driver,
+	/* everything below is released when the last reference goes */
+	adev = devm_drm_dev_alloc(dev, &ascend_drm_driver,
 				  struct ascend_device, drm);
-	if (IS_ERR(adev)) {
-		ret = PTR_ERR(adev);
-		goto err_release_devres;
-	}
+	if (IS_ERR(adev))
+		return PTR_ERR(adev);
 	adev->pdev = pdev;
-	adev->index = index;
-	strscpy(adev->soc_name, soc_name, sizeof(adev->soc_name));
-	adev->num_dma_engines = dma_engines;
-	adev->num_ai_cores = ai_cores;
+	adev->index = pdev->id;
 	INIT_LIST_HEAD(&adev->queues);
+
+	ret = ascend_read_properties(dev, adev);
+	if (ret)
+		return ret;
 
 	/* From here on the drmm actions undo what succeeded, in reverse. */
 	ret = drmm_mutex_init(&adev->drm, &adev->queues_lock);
 	if (ret)
-		goto err_release_devres;
+		return ret;
 
-	ret = ascend_hbm_init(&adev->hbm, (u64)hbm_size_mb * SZ_1M);
+	ret = ascend_hbm_init(&adev->hbm, adev->hbm_size);
 	if (ret)
-		goto err_release_devres;
+		return ret;
 	ret = drmm_add_action_or_reset(&adev->drm, ascend_hbm_fini_action,
 				       &adev->hbm);
 	if (ret)
-		goto err_release_devres;
+		return ret;
 
 	ret = ascend_host_init(adev);
 	if (ret)
-		goto err_release_devres;
+		return ret;
 
 	ascend_debugfs_init(adev);	/* files appear once registered */
 
-	adev->hw = &ascend_emu_ops;
+	adev->hw = pdata->ops;
 	ret = adev->hw->init(adev);
 	if (ret)
-		goto err_release_devres;
+		return ret;
+	adev->hw_running = true;
 	ret = drmm_add_action_or_reset(&adev->drm, ascend_hw_fini_action, adev);
 	if (ret)
-		goto err_release_devres;
+		return ret;
 
 	ret = drm_dev_register(&adev->drm, 0);
 	if (ret)
-		goto err_release_devres;
+		return ret;
 	ascend_fault_debugfs_init(adev);
+	platform_set_drvdata(pdev, adev);
 
-	drm_info(&adev->drm, "%s: %u MiB HBM, %u DMA engines, %u AI cores\n",
-		 adev->soc_name, hbm_size_mb, dma_engines, ai_cores);
-	*out = adev;
+	mutex_lock(&ascend_devices_lock);
+	WRITE_ONCE(ascend_devices[adev->index], adev);
+	mutex_unlock(&ascend_devices_lock);
+
+	drm_info(&adev->drm, "%s: %llu MiB HBM, %u DMA engines, %u AI cores\n",
+		 adev->soc_name, adev->hbm_size >> 20, adev->num_dma_engines,
+		 adev->num_ai_cores);
 	return 0;
-
-err_release_devres:
-	devres_release_group(&pdev->dev, NULL);
-err_unregister_pdev:
-	platform_device_unregister(pdev);
-	return ret;
 }
 
-static void ascend_device_destroy(struct ascend_device *adev)
+/*
+ * The device is gone, maybe with files open.  Afterwards nothing touches
+ * the hardware: every ioctl fails with -ENODEV, queues are faulted
+ * (ASCEND_FAULT_DEVICE_LOST) and stopped, CPU mappings of the device's
+ * objects are zapped (a later touch maps the same host memory again, see
+ * ascend_queue.c), and the backend is stopped.  The rest goes at the last
+ * close.
+ */
+static void ascend_remove(struct platform_device *pdev)
 {
-	struct platform_device *pdev = adev->pdev;
+	struct ascend_device *adev = platform_get_drvdata(pdev);
 
-	drm_dev_unregister(&adev->drm);
-	/* Drops the last reference: the drmm actions stop the backend. */
-	devres_release_group(&pdev->dev, NULL);
-	platform_device_unregister(pdev);
+	mutex_lock(&ascend_devices_lock);
+	WRITE_ONCE(ascend_devices[adev->index], NULL);
+	mutex_unlock(&ascend_devices_lock);
+
+	/* waits end: they would hold up the unplug below */
+	ascend_queue_device_lost(adev);
+	ascend_event_device_lost(adev);
+	drm_dev_unplug(&adev->drm);
+	/* no ioctl is in the hardware now: stop every queue */
+	ascend_queue_device_stop(adev);
+	/* no other device's job reaches this device's memory any more */
+	ascend_peer_barrier();
+	ascend_hw_stop(adev);
+	/* the driver lets go of the device: no DMA mapping may stay */
+	ascend_host_device_unmap(adev);
+	drm_info(&adev->drm, "removed\n");
+	/* devres drops the probe's reference next */
 }
 
-static void ascend_destroy_devices(void)
-{
-	unsigned int i = ASCEND_MAX_DEVICES;
-
-	while (i--) {
-		if (ascend_devices[i])
-			ascend_device_destroy(ascend_devices[i]);
-		ascend_devices[i] = NULL;
-	}
-}
+static struct platform_driver ascend_platform_driver = {
+	.probe = ascend_probe,
+	.remove = ascend_remove,
+	.driver = {
+		.name = ASCEND_HW_DEVICE_NAME,
+	},
+};
 
 static int __init ascend_init(void)
 {
-	unsigned int i;
 	int ret;
 
-	if (!ascend_num_devices || ascend_num_devices > ASCEND_MAX_DEVICES ||
-	    !hbm_size_mb || !dma_engines || dma_engines > 64 ||
-	    !ai_cores || ai_cores > 256) {
-		pr_err("ascend: module parameter out of range\n");
-		return -EINVAL;
-	}
-
-	for (i = 0; i < ascend_num_devices; i++) {
-		ret = ascend_device_create(i, &ascend_devices[i]);
-		if (ret)
-			goto err_destroy_devices;
-	}
+	ret = platform_driver_register(&ascend_platform_driver);
+	if (ret)
+		return ret;
+	/* the emulator's devices appear, and the driver binds to them */
+	ret = ascend_emu_bus_init();
+	if (ret)
+		goto err_unregister_driver;
 	return 0;
 
-err_destroy_devices:
-	ascend_destroy_devices();
+err_unregister_driver:
+	platform_driver_unregister(&ascend_platform_driver);
 	return ret;
 }
 
 static void __exit ascend_exit(void)
 {
-	ascend_destroy_devices();
+	ascend_emu_bus_exit();
+	platform_driver_unregister(&ascend_platform_driver);
 }
 
 module_init(ascend_init);

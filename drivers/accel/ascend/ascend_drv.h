@@ -10,9 +10,12 @@
 #include <drm/drm_file.h>
 #include <linux/atomic.h>
 #include <linux/list.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/pfn_t.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
+#include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 
@@ -70,20 +73,28 @@ struct ascend_fault_log {
  * struct ascend_device - one NPU
  * @drm: the DRM device (accel minor /dev/accel/accelN)
  * @pdev: the platform device it is bound to
- * @index: device index, 0..num_devices-1
+ * @index: device index, the platform device's id (0-15)
  * @soc_name: SoC name reported to user space
  * @num_dma_engines: DMA engines the backend provides
  * @num_ai_cores: AI cores the backend provides
+ * @hbm_size: bytes of device memory the device reports
  * @hbm: device memory manager
- * @hw: the backend's operations
+ * @hw: the backend's operations (the device's platform data)
  * @hw_priv: backend state (struct ascend_emu for the emulated NPU)
- * @queues_lock: protects @queues
+ * @hw_running: between a successful hw->init and hw->fini (probe, remove
+ *	or the last reference; ascend_drv.c)
+ * @queues_lock: protects @queues, @nr_queues and @lost
  * @queues: every live &struct ascend_queue of every file, for debugfs and
  *	for teardown
  * @nr_queues: queues started on the device (at most the max_queues
  *	module parameter)
+ * @lost: set once by remove: the device is going away; a queue that
+ *	joins @queues afterwards is faulted at once (ascend_queue.c).  Read
+ *	without the lock by waits that end on it (READ_ONCE()).
  * @host_wq: gives memlock charges of released host memory back when the
  *	owner's mmap_lock was held (ascend_host.c); flushed at device release
+ * @host_lock: protects @host_bos and their dma_mapped
+ * @host_bos: host objects DMA-mapped on the device (ascend_host.c)
  * @fault: fault-injection countdowns (ascend_fault.h; atomics, no lock)
  * @fault_log: the last queue faults, for debugfs "faults"
  */
@@ -94,13 +105,18 @@ struct ascend_device {
 	char soc_name[DRM_ASCEND_SOC_NAME_LEN];
 	u32 num_dma_engines;
 	u32 num_ai_cores;
+	u64 hbm_size;
 	struct ascend_hbm hbm;
 	const struct ascend_hw_ops *hw;
 	void *hw_priv;
-	struct mutex queues_lock;	/* protects queues, nr_queues */
+	bool hw_running;
+	struct mutex queues_lock;	/* protects queues, nr_queues, lost */
 	struct list_head queues;
 	unsigned int nr_queues;
+	bool lost;
 	struct workqueue_struct *host_wq;
+	struct mutex host_lock;		/* protects host_bos */
+	struct list_head host_bos;
 	struct ascend_fault fault;
 	struct ascend_fault_log fault_log;
 };
@@ -167,12 +183,29 @@ static inline struct ascend_file *to_ascend_file(struct drm_file *file)
 	return file->driver_priv;
 }
 
-/* Module parameters shared across files (ascend_drv.c). */
-extern unsigned int ascend_num_devices;
+/*
+ * Fault handler body for a GEM object whose pages are the vmalloc_user()
+ * buffer @vaddr of @size bytes, mapped from its start at mmap time
+ * (remap_vmalloc_range()).  Those mappings are only zapped when the
+ * device is unplugged (drm_dev_unplug()): the memory is the host's and
+ * lives with the object, so a later touch maps it again rather than
+ * killing the process with SIGBUS.
+ */
+static inline vm_fault_t ascend_vmalloc_fault(struct vm_fault *vmf,
+					      void *vaddr, size_t size)
+{
+	unsigned long off = vmf->address - vmf->vma->vm_start;
+
+	if (off >= size)
+		return VM_FAULT_SIGBUS;
+	return vmf_insert_mixed(vmf->vma, vmf->address & PAGE_MASK,
+				page_to_pfn_t(vmalloc_to_page(vaddr + off)));
+}
 
 /*
- * The device with @index, or NULL (ascend_drv.c); devices live as long as
- * the module, so the result needs no reference.
+ * The device with @index, or NULL (ascend_drv.c): only for a peer address
+ * space of a job built from a peer link, which keeps the device's
+ * structure alive (see there).
  */
 struct ascend_device *ascend_device_by_index(unsigned int index);
 

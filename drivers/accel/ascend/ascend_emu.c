@@ -80,6 +80,11 @@ err_uncharge:
 	return NULL;
 }
 
+unsigned long ascend_emu_backed_pages(void)
+{
+	return atomic_long_read(&ascend_emu_backed);
+}
+
 static void ascend_emu_free_backing(struct page *page)
 {
 	__free_page(page);
@@ -175,9 +180,11 @@ static struct page *ascend_emu_sys_page(struct ascend_emu *emu, u64 addr)
 }
 
 /*
- * The emulated NPU whose HBM the peer address space @as names, or NULL.
- * Devices live as long as the module; the driver holds the peer's address
- * space lock across the job, so the memory it translated stays allocated.
+ * The emulated NPU whose HBM the peer address space @as names, or NULL
+ * (also once that device is removed: its state is gone).  The driver holds
+ * the peer's address space lock across the job, so the memory it
+ * translated stays allocated, and a removed device waits for such jobs
+ * before it stops (ascend_drv.c).
  */
 struct ascend_emu *ascend_emu_peer(u32 as)
 {

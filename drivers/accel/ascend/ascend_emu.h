@@ -62,6 +62,8 @@ struct ascend_emu *ascend_emu_peer(u32 as);
 int ascend_emu_sys_rw(struct ascend_device *adev, u64 addr, void *buf,
 		      size_t len, bool write);
 void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len);
+/* Host pages backing the HBM of every emulated NPU now. */
+unsigned long ascend_emu_backed_pages(void);
 void ascend_emu_hbm_release(struct ascend_emu *emu);
 
 /* ascend_emu_dma.c */

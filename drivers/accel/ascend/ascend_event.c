@@ -15,6 +15,8 @@
  * was the last handle or export naming it.
  */
 
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
 #include <drm/drm_utils.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
@@ -107,15 +109,48 @@ void ascend_event_hold(struct ascend_event *e)
 	kref_get(&e->ref);
 }
 
+/* Queues stalled on an event re-check it (not once the device is gone). */
+static void ascend_event_kick(struct ascend_device *adev)
+{
+	int idx;
+
+	if (drm_dev_enter(&adev->drm, &idx)) {
+		adev->hw->queue_doorbell(adev, NULL);
+		drm_dev_exit(idx);
+	}
+}
+
 /* Drop a handle and its reference; the last handle kills the event. */
 void ascend_event_unhold(struct ascend_event *e)
 {
 	if (refcount_dec_and_test(&e->handles)) {
 		ascend_event_kill(e);
 		/* queues stalled on it re-check and fault */
-		e->adev->hw->queue_doorbell(e->adev, NULL);
+		ascend_event_kick(e->adev);
 	}
 	ascend_event_put(e);
+}
+
+void ascend_event_device_lost(struct ascend_device *adev)
+{
+	struct drm_file *file;
+	struct ascend_event *e;
+	unsigned long idx;
+
+	/*
+	 * adev->lost is set: wake every host waiter so that it sees it.  A
+	 * file leaves the list before its events go (postclose).
+	 */
+	mutex_lock(&adev->drm.filelist_mutex);
+	list_for_each_entry(file, &adev->drm.filelist, lhead) {
+		struct ascend_file *af = to_ascend_file(file);
+
+		xa_lock(&af->events);
+		xa_for_each(&af->events, idx, e)
+			wake_up_all(&e->wq);
+		xa_unlock(&af->events);
+	}
+	mutex_unlock(&adev->drm.filelist_mutex);
 }
 
 int ascend_event_import(struct ascend_file *af, struct ascend_event *e,
@@ -216,8 +251,10 @@ int ascend_ioctl_event_wait(struct drm_device *drm, void *data,
 		else
 			timeout = drm_timeout_abs_to_jiffies(args->timeout_ns);
 		/* 0 timeout: evaluates the condition once, never sleeps */
+		/* a lost device completes nothing any more */
 		ret = wait_event_interruptible_timeout(e->wq,
-						       ascend_event_reached(e, args->gen),
+						       ascend_event_reached(e, args->gen) ||
+						       READ_ONCE(e->adev->lost),
 						       timeout);
 		if (ret < 0)
 			goto out;
@@ -231,7 +268,7 @@ int ascend_ioctl_event_wait(struct drm_device *drm, void *data,
 	if (ascend_event_dead(e))
 		ret = -ENOENT;
 	else if (args->gen && args->completed < args->gen)
-		ret = -ETIME;
+		ret = READ_ONCE(e->adev->lost) ? -ENODEV : -ETIME;
 	else
 		ret = 0;
 out:
@@ -253,7 +290,7 @@ int ascend_ioctl_event_signal(struct drm_device *drm, void *data,
 	if (!e)
 		return -ENOENT;
 	ascend_event_complete(e, args->gen);
-	/* queues stalled on the event re-check at once */
+	/* queues stalled on the event re-check at once (a hw ioctl) */
 	e->adev->hw->queue_doorbell(e->adev, NULL);
 	ascend_event_put(e);
 	return 0;

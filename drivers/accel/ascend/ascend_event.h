@@ -77,5 +77,7 @@ void ascend_event_complete(struct ascend_event *e, u64 gen);
 /* Has @e completed @gen?  Returns true for a destroyed event too. */
 bool ascend_event_reached(struct ascend_event *e, u64 gen);
 bool ascend_event_dead(struct ascend_event *e);
+/* Surprise removal: wake every host waiter on @adev's events. */
+void ascend_event_device_lost(struct ascend_device *adev);
 
 #endif /* __ASCEND_EVENT_H__ */

@@ -17,6 +17,7 @@
 
 #include <drm/drm_vma_manager.h>
 
+#include "ascend_drv.h"
 #include "ascend_free_ring.h"
 
 static_assert(sizeof(struct drm_ascend_free_ring) ==
@@ -50,7 +51,16 @@ static int ascend_free_ring_obj_mmap(struct drm_gem_object *obj,
 	return remap_vmalloc_range(vma, to_ring(obj)->shared, 0);
 }
 
+static vm_fault_t ascend_free_ring_fault(struct vm_fault *vmf)
+{
+	struct ascend_free_ring *ring = to_ring(vmf->vma->vm_private_data);
+
+	return ascend_vmalloc_fault(vmf, ring->shared,
+				    ascend_free_ring_size(ring));
+}
+
 static const struct vm_operations_struct ascend_free_ring_vm_ops = {
+	.fault = ascend_free_ring_fault,
 	.open = drm_gem_vm_open,
 	.close = drm_gem_vm_close,
 };

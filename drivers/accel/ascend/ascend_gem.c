@@ -48,6 +48,7 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_vma_manager.h>
 
 #include "ascend_drv.h"
@@ -63,12 +64,18 @@ static void ascend_hbm_buf_free_mem(struct kref *ref)
 						  ref);
 	struct ascend_device *adev = buf->adev;
 	unsigned int i;
+	int idx;
 
-	/* Drop the contents, then free: the next owner reads zeroes. */
-	if (adev->hw->hbm_discard)
+	/*
+	 * Drop the contents, then free: the next owner reads zeroes.  A
+	 * removed device has dropped all its memory (hw->fini).
+	 */
+	if (adev->hw->hbm_discard && drm_dev_enter(&adev->drm, &idx)) {
 		for (i = 0; i < buf->mem.nr_ranges; i++)
 			adev->hw->hbm_discard(adev, buf->mem.ranges[i].addr,
 					      buf->mem.ranges[i].size);
+		drm_dev_exit(idx);
+	}
 	ascend_hbm_free(&adev->hbm, &buf->mem);
 }
 

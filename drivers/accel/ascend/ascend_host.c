@@ -48,12 +48,45 @@ static void ascend_host_wq_fini(struct drm_device *drm, void *arg)
 
 int ascend_host_init(struct ascend_device *adev)
 {
+	int ret;
+
+	INIT_LIST_HEAD(&adev->host_bos);
+	ret = drmm_mutex_init(&adev->drm, &adev->host_lock);
+	if (ret)
+		return ret;
 	adev->host_wq = alloc_workqueue("ascend%u-host", WQ_UNBOUND, 0,
 					adev->index);
 	if (!adev->host_wq)
 		return -ENOMEM;
 	return drmm_add_action_or_reset(&adev->drm, ascend_host_wq_fini,
 					adev->host_wq);
+}
+
+/* Undo ascend_host_map_dma(); @adev->host_lock held. */
+static void ascend_host_unmap_dma_locked(struct ascend_device *adev,
+					 struct ascend_host_bo *bo)
+{
+	enum dma_data_direction dir = bo->readonly ? DMA_TO_DEVICE :
+				      DMA_BIDIRECTIONAL;
+
+	lockdep_assert_held(&adev->host_lock);
+	if (!bo->dma_mapped)
+		return;
+	dma_sync_sgtable_for_cpu(adev->drm.dev, &bo->sgt, dir);
+	dma_unmap_sgtable(adev->drm.dev, &bo->sgt, dir, DMA_ATTR_SKIP_CPU_SYNC);
+	sg_free_table(&bo->sgt);
+	bo->dma_mapped = false;
+	list_del_init(&bo->dev_link);
+}
+
+void ascend_host_device_unmap(struct ascend_device *adev)
+{
+	struct ascend_host_bo *bo, *tmp;
+
+	mutex_lock(&adev->host_lock);
+	list_for_each_entry_safe(bo, tmp, &adev->host_bos, dev_link)
+		ascend_host_unmap_dma_locked(adev, bo);
+	mutex_unlock(&adev->host_lock);
 }
 
 int ascend_host_sgt_ranges(struct sg_table *sgt,
@@ -121,15 +154,10 @@ static void ascend_host_release(struct ascend_host_bo *bo)
 	struct ascend_device *adev = bo->af->adev;
 	unsigned long i;
 
-	if (bo->dma_mapped) {
-		enum dma_data_direction dir = bo->readonly ? DMA_TO_DEVICE :
-					      DMA_BIDIRECTIONAL;
-
-		dma_sync_sgtable_for_cpu(adev->drm.dev, &bo->sgt, dir);
-		dma_unmap_sgtable(adev->drm.dev, &bo->sgt, dir,
-				  DMA_ATTR_SKIP_CPU_SYNC);
-		sg_free_table(&bo->sgt);
-	}
+	/* unless the device's removal did it already */
+	mutex_lock(&adev->host_lock);
+	ascend_host_unmap_dma_locked(adev, bo);
+	mutex_unlock(&adev->host_lock);
 	kvfree(bo->ranges);
 
 	if (bo->user_pages) {
@@ -252,7 +280,24 @@ static int ascend_host_vm_mremap(struct vm_area_struct *vma)
 	return -EINVAL;
 }
 
+/*
+ * The pages are inserted at mmap; an unplug of the device zaps them
+ * (drm_dev_unplug()).  They are host memory the object keeps while it is
+ * mapped, so a later touch maps the same page again.
+ */
+static vm_fault_t ascend_host_vm_fault(struct vm_fault *vmf)
+{
+	struct ascend_host_bo *bo = to_ascend_host_bo(vmf->vma->vm_private_data);
+	unsigned long i = (vmf->address - vmf->vma->vm_start) >> PAGE_SHIFT;
+
+	if (i >= bo->npages)
+		return VM_FAULT_SIGBUS;
+	return vmf_insert_mixed(vmf->vma, vmf->address & PAGE_MASK,
+				page_to_pfn_t(bo->pages[i]));
+}
+
 static const struct vm_operations_struct ascend_host_vm_ops = {
+	.fault = ascend_host_vm_fault,
 	.open = ascend_host_vm_open,
 	.close = ascend_host_vm_close,
 	.may_split = ascend_host_vm_may_split,
@@ -340,6 +385,7 @@ static struct ascend_host_bo *ascend_host_bo_new(struct ascend_file *af,
 	mmgrab(bo->mm);
 	refcount_set(&bo->users, 1);
 	mutex_init(&bo->mmap_mutex);
+	INIT_LIST_HEAD(&bo->dev_link);
 	RB_CLEAR_NODE(&bo->map.host.rb);
 	return bo;
 }
@@ -390,7 +436,10 @@ static int ascend_host_map_dma(struct ascend_host_bo *bo)
 	}
 	dma_sync_sgtable_for_device(dev, &bo->sgt, bo->readonly ?
 				    DMA_TO_DEVICE : DMA_BIDIRECTIONAL);
+	mutex_lock(&bo->af->adev->host_lock);
 	bo->dma_mapped = true;
+	list_add_tail(&bo->dev_link, &bo->af->adev->host_bos);
+	mutex_unlock(&bo->af->adev->host_lock);
 
 	ret = ascend_host_sgt_ranges(&bo->sgt, &bo->ranges);
 	if (ret < 0)

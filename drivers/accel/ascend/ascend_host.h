@@ -50,6 +50,7 @@ struct ascend_file;
  *	refused mremap briefly adds one)
  * @uncharge_work: gives the memlock charge back when @mm's mmap_lock was
  *	held at release (munmap, exit), then frees the object
+ * @dev_link: in the device's host_bos while @dma_mapped (host_lock)
  */
 struct ascend_host_bo {
 	struct drm_gem_object base;
@@ -72,6 +73,7 @@ struct ascend_host_bo {
 	bool mmapped;
 	atomic_t vmas;
 	struct work_struct uncharge_work;
+	struct list_head dev_link;
 };
 
 static inline struct ascend_host_bo *to_ascend_host_bo(struct drm_gem_object *obj)
@@ -81,6 +83,13 @@ static inline struct ascend_host_bo *to_ascend_host_bo(struct drm_gem_object *ob
 
 /* Device-level state (the release workqueue): from device creation. */
 int ascend_host_init(struct ascend_device *adev);
+
+/*
+ * Surprise removal, once the backend is stopped: unmap every host object
+ * from the device now (the DMA-mapping API wants no mapping left on a
+ * device its driver let go); they are unpinned at their own release.
+ */
+void ascend_host_device_unmap(struct ascend_device *adev);
 
 /*
  * The DMA-mapped segments of @sgt as device MMU ranges (offset, bus

@@ -222,7 +222,9 @@ struct ascend_dma_engine_info {
 /**
  * struct ascend_hw_ops - what a backend implements
  * @init: bring the device up; called once from probe before anything else
- * @fini: tear it down; every queue is stopped and every DMA job finished
+ * @fini: tear it down; every queue is stopped and every DMA job finished.
+ *	Called by remove (also on surprise removal, while files are still
+ *	open) or when probe fails after @init; no op is called after it
  * @hbm_rw: CPU access to device memory through the aperture, for the
  *	driver's own use and for device-side execution of commands
  * @sys_rw: optional: device-side access to pinned host memory by bus
@@ -258,7 +260,44 @@ struct ascend_hw_ops {
 			       struct ascend_dma_engine_info *info);
 };
 
+/*
+ * Device discovery: what the bus tells the driver about an NPU
+ * (Documentation/hardware.rst, "Device discovery and resources").
+ *
+ * An NPU is a platform device named ASCEND_HW_DEVICE_NAME whose id is its
+ * device index.  Its platform data (struct ascend_hw_platform_data) is the
+ * handle of its hardware interface; its device properties describe it.
+ */
+#define ASCEND_HW_DEVICE_NAME		"ascend"
+#define ASCEND_HW_MAX_DEVICES		16	/* device indexes 0..15 */
+
+/* Device properties (device_property_read_*()) */
+#define ASCEND_HW_PROP_HBM_SIZE		"hbm-size"	/* u64, bytes */
+#define ASCEND_HW_PROP_DMA_ENGINES	"dma-engines"	/* u32, 1-64 */
+#define ASCEND_HW_PROP_AI_CORES		"ai-cores"	/* u32, 1-256 */
+#define ASCEND_HW_PROP_SOC_NAME		"soc-name"	/* string */
+
+#define ASCEND_HW_MAX_DMA_ENGINES	64
+#define ASCEND_HW_MAX_AI_CORES		256
+
+/**
+ * struct ascend_hw_platform_data - platform data of an NPU device
+ * @ops: its hardware interface; the driver calls nothing else of the
+ *	device, and only between its probe and the end of its remove
+ */
+struct ascend_hw_platform_data {
+	const struct ascend_hw_ops *ops;
+};
+
 /* The emulated NPU (ascend_emu.c). */
 extern const struct ascend_hw_ops ascend_emu_ops;
+
+/*
+ * The emulator's devices (ascend_emu_bus.c): init creates the module's
+ * num_devices NPUs and the sysfs files new_device and del_device; exit
+ * removes them all.
+ */
+int ascend_emu_bus_init(void);
+void ascend_emu_bus_exit(void);
 
 #endif /* __ASCEND_HW_H__ */

@@ -57,6 +57,16 @@ void ascend_peer_file_fini(struct ascend_file *af)
 	af->owner = NULL;
 }
 
+/*
+ * A link to a removed device leads nowhere: its memory is not reached any
+ * more (-EFAULT, as for an address of no mapping).  @lost is set before
+ * ascend_peer_barrier(), so whoever takes the rwsem after it sees it.
+ */
+static bool ascend_peer_link_lost(const struct ascend_peer_link *link)
+{
+	return READ_ONCE(link->to->adev->lost);
+}
+
 static struct ascend_peer_link *ascend_peer_link_find(struct ascend_file *from,
 						      struct ascend_file *to)
 {
@@ -131,11 +141,21 @@ struct ascend_file *ascend_peer_find_locked(struct ascend_file *from,
 		struct ascend_vm *vm = &link->to->vm;
 		u64 base = READ_ONCE(vm->base), size = READ_ONCE(vm->size);
 
+		if (ascend_peer_link_lost(link))
+			continue;
+
 		/* a window, once set, never changes */
 		if (size && va >= base && end - base <= size)
 			return link->to;
 	}
 	return NULL;
+}
+
+void ascend_peer_barrier(void)
+{
+	/* jobs reaching a peer's memory hold the rwsem for read throughout */
+	down_write(&ascend_peer_rwsem);
+	up_write(&ascend_peer_rwsem);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -175,7 +195,8 @@ int ascend_peer_ctx_lock(struct ascend_peer_ctx *ctx, struct ascend_file *af)
 	ctx->local = &af->vm;
 	down_read(&ascend_peer_rwsem);
 	list_for_each_entry(link, &af->peer_links, from_node)
-		n++;
+		if (!ascend_peer_link_lost(link))
+			n++;
 	if (n == 1) {
 		ctx->one = &af->vm;
 		ctx->vms = &ctx->one;
@@ -188,7 +209,9 @@ int ascend_peer_ctx_lock(struct ascend_peer_ctx *ctx, struct ascend_file *af)
 		i = 0;
 		ascend_peer_ctx_insert(ctx->vms, i++, &af->vm);
 		list_for_each_entry(link, &af->peer_links, from_node)
-			ascend_peer_ctx_insert(ctx->vms, i++, &link->to->vm);
+			if (!ascend_peer_link_lost(link))
+				ascend_peer_ctx_insert(ctx->vms, i++,
+						       &link->to->vm);
 	}
 	ctx->nr = n;
 	/*

@@ -46,6 +46,13 @@ struct ascend_peer_link {
  */
 extern struct rw_semaphore ascend_peer_rwsem;
 
+/*
+ * Surprise removal of a device whose adev->lost is set: returns once no
+ * job that may reach its memory through a peer link runs; later ones
+ * ignore links to it (ascend_drv.c).
+ */
+void ascend_peer_barrier(void);
+
 /* Per-file state: from open and postclose (ascend_drv.c). */
 void ascend_peer_file_init(struct ascend_file *af);
 /* Removes every link from or to @af; waits for their users. */

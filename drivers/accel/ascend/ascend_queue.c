@@ -10,6 +10,7 @@
  * checked against the kernel's rptr every time it is read.
  */
 
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_utils.h>
@@ -101,7 +102,16 @@ static int ascend_queue_area_mmap(struct drm_gem_object *obj,
 	return remap_vmalloc_range(vma, to_area(obj)->vaddr, 0);
 }
 
+/* After an unplug zapped the mapping: the status page stays readable. */
+static vm_fault_t ascend_queue_area_fault(struct vm_fault *vmf)
+{
+	struct drm_gem_object *obj = vmf->vma->vm_private_data;
+
+	return ascend_vmalloc_fault(vmf, to_area(obj)->vaddr, obj->size);
+}
+
 static const struct vm_operations_struct ascend_queue_area_vm_ops = {
+	.fault = ascend_queue_area_fault,
 	.open = drm_gem_vm_open,
 	.close = drm_gem_vm_close,
 };
@@ -336,6 +346,58 @@ static void ascend_queue_unclaim(struct ascend_queue *q)
 	spin_lock(&q->lock);
 	WRITE_ONCE(q->state, ASCEND_QUEUE_RUNNING);
 	spin_unlock(&q->lock);
+	/* ascend_queue_device_stop() may wait to claim it */
+	wake_up_all(&q->wq);
+}
+
+/* Stop @q unless another teardown owns it; then wait until that ends. */
+static void ascend_queue_stop_or_wait(struct ascend_queue *q)
+{
+	if (ascend_queue_claim(q))
+		ascend_queue_shutdown(q);
+	else
+		wait_event(q->wq, READ_ONCE(q->state) != ASCEND_QUEUE_STOPPING);
+}
+
+/* The first fault of a queue on a lost device; q->lock not held. */
+static void ascend_queue_lose(struct ascend_queue *q)
+{
+	ascend_queue_set_fault(q, ASCEND_FAULT_DEVICE_LOST,
+			       READ_ONCE(q->completed) + 1, 0, 0);
+}
+
+void ascend_queue_device_lost(struct ascend_device *adev)
+{
+	struct ascend_queue *q;
+
+	mutex_lock(&adev->queues_lock);
+	adev->lost = true;
+	list_for_each_entry(q, &adev->queues, dev_link)
+		ascend_queue_lose(q);
+	mutex_unlock(&adev->queues_lock);
+}
+
+void ascend_queue_device_stop(struct ascend_device *adev)
+{
+	struct ascend_queue *q;
+
+	/*
+	 * A queue leaves the list (shutdown) before it is DEAD; one another
+	 * teardown owns (QUEUE_DESTROY, a file's close) is waited for, and
+	 * taken over if that teardown gives it back.
+	 */
+	for (;;) {
+		mutex_lock(&adev->queues_lock);
+		q = list_first_entry_or_null(&adev->queues, struct ascend_queue,
+					     dev_link);
+		if (q)
+			kref_get(&q->ref);
+		mutex_unlock(&adev->queues_lock);
+		if (!q)
+			break;
+		ascend_queue_stop_or_wait(q);
+		ascend_queue_put(q);
+	}
 }
 
 /* ------------------------------------------------------------------------ */
@@ -575,11 +637,21 @@ void ascend_queue_file_fini(struct ascend_file *af)
 	struct ascend_queue *q;
 	unsigned long idx;
 
-	/* the process is gone: nobody will wait, stop everything now */
-	xa_for_each(&af->queues, idx, q) {
-		kref_get(&q->ref);
-		if (ascend_queue_claim(q))
-			ascend_queue_shutdown(q);
+	/*
+	 * The process is gone: nobody will wait, stop everything now.  The
+	 * device's removal may be stopping the same queues: the reference is
+	 * taken under the lock, and a queue it owns is waited for (its
+	 * shutdown still uses this file).
+	 */
+	for (idx = 0;; idx++) {
+		mutex_lock(&af->queues_lock);
+		q = xa_find(&af->queues, &idx, ULONG_MAX, XA_PRESENT);
+		if (q)
+			kref_get(&q->ref);
+		mutex_unlock(&af->queues_lock);
+		if (!q)
+			break;
+		ascend_queue_stop_or_wait(q);
 		ascend_queue_put(q);
 	}
 
@@ -600,8 +672,8 @@ int ascend_queue_file_drain(struct ascend_file *af)
 	unsigned int n = 0, i;
 	struct ascend_queue *q;
 	unsigned long idx;
+	int ret = 0, dev_idx;
 	u64 target;
-	int ret = 0;
 
 	/*
 	 * A file without queues has published nothing (the usual case of a
@@ -628,7 +700,10 @@ int ascend_queue_file_drain(struct ascend_file *af)
 		/* an idle queue needs no kick and no wait (the common case) */
 		if (!ret && !ascend_queue_reached(q, target)) {
 			/* run what is published even if nobody rang */
-			q->adev->hw->queue_doorbell(q->adev, q);
+			if (drm_dev_enter(&q->adev->drm, &dev_idx)) {
+				q->adev->hw->queue_doorbell(q->adev, q);
+				drm_dev_exit(dev_idx);
+			}
 			ret = wait_event_interruptible(q->wq,
 						       ascend_queue_reached(q, target));
 		}
@@ -738,6 +813,9 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 
 	mutex_lock(&adev->queues_lock);
 	list_add_tail(&q->dev_link, &adev->queues);
+	/* created while the device was being removed: dead on arrival */
+	if (adev->lost)
+		ascend_queue_lose(q);
 	mutex_unlock(&adev->queues_lock);
 
 	/* publish the handle only once the queue is fully set up */
@@ -911,6 +989,12 @@ int ascend_ioctl_queue_reset(struct drm_device *drm, void *data,
 		ascend_queue_unclaim(q);
 		ascend_queue_put(q);
 		return -EINVAL;
+	}
+	/* a queue of a device being removed stays faulted */
+	if (READ_ONCE(q->adev->lost)) {
+		ascend_queue_unclaim(q);
+		ascend_queue_put(q);
+		return -ENODEV;
 	}
 
 	/* the device lets go of the queue, its handed-off work returns */

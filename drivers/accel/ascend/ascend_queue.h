@@ -44,6 +44,16 @@ void ascend_queue_file_fini(struct ascend_file *af);
  */
 int ascend_queue_file_drain(struct ascend_file *af);
 
+/*
+ * Surprise removal (ascend_drv.c): _lost() marks the device lost and
+ * faults every queue (ASCEND_FAULT_DEVICE_LOST), so every wait for one
+ * ends; _stop(), once no ioctl is in the hardware any more, stops every
+ * queue and waits for the teardowns others started.  Afterwards the
+ * device serves no queue and none can be created.
+ */
+void ascend_queue_device_lost(struct ascend_device *adev);
+void ascend_queue_device_stop(struct ascend_device *adev);
+
 /**
  * struct ascend_retire - work to run once a file's queues passed a point
  * @fn: called once, from process context, when every queue of the file has

@@ -178,7 +178,8 @@ struct drm_ascend_dev_query {
  * @hbm_used_by_file: bytes of device memory this DRM file holds
  * @va_window_align: required alignment of the VA window base and size
  * @va_window_min_size: smallest VA window the driver accepts
- * @device_index: index of the device (N of /dev/accel/accelN's device)
+ * @device_index: index of the device: N of its platform device ascend.N
+ *	(after a hot-unplug, not necessarily N of /dev/accel/accelN)
  * @num_dma_engines: number of DMA engines
  * @num_ai_cores: number of AI cores that run kernels
  * @max_queues_per_file: queues one DRM file may create
@@ -890,6 +891,7 @@ struct drm_ascend_queue_wait {
 #define ASCEND_FAULT_RING		5	/* wptr/rptr corrupted by user space */
 #define ASCEND_FAULT_ABORTED		6	/* discarded by forced destroy */
 #define ASCEND_FAULT_TIMEOUT		7	/* command ran past its time limit */
+#define ASCEND_FAULT_DEVICE_LOST	8	/* the device was removed */
 
 /**
  * struct ascend_queue_status - first page of the queue area

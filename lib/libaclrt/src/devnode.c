@@ -17,17 +17,28 @@
 
 #include "internal.h"
 
-struct node { unsigned int minor; char path[64]; };
+/*
+ * Device ids: the present devices in increasing device index (the N of the
+ * kernel's ascend.N), numbered from 0.  With every device present that is
+ * the order of the accel minors; after a device was removed (hot-unplug)
+ * the ids stay dense, as aclrtGetDeviceCount() promises, and a device
+ * added again takes its place by index even when it got a new minor.
+ */
+struct node { unsigned int index, minor; char path[64]; };
 
 static int node_cmp(const void *a, const void *b)
 {
 	const struct node *x = a, *y = b;
 
+	if (x->index != y->index)
+		return (x->index > y->index) - (x->index < y->index);
 	return (x->minor > y->minor) - (x->minor < y->minor);
 }
 
-static bool is_ascend(const char *path, unsigned int *minor)
+static bool is_ascend(const char *path, struct node *n)
 {
+	struct drm_ascend_device_info info;
+	uint32_t size = sizeof(info);
 	drmVersionPtr v;
 	struct stat st;
 	bool ok = false;
@@ -42,13 +53,18 @@ static bool is_ascend(const char *path, unsigned int *minor)
 			ok = v->name && strcmp(v->name, "ascend") == 0;
 			drmFreeVersion(v);
 		}
-		*minor = minor(st.st_rdev);
+		n->minor = minor(st.st_rdev);
+		/* a node that cannot answer is going away: no device */
+		memset(&info, 0, sizeof(info));
+		if (ok && devnode_query(fd, DRM_ASCEND_QUERY_DEVICE_INFO, &info, &size))
+			ok = false;
+		n->index = info.device_index;
 	}
 	close(fd);
 	return ok;
 }
 
-/* Fill @paths with the ascend nodes ordered by minor; returns how many. */
+/* Fill @paths with the ascend nodes ordered by device index; returns how many. */
 int devnode_scan(char paths[][64], int max)
 {
 	struct node nodes[ACL_MAX_DEVICES];
@@ -66,7 +82,7 @@ int devnode_scan(char paths[][64], int max)
 			continue;
 		snprintf(nodes[n].path, sizeof(nodes[n].path), "/dev/accel/%.32s",
 			 de->d_name);
-		if (is_ascend(nodes[n].path, &nodes[n].minor))
+		if (is_ascend(nodes[n].path, &nodes[n]))
 			n++;
 	}
 	closedir(d);

@@ -5,6 +5,7 @@
  * Everything here is thread-local, so no locking is needed.
  */
 #include <pthread.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,11 @@ static struct msg_bufs *bufs(void)
 			pthread_setspecific(bufs_key, t_bufs);
 	}
 	return t_bufs;
+}
+
+aclError acl_drv_code(int e, aclError code)
+{
+	return e == ENODEV ? ACL_ERROR_RT_LOST_HEARTBEAT : code;
 }
 
 aclError acl_err_at(const char *func, aclError code, const char *fmt, ...)

@@ -17,6 +17,13 @@ aclError acl_err_at(const char *func, aclError code, const char *fmt, ...)
 
 #define acl_err(code, ...) acl_err_at(__func__, (code), __VA_ARGS__)
 
+/*
+ * The CANN code for a driver call that failed with errno @e, @code unless
+ * the device was removed (ENODEV: hot-unplug, Documentation/usage.rst):
+ * that is ACL_ERROR_RT_LOST_HEARTBEAT, CANN's "the device is gone".
+ */
+aclError acl_drv_code(int e, aclError code);
+
 /* The error every not-yet-implemented aclrt* function returns. */
 #define acl_unsupported()						\
 	acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,			\

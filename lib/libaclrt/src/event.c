@@ -201,7 +201,8 @@ aclError event_kcreate(int fd, uint32_t flags, uint32_t *handle)
 					  "the driver has no event objects (DRM_IOCTL_ASCEND_EVENT_CREATE: %s)",
 					  strerror(e));
 		return acl_err_at("event", e == ENOSPC || e == ENOMEM ?
-				  ACL_ERROR_RT_NO_EVENT_RESOURCE : ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+				  ACL_ERROR_RT_NO_EVENT_RESOURCE :
+				  acl_drv_code(e, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
 				  "the driver could not create an event: %s", strerror(e));
 	}
 	*handle = c.handle;
@@ -739,7 +740,7 @@ static aclError query(aclrtEvent event, bool *complete)
 	}
 	st = ev_state(dev, ev, gen, NULL, &err);
 	if (err)
-		ret = acl_err_at("event", ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+		ret = acl_err_at("event", acl_drv_code(err, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
 				 "querying event %p failed: %s", event, strerror(err));
 	*complete = st != EV_PENDING;	/* a discarded record never completes */
 	ev_put(dev);
@@ -827,7 +828,8 @@ static int wait_slice(struct acl_device *dev, struct acl_event *ev, aclrtEvent e
 	if (!err && done >= gen)
 		return 1;
 	if (err && err != ETIME && err != ETIMEDOUT) {
-		*ret = acl_err_at("aclrtSynchronizeEvent", ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+		*ret = acl_err_at("aclrtSynchronizeEvent",
+				  acl_drv_code(err, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
 				  "waiting for event %p failed: %s", event, strerror(err));
 		return -1;
 	}
@@ -931,7 +933,8 @@ static aclError sync_event(aclrtEvent event, int32_t timeout)
 		}
 		st = ev_state(dev, ev, gen, NULL, &err);
 		if (err) {
-			ret = acl_err_at("aclrtSynchronizeEvent", ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+			ret = acl_err_at("aclrtSynchronizeEvent",
+					 acl_drv_code(err, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
 					 "waiting for event %p failed: %s", event, strerror(err));
 			break;
 		}
@@ -1003,7 +1006,7 @@ static aclError timestamp(aclrtEvent event, const char *name, uint64_t *ns)
 	} else {
 		st = ev_state(dev, ev, ev->gen, ns, &err);
 		if (err)
-			ret = acl_err_at("event", ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+			ret = acl_err_at("event", acl_drv_code(err, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
 					 "querying %s %p failed: %s", name, event, strerror(err));
 		else if (st != EV_DONE)
 			ret = acl_err_at("event", ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,

@@ -85,8 +85,8 @@ aclError host_pin_error(int e, size_t bytes, const char *what)
 	char lim[40];
 
 	if (e != ENOMEM)
-		return acl_err(ACL_ERROR_RT_DRV_INTERNAL_ERROR, "%s of %zu bytes failed: %s",
-			       what, bytes, strerror(e));
+		return acl_err(acl_drv_code(e, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
+			       "%s of %zu bytes failed: %s", what, bytes, strerror(e));
 	getrlimit(RLIMIT_MEMLOCK, &rl);
 	if (rl.rlim_cur == RLIM_INFINITY)
 		snprintf(lim, sizeof(lim), "unlimited");

@@ -173,7 +173,7 @@ aclError copy_ioctl(struct acl_device *dev, void *dst, const void *src, size_t c
 	return acl_err_at(acl_api_name,
 			  e == EFAULT || e == EINVAL ? ACL_ERROR_RT_PARAM_INVALID :
 			  e == EIO ? ACL_ERROR_RT_SYS_DMA :
-			  ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+			  acl_drv_code(e, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
 			  "device %d: copying %zu bytes from %p to %p failed: %s%s",
 			  dev->id, count, src, dst, strerror(e),
 			  e == EFAULT ? " (memory not mapped, or not writable)" :

@@ -134,7 +134,7 @@ static aclError ioctl_2d(struct acl_device *dev, const struct req2d *r)
 	if (e == ENOTTY)
 		return no_ext(dev);
 	return ERR(e == EFAULT || e == EINVAL ? ACL_ERROR_RT_PARAM_INVALID :
-		   ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+		   acl_drv_code(e, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
 		   "device %d: 2D copy of %zu rows of %zu bytes from %p to %p failed: %s",
 		   dev->id, r->height, r->width, r->src, r->dst, strerror(e));
 }

@@ -174,7 +174,7 @@ static aclError ioctl_batch(struct acl_device *dev, struct batch *b,
 		return ERR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 			   "device %d's kernel driver has no batch copies", dev->id);
 	return ERR(err == EFAULT || err == EINVAL ? ACL_ERROR_RT_PARAM_INVALID :
-		   ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+		   acl_drv_code(err, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
 		   "device %d: batch copy of %zu entries failed: %s%s", dev->id, n, strerror(err),
 		   cb.fail_index < n ? " (at the entry in *failIndex)" : "");
 }

@@ -177,7 +177,7 @@ static aclError bo_alloc(struct acl_device *dev, size_t size, size_t asked,
 	if (drmIoctl(dev->fd, DRM_IOCTL_ASCEND_BO_CREATE, &bo)) {
 		if (errno == ENOSPC || errno == ENOMEM)
 			return oom(dev, size, asked, pol);
-		return acl_err(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+		return acl_err(acl_drv_code(errno, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
 			       "device %d: allocating %zu bytes failed: %s", dev->id,
 			       asked, strerror(errno));
 	}

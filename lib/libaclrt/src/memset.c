@@ -107,7 +107,7 @@ static aclError fill_sync(const struct fill_req *r)
 	} else if (drmIoctl(dev->fd, DRM_IOCTL_ASCEND_FILL, &f)) {
 		e = errno;
 		ret = acl_err(e == EFAULT || e == EINVAL ? ACL_ERROR_RT_PARAM_INVALID :
-			      ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+			      acl_drv_code(e, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
 			      "device %d: filling [%p, +%zu) failed: %s",
 			      dev->id, r->p, r->bytes, strerror(e));
 	}

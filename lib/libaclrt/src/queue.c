@@ -56,7 +56,8 @@ aclError queue_create(int fd, struct acl_queue *q)
 	if (drmIoctl(fd, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c)) {
 		e = errno;
 		return acl_err(e == ENOSPC || e == EBUSY || e == ENOMEM ?
-			       ACL_ERROR_RT_NO_STREAM_RESOURCE : ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+			       ACL_ERROR_RT_NO_STREAM_RESOURCE :
+			       acl_drv_code(e, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
 			       "the driver could not create a hardware queue: %s", strerror(e));
 	}
 	area = mmap(NULL, c.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
@@ -123,7 +124,7 @@ static const char *fault_name(uint32_t fault)
 		"none", "bad command", "device MMU fault (address not mapped)",
 		"AI-core exception in a kernel", "DMA engine error",
 		"ring pointers corrupted", "work discarded by forced destroy",
-		"command ran past its time limit",
+		"command ran past its time limit", "the device was removed",
 	};
 
 	return fault < sizeof(names) / sizeof(names[0]) ? names[fault] : "unknown fault";
@@ -151,6 +152,7 @@ static aclError fault_code(uint32_t fault, uint32_t opcode)
 	case ASCEND_FAULT_KERNEL:	return ACL_ERROR_RT_AICORE_EXCEPTION;
 	case ASCEND_FAULT_DMA:		return ACL_ERROR_RT_SYS_DMA;
 	case ASCEND_FAULT_ABORTED:	return ACL_ERROR_RT_STREAM_ABORT;
+	case ASCEND_FAULT_DEVICE_LOST:	return ACL_ERROR_RT_LOST_HEARTBEAT;
 	case ASCEND_FAULT_TIMEOUT:
 		return opcode == ASCEND_CMD_LAUNCH ? ACL_ERROR_RT_AICORE_TIMEOUT :
 		       ACL_ERROR_RT_TASK_TIMEOUT;
@@ -271,7 +273,7 @@ aclError queue_wait_spin(int fd, struct acl_queue *q, uint64_t seq, int64_t dead
 			*timed_out = true;
 			return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
 		}
-		return acl_err(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+		return acl_err(acl_drv_code(errno, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
 			       "waiting for command %llu on queue %u failed: %s",
 			       (unsigned long long)seq, q->handle, strerror(errno));
 	}
