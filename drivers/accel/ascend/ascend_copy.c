@@ -12,9 +12,9 @@
  * process.  Pageable memory is pinned short-term (no FOLL_LONGTERM; with
  * FOLL_WRITE for the destination), put in an sg table, DMA-mapped, copied
  * and unpinned, %ASCEND_COPY_PIN_WINDOW bytes at a time so a huge copy
- * needs no huge page array and pins a bounded amount.  The wait for the
- * DMA is uninterruptible, so the pages are always unpinned, also when the
- * process is being killed (a fatal signal stops the copy between windows).
+ * needs no huge page array and pins a bounded amount.  A fatal signal
+ * stops the DMA (dma_cancel()), and the pages are unpinned only once the
+ * engines are done with them, also when the process is being killed.
  * Pinning takes the process's mmap_lock, so it happens before vm->lock.
  * The command processor's ascend_dma_copy_va() accepts MMU addresses only.
  *
@@ -26,6 +26,11 @@
  * under vm->lock, translate both ranges, build the descriptors, run them
  * and wait.  Holding vm->lock across the DMA keeps a concurrent GEM_CLOSE
  * from freeing the memory under the engines (its unmap waits for us).
+ * Large copies and fills go in passes of %ASCEND_COPY_PASS bytes, each
+ * translated and run under the lock, which is dropped in between: no one
+ * waits for a file's address-space lock longer than one pass, and a fatal
+ * signal (or, for the command processor, the command's abort) stops the
+ * work between passes and, through dma_cancel(), inside one.
  */
 #include <linux/completion.h>
 #include <linux/dma-mapping.h>
@@ -174,12 +179,40 @@ static u64 ascend_dma_descs_bytes(const struct ascend_dma_desc *descs,
 	return bytes;
 }
 
-int ascend_dma_run_mmu(struct ascend_device *adev,
-		       const struct ascend_dma_desc *descs, unsigned int n,
-		       const struct ascend_dma_mmu *mmu, u64 *fault_addr)
+/*
+ * Wait for @job; a fatal signal (@abort NULL) or *@abort stops it: the
+ * engines are told to cancel it, and the wait goes on until they let go of
+ * it (one bounded step per engine).  Returns 0, -EINTR or -ECANCELED.
+ */
+static int ascend_dma_wait(struct ascend_device *adev,
+			   struct ascend_dma_job *job, const bool *abort)
+{
+	if (job->sync)
+		return 0;
+	if (!abort) {
+		if (!wait_for_completion_killable(&job->done))
+			return 0;
+	} else {
+		while (!wait_for_completion_timeout(&job->done,
+						    ASCEND_DMA_ABORT_POLL))
+			if (READ_ONCE(*abort))
+				goto cancel;
+		return 0;
+	}
+cancel:
+	adev->hw->dma_cancel(adev, job);
+	wait_for_completion(&job->done);
+	return abort ? -ECANCELED : -EINTR;
+}
+
+int ascend_dma_run_abort(struct ascend_device *adev,
+			 const struct ascend_dma_desc *descs, unsigned int n,
+			 const struct ascend_dma_mmu *mmu, u64 *fault_addr,
+			 const bool *abort)
 {
 	struct ascend_dma_job job = {};
 	u64 bytes = 0;
+	int ret;
 
 	job.descs = descs;
 	job.count = n;
@@ -188,26 +221,47 @@ int ascend_dma_run_mmu(struct ascend_device *adev,
 		bytes = ascend_dma_descs_bytes(descs, n);
 	trace_ascend_dma_submit(adev->index, n, bytes, adev->num_dma_engines, 0);
 	adev->hw->dma_submit(adev, &job);
-	/* The engines own @job until it completes: no way to abandon it. */
-	ascend_dma_job_wait(&job);
+	/* The engines own @job until it completes, cancelled or not. */
+	ret = ascend_dma_wait(adev, &job, abort);
 	trace_ascend_dma_done(adev->index, n, bytes, adev->num_dma_engines,
-			      job.status);
+			      ret ?: job.status);
 	if (fault_addr)
 		*fault_addr = job.fault_addr;
-	return job.status;
+	return ret ?: job.status;
+}
+
+int ascend_dma_run_mmu(struct ascend_device *adev,
+		       const struct ascend_dma_desc *descs, unsigned int n,
+		       const struct ascend_dma_mmu *mmu, u64 *fault_addr)
+{
+	return ascend_dma_run_abort(adev, descs, n, mmu, fault_addr, NULL);
 }
 
 /* Run @n descriptors on the engines and wait for them. */
 static int ascend_dma_run(struct ascend_device *adev,
-			  const struct ascend_dma_desc *descs, unsigned int n)
+			  const struct ascend_dma_desc *descs, unsigned int n,
+			  const bool *abort)
 {
-	return ascend_dma_run_mmu(adev, descs, n, NULL, NULL);
+	return ascend_dma_run_abort(adev, descs, n, NULL, NULL, abort);
+}
+
+/*
+ * Between two passes of a long copy or fill: stop for a fatal signal (an
+ * ioctl, @abort NULL) or for *@abort (the command processor's command).
+ */
+static int ascend_copy_pass_gap(const bool *abort)
+{
+	if (abort ? READ_ONCE(*abort) : fatal_signal_pending(current))
+		return abort ? -ECANCELED : -EINTR;
+	cond_resched();
+	return 0;
 }
 
 /* Build the descriptors for segments of both sides and run them. */
 static int ascend_dma_copy_segs(struct ascend_device *adev,
 				const struct ascend_vm_seg *dsegs, int nd,
-				const struct ascend_vm_seg *ssegs, int ns)
+				const struct ascend_vm_seg *ssegs, int ns,
+				const bool *abort)
 {
 	struct ascend_dma_desc *descs;
 	int n, ret;
@@ -223,7 +277,7 @@ static int ascend_dma_copy_segs(struct ascend_device *adev,
 	if (WARN_ON(n < 0))
 		ret = n;
 	else
-		ret = ascend_dma_run(adev, descs, n);
+		ret = ascend_dma_run(adev, descs, n, abort);
 	kvfree(descs);
 	return ret;
 }
@@ -255,7 +309,8 @@ static __always_inline int ascend_copy_span(const struct ascend_peer_ctx *ctx,
  * and reports it); true with the copy's result in *@ret.
  */
 static bool ascend_dma_copy_span_locked(struct ascend_peer_ctx *ctx, u64 dst,
-					u64 src, u64 size, int *ret)
+					u64 src, u64 size, int *ret,
+					const bool *abort)
 {
 	struct ascend_dma_span d, s;
 	struct ascend_dma_desc desc;
@@ -273,7 +328,7 @@ static bool ascend_dma_copy_span_locked(struct ascend_peer_ctx *ctx, u64 dst,
 		.dst_as = d.as,
 		.src_as = s.as,
 	};
-	*ret = ascend_dma_run(ctx->local->adev, &desc, 1);
+	*ret = ascend_dma_run(ctx->local->adev, &desc, 1, abort);
 	return true;
 }
 
@@ -283,7 +338,7 @@ static bool ascend_dma_copy_span_locked(struct ascend_peer_ctx *ctx, u64 dst,
  * copy, and the one that reports translation errors.
  */
 static int ascend_dma_copy_segs_locked(struct ascend_peer_ctx *ctx, u64 dst,
-				       u64 src, u64 size)
+				       u64 src, u64 size, const bool *abort)
 {
 	struct ascend_vm_seg *dsegs = NULL, *ssegs = NULL;
 	int nd, ns, ret;
@@ -296,80 +351,145 @@ static int ascend_dma_copy_segs_locked(struct ascend_peer_ctx *ctx, u64 dst,
 		ret = ns;
 	else
 		ret = ascend_dma_copy_segs(ctx->local->adev, dsegs, nd, ssegs,
-					   ns);
+					   ns, abort);
 	kvfree(ssegs);
 	kvfree(dsegs);
 	return ret;
 }
 
-int ascend_dma_copy_va(struct ascend_vm *vm, u64 dst, u64 src, u64 size)
+/* Is each side of a copy one mapping (@dst writable)?  @ctx locked. */
+static int ascend_dma_copy_check_locked(struct ascend_peer_ctx *ctx, u64 dst,
+					u64 src, u64 size)
+{
+	struct ascend_vm_mapping *map;
+	u64 off;
+
+	map = ascend_peer_lookup(ctx, dst, size, true, &off);
+	if (!IS_ERR(map))
+		map = ascend_peer_lookup(ctx, src, size, false, &off);
+	return PTR_ERR_OR_ZERO(map);
+}
+
+/*
+ * A copy between two ranges of the device MMU of @af, pass by pass (each
+ * with the address-space locks held, dropped in between); every byte of
+ * both ranges is checked before the first pass moves anything.
+ */
+static int ascend_dma_copy_mmu(struct ascend_file *af, u64 dst, u64 src,
+			       u64 size, const bool *abort)
+{
+	struct ascend_peer_ctx ctx;
+	u64 off, len;
+	int ret;
+
+	for (off = 0; off < size; off += len) {
+		len = min_t(u64, size - off, ASCEND_COPY_PASS);
+		if (off) {
+			ret = ascend_copy_pass_gap(abort);
+			if (ret)
+				return ret;
+		}
+		ret = ascend_peer_ctx_lock(&ctx, af);
+		if (ret)
+			return ret;
+		if (!off && len < size)
+			ret = ascend_dma_copy_check_locked(&ctx, dst, src, size);
+		if (!ret && !ascend_dma_copy_span_locked(&ctx, dst + off,
+							 src + off, len, &ret,
+							 abort))
+			ret = ascend_dma_copy_segs_locked(&ctx, dst + off,
+							  src + off, len, abort);
+		ascend_peer_ctx_unlock(&ctx);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int ascend_dma_copy_va(struct ascend_vm *vm, u64 dst, u64 src, u64 size,
+		       const bool *abort)
 {
 	struct drm_ascend_copy args = { .dst = dst, .src = src, .size = size };
-	struct ascend_peer_ctx ctx;
 	int ret;
 
 	ret = ascend_copy_check(&args);
 	if (ret)
 		return ret;
+	return ascend_dma_copy_mmu(ascend_vm_file(vm), dst, src, size, abort);
+}
 
-	ret = ascend_peer_ctx_lock(&ctx, ascend_vm_file(vm));
-	if (ret)
-		return ret;
-	/*
-	 * vm->lock (and every linked peer's) held across the DMA: an unmap
-	 * waits for it to finish.
-	 */
-	if (!ascend_dma_copy_span_locked(&ctx, dst, src, size, &ret))
-		ret = ascend_dma_copy_segs_locked(&ctx, dst, src, size);
-	ascend_peer_ctx_unlock(&ctx);
+/* One pass of a fill: [dst, dst + size) of one mapping, @ctx locked. */
+static int ascend_dma_fill_locked(struct ascend_peer_ctx *ctx, u64 dst,
+				  u64 size, u64 pattern, u32 pattern_size,
+				  const bool *abort)
+{
+	struct ascend_vm_seg *segs = NULL;
+	struct ascend_dma_desc *descs = NULL;
+	int nsegs, n, ret;
+
+	nsegs = ascend_peer_translate(ctx, dst, size, true, &segs);
+	if (nsegs < 0)
+		return nsegs;
+	n = ascend_fill_build(segs, nsegs, pattern, pattern_size,
+			      ASCEND_COPY_CHUNK, NULL, 0);
+	if (n < 0) {
+		ret = n;
+		goto out;
+	}
+	descs = kvmalloc_array(n, sizeof(*descs), GFP_KERNEL);
+	if (!descs) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	n = ascend_fill_build(segs, nsegs, pattern, pattern_size,
+			      ASCEND_COPY_CHUNK, descs, n);
+	if (WARN_ON(n < 0))
+		ret = n;
+	else
+		ret = ascend_dma_run(ctx->local->adev, descs, n, abort);
+out:
+	kvfree(descs);
+	kvfree(segs);
 	return ret;
 }
 
 int ascend_dma_fill_va(struct ascend_vm *vm, u64 dst, u64 size, u64 pattern,
-		       u32 pattern_size)
+		       u32 pattern_size, const bool *abort)
 {
-	struct ascend_vm_seg *segs = NULL;
-	struct ascend_dma_desc *descs = NULL;
+	struct ascend_vm_mapping *map;
 	struct ascend_peer_ctx ctx;
-	int nsegs, n, ret;
+	u64 off, len, moff;
+	int ret;
 
 	ret = ascend_fill_check(dst, size, pattern_size, 0);
 	if (ret)
 		return ret;
 
-	ret = ascend_peer_ctx_lock(&ctx, ascend_vm_file(vm));
-	if (ret)
-		return ret;
-	nsegs = ascend_peer_translate(&ctx, dst, size, true, &segs);
-	if (nsegs < 0) {
-		ret = nsegs;
-		goto out_unlock;
+	/* passes start at multiples of the pattern: the phase stays 0 */
+	static_assert(ASCEND_COPY_PASS % 4 == 0);
+	for (off = 0; off < size; off += len) {
+		len = min_t(u64, size - off, ASCEND_COPY_PASS);
+		if (off) {
+			ret = ascend_copy_pass_gap(abort);
+			if (ret)
+				return ret;
+		}
+		ret = ascend_peer_ctx_lock(&ctx, ascend_vm_file(vm));
+		if (ret)
+			return ret;
+		/* the whole range is checked before the first pass */
+		if (!off && len < size) {
+			map = ascend_peer_lookup(&ctx, dst, size, true, &moff);
+			ret = PTR_ERR_OR_ZERO(map);
+		}
+		if (!ret)
+			ret = ascend_dma_fill_locked(&ctx, dst + off, len, pattern,
+						     pattern_size, abort);
+		ascend_peer_ctx_unlock(&ctx);
+		if (ret)
+			return ret;
 	}
-	n = ascend_fill_build(segs, nsegs, pattern, pattern_size,
-			      ASCEND_COPY_CHUNK, NULL, 0);
-	if (n < 0) {
-		ret = n;
-		goto out_unlock;
-	}
-	descs = kvmalloc_array(n, sizeof(*descs), GFP_KERNEL);
-	if (!descs) {
-		ret = -ENOMEM;
-		goto out_unlock;
-	}
-	n = ascend_fill_build(segs, nsegs, pattern, pattern_size,
-			      ASCEND_COPY_CHUNK, descs, n);
-	if (WARN_ON(n < 0)) {
-		ret = n;
-		goto out_unlock;
-	}
-
-	ret = ascend_dma_run(vm->adev, descs, n);
-
-out_unlock:
-	ascend_peer_ctx_unlock(&ctx);
-	kvfree(descs);
-	kvfree(segs);
-	return ret;
+	return 0;
 }
 
 int ascend_copy_sgt_segs(struct sg_table *sgt, struct ascend_vm_seg **segs)
@@ -525,13 +645,13 @@ static int ascend_copy_window(struct ascend_file *af,
 	else if (ns < 0)
 		ret = ns;
 	else
-		ret = ascend_dma_copy_segs(af->adev, dsegs, nd, ssegs, ns);
+		ret = ascend_dma_copy_segs(af->adev, dsegs, nd, ssegs, ns, NULL);
 	ascend_peer_ctx_unlock(&ctx);
 	kvfree(ssegs);
 	kvfree(dsegs);
 
 out_unpin:
-	/* The job has completed (the wait cannot be interrupted). */
+	/* The engines are done with the pages, even after a fatal signal. */
 	ascend_copy_unpin(af, s);
 	ascend_copy_unpin(af, d);
 	return ret;
@@ -552,20 +672,18 @@ int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size)
 	if (ret)
 		return ret;
 	/* the common case, with one lookup per side */
-	if (!chk && ascend_dma_copy_span_locked(&ctx, dst, src, size, &ret)) {
+	if (!chk &&
+	    ascend_dma_copy_span_locked(&ctx, dst, src, size, &ret, NULL)) {
 		ascend_peer_ctx_unlock(&ctx);
 		return ret;
 	}
 	/* a side in the window of a linked peer is that peer's memory */
 	d.mmu = ascend_peer_claims(&ctx, dst, size);
 	s.mmu = ascend_peer_claims(&ctx, src, size);
-	if (d.mmu && s.mmu) {
-		/* both in the MMU: copy under the same lock */
-		ret = chk ?: ascend_dma_copy_segs_locked(&ctx, dst, src, size);
-		ascend_peer_ctx_unlock(&ctx);
-		return ret;
-	}
 	ascend_peer_ctx_unlock(&ctx);
+	/* both in the MMU: pass by pass, each under the lock */
+	if (d.mmu && s.mmu)
+		return chk ?: ascend_dma_copy_mmu(af, dst, src, size, NULL);
 
 	if ((!d.mmu && !access_ok(u64_to_user_ptr(dst), size)) ||
 	    (!s.mmu && !access_ok(u64_to_user_ptr(src), size)))
@@ -620,7 +738,7 @@ static int ascend_fill_ioctl(struct drm_device *drm, void *data,
 		return ret;
 
 	return ascend_dma_fill_va(&af->vm, args->dst, args->size,
-				  args->pattern, args->pattern_size);
+				  args->pattern, args->pattern_size, NULL);
 }
 
 int ascend_ioctl_copy(struct drm_device *drm, void *data,

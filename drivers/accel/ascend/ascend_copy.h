@@ -42,6 +42,19 @@ struct ascend_vm_seg;
 #define ASCEND_COPY_PIN_WINDOW	SZ_16M
 
 /*
+ * Bytes a copy or fill moves in one pass with the address-space locks
+ * held (they are dropped between passes), and rows of a 2D copy per pass
+ * (ASCEND_COPY_2D_PASS_ROWS, fewer if the band would move more than
+ * ASCEND_COPY_PASS bytes): the longest anyone waits for a file's
+ * address-space lock.
+ */
+#define ASCEND_COPY_PASS	SZ_16M
+#define ASCEND_COPY_2D_PASS_ROWS	4096
+
+/* How often a command processor's DMA wait looks at the command's abort. */
+#define ASCEND_DMA_ABORT_POLL	msecs_to_jiffies(5)
+
+/*
  * The pages [*first, *first + *count) that hold [addr, addr + len), len > 0
  * and addr + len not wrapping: page numbers, not addresses.
  */
@@ -114,7 +127,8 @@ int ascend_fill_build(const struct ascend_vm_seg *segs, unsigned int nsegs,
  * first byte of the offending range); -ENOMEM; -EIO (DMA engine error) or
  * -ENOMEM from the engines (the emulator could not back HBM).
  */
-int ascend_dma_copy_va(struct ascend_vm *vm, u64 dst, u64 src, u64 size);
+int ascend_dma_copy_va(struct ascend_vm *vm, u64 dst, u64 src, u64 size,
+		       const bool *abort);
 
 /*
  * The DMA-mapped segments of @sgt as %ASCEND_AS_SYS segments, in an array
@@ -131,7 +145,7 @@ int ascend_copy_sgt_segs(struct sg_table *sgt, struct ascend_vm_seg **segs);
  */
 int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size);
 int ascend_dma_fill_va(struct ascend_vm *vm, u64 dst, u64 size, u64 pattern,
-		       u32 pattern_size);
+		       u32 pattern_size, const bool *abort);
 
 /**
  * struct ascend_copy_side - one side of a copy from an ioctl
@@ -176,6 +190,17 @@ int ascend_copy_alloc_pages(struct ascend_copy_side *d,
 int ascend_dma_run_mmu(struct ascend_device *adev,
 		       const struct ascend_dma_desc *descs, unsigned int n,
 		       const struct ascend_dma_mmu *mmu, u64 *fault_addr);
+
+/*
+ * ascend_dma_run_mmu() for the command processor: *@abort (the command's
+ * abort flag, polled every %ASCEND_DMA_ABORT_POLL) cancels the job, as a
+ * fatal signal does for an ioctl; either returns once the engines let go
+ * of the job, with -ECANCELED (abort) or -EINTR (signal).
+ */
+int ascend_dma_run_abort(struct ascend_device *adev,
+			 const struct ascend_dma_desc *descs, unsigned int n,
+			 const struct ascend_dma_mmu *mmu, u64 *fault_addr,
+			 const bool *abort);
 
 /* ------------------------------------------------------------------------ */
 /* Batch, 2D, indirect and offset copies (ascend_copy_ext.c uses these) */
@@ -255,9 +280,11 @@ struct ascend_emu_fault;
 /*
  * Run ring command COPY_2D / COPY_BATCH / COPY_INDIRECT / COPY_OFFSET of a
  * queue whose file has address space @vm.  0, or an ASCEND_FAULT_* code
- * with the faulting address in *@fault_addr.
+ * with the faulting address in *@fault_addr.  Runs pass by pass (see
+ * %ASCEND_COPY_PASS), the locks dropped in between; *@abort set (deadline,
+ * queue stop) ends it within a pass, with ASCEND_FAULT_TIMEOUT.
  */
 u32 ascend_dma_cmd_ext(struct ascend_vm *vm, const struct ascend_cmd *cmd,
-		       u64 *fault_addr);
+		       u64 *fault_addr, const bool *abort);
 
 #endif /* __ASCEND_COPY_H__ */

@@ -37,6 +37,9 @@
 /* Entries of a ring COPY_BATCH read from device memory at a time. */
 #define ASCEND_BATCH_READ	256
 
+/* Entries of a ring COPY_BATCH between two looks at the abort flag. */
+#define ASCEND_BATCH_GAP_ENTRIES	4096
+
 /**
  * struct ascend_copy_pinned - a pinned pageable range, as DMA segments
  * @addr: user address of the range
@@ -151,6 +154,14 @@ static int ascend_copy_pinned_init(struct ascend_copy_pinned *p,
 /* ------------------------------------------------------------------------ */
 /* COPY_2D */
 
+/* Rows of @width bytes one pass of a 2D copy moves (at least one). */
+static u64 ascend_copy_2d_pass_rows(u64 width, u64 rows)
+{
+	u64 n = ASCEND_COPY_PASS / max_t(u64, width, 1);
+
+	return clamp_t(u64, min_t(u64, n, ASCEND_COPY_2D_PASS_ROWS), 1, rows);
+}
+
 /* Rows from @row on whose span fits a pin window (at least one). */
 static u64 ascend_copy_2d_band(u64 pitch, u64 width, u64 rows)
 {
@@ -259,8 +270,18 @@ static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
 	    (!s.mmu && !access_ok(u64_to_user_ptr(a->src), sspan)))
 		return -EFAULT;
 
-	if (d.mmu && s.mmu)
-		return ascend_copy_2d_rows(af, a, &d, &s, 0, a->height);
+	if (d.mmu && s.mmu) {
+		/* band by band, each under the lock (ascend_copy_2d_rows()) */
+		for (row = 0; row < a->height && !ret; row += rows) {
+			rows = ascend_copy_2d_pass_rows(a->width,
+							a->height - row);
+			if (row && fatal_signal_pending(current))
+				return -EINTR;
+			ret = ascend_copy_2d_rows(af, a, &d, &s, row, rows);
+			cond_resched();
+		}
+		return ret;
+	}
 
 	/* a row too wide for a pin window: row by row, windowed */
 	if (a->width > ASCEND_COPY_PIN_WINDOW) {
@@ -278,7 +299,7 @@ static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
 	if (ret)
 		return ret;
 	for (row = 0; row < a->height; row += rows) {
-		rows = a->height - row;
+		rows = ascend_copy_2d_pass_rows(a->width, a->height - row);
 		if (!d.mmu)
 			rows = ascend_copy_2d_band(a->dpitch, a->width, rows);
 		if (!s.mmu)
@@ -538,7 +559,7 @@ out:
 static int ascend_batch_run(struct ascend_batch *b, u32 *fail)
 {
 	u32 first = 0, i;
-	u64 pinned = 0, descs = 0;
+	u64 pinned = 0, descs = 0, bytes = 0;
 	int ret;
 
 	for (i = 0; i < b->count; i++) {
@@ -549,8 +570,11 @@ static int ascend_batch_run(struct ascend_batch *b, u32 *fail)
 			pin += e->size;
 		if (b->pageable[i] & ASCEND_BATCH_SRC_PAGEABLE)
 			pin += e->size;
-		/* a huge pageable entry: alone, through the windowed copy */
-		if (pin > ASCEND_COPY_PIN_WINDOW) {
+		/*
+		 * a huge pageable entry, or one longer than a pass: alone,
+		 * through the windowed / pass-by-pass copy
+		 */
+		if (pin > ASCEND_COPY_PIN_WINDOW || e->size > ASCEND_COPY_PASS) {
 			if (first < i) {
 				ret = ascend_batch_group(b, first, i, fail);
 				if (ret)
@@ -564,10 +588,12 @@ static int ascend_batch_run(struct ascend_batch *b, u32 *fail)
 			first = i + 1;
 			pinned = 0;
 			descs = 0;
+			bytes = 0;
 			continue;
 		}
 		if (first < i &&
 		    (pinned + pin > ASCEND_COPY_PIN_WINDOW ||
+		     bytes + e->size > ASCEND_COPY_PASS ||
 		     descs >= ASCEND_BATCH_JOB_DESCS)) {
 			ret = ascend_batch_group(b, first, i, fail);
 			if (ret)
@@ -575,8 +601,10 @@ static int ascend_batch_run(struct ascend_batch *b, u32 *fail)
 			first = i;
 			pinned = 0;
 			descs = 0;
+			bytes = 0;
 		}
 		pinned += pin;
+		bytes += e->size;
 		descs += div64_u64(e->size + ASCEND_COPY_CHUNK - 1,
 				   ASCEND_COPY_CHUNK) + 1;
 		if (fatal_signal_pending(current))
@@ -700,38 +728,100 @@ static u32 ascend_dma_fault(int ret, u64 addr, u64 *fault_addr)
 	}
 }
 
-static u32 ascend_dma_cmd_2d(struct ascend_copy_mmu *cm,
+/**
+ * struct ascend_cmd_run - a ring command on the DMA engines, pass by pass
+ * @cm: translation for the engines (through @ctx)
+ * @ctx: the file's address space and its linked peers', locked while
+ *	@locked; dropped between passes (ascend_cmd_gap())
+ * @af: the queue's file
+ * @abort: the command's abort flag (deadline, queue stop or reset)
+ * @locked: @ctx is held
+ */
+struct ascend_cmd_run {
+	struct ascend_copy_mmu cm;
+	struct ascend_peer_ctx ctx;
+	struct ascend_file *af;
+	const bool *abort;
+	bool locked;
+};
+
+/*
+ * Between two passes: let go of the address-space locks (nobody waits for
+ * them longer than a pass), stop if the command was aborted, take them
+ * again.  0, or a fault code with the locks not held.
+ */
+static u32 ascend_cmd_gap(struct ascend_cmd_run *run)
+{
+	ascend_peer_ctx_unlock(&run->ctx);
+	run->locked = false;
+	if (READ_ONCE(*run->abort))
+		return ASCEND_FAULT_TIMEOUT;
+	cond_resched();
+	if (ascend_peer_ctx_lock(&run->ctx, run->af))
+		return ASCEND_FAULT_DMA;
+	run->locked = true;
+	return 0;
+}
+
+/* Run @n descriptors for a ring command; a fault code. */
+static u32 ascend_cmd_dma(struct ascend_cmd_run *run,
+			  const struct ascend_dma_desc *descs, unsigned int n,
+			  u64 *fault_addr)
+{
+	u64 fa = 0;
+	int ret;
+
+	ret = ascend_dma_run_abort(run->af->adev, descs, n, &run->cm.mmu, &fa,
+				   run->abort);
+	if (ret == -ECANCELED)
+		return ASCEND_FAULT_TIMEOUT;
+	return ascend_dma_fault(ret, fa, fault_addr);
+}
+
+static u32 ascend_dma_cmd_2d(struct ascend_cmd_run *run,
 			     const struct ascend_cmd_copy_2d *c,
 			     u64 *fault_addr)
 {
-	struct ascend_device *adev = cm->ctx->local->adev;
+	struct ascend_device *adev = run->af->adev;
 	struct ascend_dma_desc *descs;
 	struct ascend_vm_mapping *map;
-	u64 dspan, sspan, off, fa = 0;
-	int n, ret;
+	u64 dspan, sspan, off, row, rows;
+	u32 code = 0;
+	int n;
 
 	if (ascend_copy_2d_span(c->dst, c->dpitch, c->width, c->height,
 				&dspan) ||
 	    ascend_copy_2d_span(c->src, c->spitch, c->width, c->height,
 				&sspan))
 		return ASCEND_FAULT_BAD_COMMAND;
-	map = ascend_peer_lookup(cm->ctx, c->dst, dspan, true, &off);
+	/* every byte of both spans is checked before the first pass */
+	map = ascend_peer_lookup(&run->ctx, c->dst, dspan, true, &off);
 	if (IS_ERR(map))
 		return ascend_dma_fault(PTR_ERR(map), c->dst, fault_addr);
-	map = ascend_peer_lookup(cm->ctx, c->src, sspan, false, &off);
+	map = ascend_peer_lookup(&run->ctx, c->src, sspan, false, &off);
 	if (IS_ERR(map))
 		return ascend_dma_fault(PTR_ERR(map), c->src, fault_addr);
 
 	descs = kcalloc(adev->num_dma_engines, sizeof(*descs), GFP_KERNEL);
 	if (!descs)
 		return ASCEND_FAULT_DMA;
-	n = ascend_copy_2d_build(c->dst, ASCEND_AS_VA, c->dpitch, c->src,
-				 ASCEND_AS_VA, c->spitch, c->width, c->height,
-				 adev->num_dma_engines, descs,
-				 adev->num_dma_engines);
-	ret = n < 0 ? n : ascend_dma_run_mmu(adev, descs, n, &cm->mmu, &fa);
+	for (row = 0; row < c->height && !code; row += rows) {
+		rows = ascend_copy_2d_pass_rows(c->width, c->height - row);
+		if (row) {
+			code = ascend_cmd_gap(run);
+			if (code)
+				break;
+		}
+		n = ascend_copy_2d_build(c->dst + row * c->dpitch, ASCEND_AS_VA,
+					 c->dpitch, c->src + row * c->spitch,
+					 ASCEND_AS_VA, c->spitch, c->width,
+					 rows, adev->num_dma_engines, descs,
+					 adev->num_dma_engines);
+		code = n < 0 ? ascend_dma_fault(n, 0, fault_addr) :
+			       ascend_cmd_dma(run, descs, n, fault_addr);
+	}
 	kfree(descs);
-	return ascend_dma_fault(ret, fa, fault_addr);
+	return code;
 }
 
 /* Both sides of a ring batch entry mapped?  0 or a fault code. */
@@ -751,27 +841,37 @@ static u32 ascend_dma_cmd_entry_check(struct ascend_peer_ctx *ctx,
 	return 0;
 }
 
-/* Check (@descs NULL) or run entries of a ring COPY_BATCH, chunk by chunk. */
-static u32 ascend_dma_cmd_batch_pass(struct ascend_copy_mmu *cm,
+/*
+ * Check (@descs NULL) or run entries of a ring COPY_BATCH.  Entries are
+ * read %ASCEND_BATCH_READ at a time; a job holds at most %ASCEND_COPY_PASS
+ * bytes (an entry may span several); after each job, and every
+ * %ASCEND_BATCH_GAP_ENTRIES entries, the locks are let go and the abort
+ * flag is looked at (ascend_cmd_gap()).
+ */
+static u32 ascend_dma_cmd_batch_pass(struct ascend_cmd_run *run,
 				     const struct ascend_cmd_copy_batch *c,
 				     struct drm_ascend_copy_entry *buf,
 				     struct ascend_dma_desc *descs,
 				     unsigned int cap, u64 *fault_addr)
 {
-	struct ascend_device *adev = cm->ctx->local->adev;
 	unsigned int nd = 0;
-	u64 fa = 0, chunk;
-	u32 i, k, n;
+	u64 eoff, elen, need, queued = 0;
+	u32 i, k, n, code;
 	int ret;
 
 	for (i = 0; i < c->count; i += n) {
 		u64 at = c->entries + (u64)i * sizeof(*buf);
 		size_t bytes;
 
+		if (i && !(i % ASCEND_BATCH_GAP_ENTRIES)) {
+			code = ascend_cmd_gap(run);
+			if (code)
+				return code;
+		}
 		n = min_t(u32, c->count - i, ASCEND_BATCH_READ);
 		bytes = n * sizeof(*buf);
 		/* the entries may be in a linked peer's memory too */
-		ret = ascend_vm_rw_locked(ascend_peer_ctx_vm(cm->ctx, at, bytes),
+		ret = ascend_vm_rw_locked(ascend_peer_ctx_vm(&run->ctx, at, bytes),
 					  at, buf, bytes, false);
 		if (ret)
 			return ascend_dma_fault(ret, at, fault_addr);
@@ -783,39 +883,43 @@ static u32 ascend_dma_cmd_batch_pass(struct ascend_copy_mmu *cm,
 			if (!e->size)
 				continue;
 			if (!descs) {
-				ret = ascend_dma_cmd_entry_check(cm->ctx, e,
-								 fault_addr);
-				if (ret)
-					return ret;
+				code = ascend_dma_cmd_entry_check(&run->ctx, e,
+								  fault_addr);
+				if (code)
+					return code;
 				continue;
 			}
-			/* an entry of any size fits an empty array */
-			chunk = max_t(u64, ASCEND_COPY_CHUNK,
-				      div64_u64(e->size + cap - 1, cap));
-			while (ascend_copy_build_va(e->dst, e->src, e->size,
-						    chunk, descs, &nd,
-						    cap) == -E2BIG) {
-				/* full (cap >= one entry's worth if empty) */
-				if (!nd)
+			for (eoff = 0; eoff < e->size; eoff += elen) {
+				elen = min_t(u64, e->size - eoff,
+					     ASCEND_COPY_PASS);
+				need = DIV_ROUND_UP_ULL(elen, ASCEND_COPY_CHUNK);
+				/* a job holds at most a pass: run it first */
+				if (nd && (queued + elen > ASCEND_COPY_PASS ||
+					   nd + need > cap)) {
+					code = ascend_cmd_dma(run, descs, nd,
+							      fault_addr);
+					nd = 0;
+					queued = 0;
+					if (!code)
+						code = ascend_cmd_gap(run);
+					if (code)
+						return code;
+				}
+				if (ascend_copy_build_va(e->dst + eoff,
+							 e->src + eoff, elen,
+							 ASCEND_COPY_CHUNK,
+							 descs, &nd, cap))
 					return ASCEND_FAULT_DMA;
-				ret = ascend_dma_run_mmu(adev, descs, nd,
-							 &cm->mmu, &fa);
-				nd = 0;
-				if (ret)
-					return ascend_dma_fault(ret, fa,
-								fault_addr);
+				queued += elen;
 			}
 		}
 	}
-	if (descs && nd) {
-		ret = ascend_dma_run_mmu(adev, descs, nd, &cm->mmu, &fa);
-		if (ret)
-			return ascend_dma_fault(ret, fa, fault_addr);
-	}
+	if (descs && nd)
+		return ascend_cmd_dma(run, descs, nd, fault_addr);
 	return 0;
 }
 
-static u32 ascend_dma_cmd_batch(struct ascend_copy_mmu *cm,
+static u32 ascend_dma_cmd_batch(struct ascend_cmd_run *run,
 				const struct ascend_cmd_copy_batch *c,
 				u64 *fault_addr)
 {
@@ -828,17 +932,18 @@ static u32 ascend_dma_cmd_batch(struct ascend_copy_mmu *cm,
 	if (!buf)
 		return ASCEND_FAULT_DMA;
 	/* every entry is checked before any byte moves */
-	code = ascend_dma_cmd_batch_pass(cm, c, buf, NULL, 0, fault_addr);
+	code = ascend_dma_cmd_batch_pass(run, c, buf, NULL, 0, fault_addr);
 	if (code)
 		goto out;
-	/* descriptors per job: bounded memory for any count */
+	/* descriptors per job: many small entries, or a pass of chunks */
 	cap = 4096;
+	static_assert(ASCEND_COPY_PASS / ASCEND_COPY_CHUNK <= 4096);
 	descs = kvmalloc_array(cap, sizeof(*descs), GFP_KERNEL);
 	if (!descs) {
 		code = ASCEND_FAULT_DMA;
 		goto out;
 	}
-	code = ascend_dma_cmd_batch_pass(cm, c, buf, descs, cap, fault_addr);
+	code = ascend_dma_cmd_batch_pass(run, c, buf, descs, cap, fault_addr);
 out:
 	kvfree(descs);
 	kfree(buf);
@@ -846,35 +951,35 @@ out:
 }
 
 u32 ascend_dma_cmd_ext(struct ascend_vm *vm, const struct ascend_cmd *cmd,
-		       u64 *fault_addr)
+		       u64 *fault_addr, const bool *abort)
 {
 	struct ascend_dma_desc desc = {};
-	struct ascend_peer_ctx ctx;
-	struct ascend_copy_mmu cm;
-	u64 fa = 0;
+	struct ascend_cmd_run run = {
+		.af = ascend_vm_file(vm),
+		.abort = abort,
+	};
 	u32 code;
-	int ret;
 
-	ascend_copy_mmu_init(&cm, &ctx);
+	ascend_copy_mmu_init(&run.cm, &run.ctx);
 	/*
-	 * vm->lock, and every linked peer's, across the jobs: the engines
+	 * vm->lock, and every linked peer's, across each pass: the engines
 	 * translate under them
 	 */
-	if (ascend_peer_ctx_lock(&ctx, ascend_vm_file(vm)))
+	if (ascend_peer_ctx_lock(&run.ctx, run.af))
 		return ASCEND_FAULT_DMA;
+	run.locked = true;
 	switch (cmd->opcode) {
 	case ASCEND_CMD_COPY_2D:
-		code = ascend_dma_cmd_2d(&cm, &cmd->copy_2d, fault_addr);
+		code = ascend_dma_cmd_2d(&run, &cmd->copy_2d, fault_addr);
 		break;
 	case ASCEND_CMD_COPY_BATCH:
-		code = ascend_dma_cmd_batch(&cm, &cmd->copy_batch, fault_addr);
+		code = ascend_dma_cmd_batch(&run, &cmd->copy_batch, fault_addr);
 		break;
 	case ASCEND_CMD_COPY_INDIRECT:
 		desc.kind = ASCEND_DMA_INDIRECT;
 		desc.src = cmd->copy_indirect.desc;
 		desc.src_as = ASCEND_AS_VA;
-		ret = ascend_dma_run_mmu(vm->adev, &desc, 1, &cm.mmu, &fa);
-		code = ascend_dma_fault(ret, fa, fault_addr);
+		code = ascend_cmd_dma(&run, &desc, 1, fault_addr);
 		break;
 	case ASCEND_CMD_COPY_OFFSET:
 		desc.kind = ASCEND_DMA_OFFSET;
@@ -885,13 +990,13 @@ u32 ascend_dma_cmd_ext(struct ascend_vm *vm, const struct ascend_cmd *cmd,
 		desc.dst_off = cmd->copy_offset.dst_offset;
 		desc.src_off = cmd->copy_offset.src_offset;
 		desc.len = cmd->copy_offset.size;
-		ret = ascend_dma_run_mmu(vm->adev, &desc, 1, &cm.mmu, &fa);
-		code = ascend_dma_fault(ret, fa, fault_addr);
+		code = ascend_cmd_dma(&run, &desc, 1, fault_addr);
 		break;
 	default:
 		code = ASCEND_FAULT_BAD_COMMAND;
 		break;
 	}
-	ascend_peer_ctx_unlock(&ctx);
+	if (run.locked)
+		ascend_peer_ctx_unlock(&run.ctx);
 	return code;
 }

@@ -443,6 +443,7 @@ const struct ascend_hw_ops ascend_emu_ops = {
 	.sys_rw = ascend_emu_sys_rw,
 	.hbm_discard = ascend_emu_discard,
 	.dma_submit = ascend_emu_dma_submit,
+	.dma_cancel = ascend_emu_dma_cancel,
 	.queue_start = ascend_emu_queue_start,
 	.queue_stop = ascend_emu_queue_stop,
 	.queue_doorbell = ascend_emu_queue_doorbell,

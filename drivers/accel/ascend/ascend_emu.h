@@ -71,6 +71,8 @@ int ascend_emu_dma_init(struct ascend_emu *emu, unsigned int engines);
 void ascend_emu_dma_fini(struct ascend_emu *emu);
 void ascend_emu_dma_submit(struct ascend_device *adev,
 			   struct ascend_dma_job *job);
+void ascend_emu_dma_cancel(struct ascend_device *adev,
+			   struct ascend_dma_job *job);
 
 /* Slot of free-running ring index @idx (ASCEND_DMA_RING_SIZE, power of 2). */
 static inline u32 ascend_dma_ring_slot(u32 idx)

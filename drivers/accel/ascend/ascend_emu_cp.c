@@ -396,7 +396,7 @@ static void ascend_cp_dma_work(struct work_struct *work)
 
 	if (cmd->opcode != ASCEND_CMD_COPY && cmd->opcode != ASCEND_CMD_FILL) {
 		/* 2D, batch, indirect, offset: fault code and address */
-		code = ascend_dma_cmd_ext(vm, cmd, &addr);
+		code = ascend_dma_cmd_ext(vm, cmd, &addr, &job->abort);
 		if (code)
 			ascend_cp_job_fault(job, code, addr);
 		ascend_cp_job_finish(job);
@@ -405,13 +405,15 @@ static void ascend_cp_dma_work(struct work_struct *work)
 
 	if (cmd->opcode == ASCEND_CMD_COPY)
 		ret = ascend_dma_copy_va(vm, cmd->copy.dst, cmd->copy.src,
-					 cmd->copy.size);
+					 cmd->copy.size, &job->abort);
 	else
 		ret = ascend_dma_fill_va(vm, cmd->fill.dst, cmd->fill.size,
 					 cmd->fill.pattern,
-					 cmd->fill.pattern_size);
+					 cmd->fill.pattern_size, &job->abort);
 
-	if (ret == -EFAULT)
+	if (ret == -ECANCELED)	/* aborted: the fault that did it stays */
+		ascend_cp_job_fault(job, ASCEND_FAULT_TIMEOUT, 0);
+	else if (ret == -EFAULT)
 		ascend_cp_job_fault(job, ASCEND_FAULT_MMU,
 				    ascend_cp_dma_fault_addr(vm, cmd));
 	else if (ret == -EINVAL)

@@ -146,8 +146,11 @@ static void ascend_emu_dma_feed(struct ascend_emu_dma *dma)
 		slot->job = job;
 		slot->status = 0;
 		slot->fault_addr = 0;
+		/* waiting jobs take turns: one descriptor each */
 		if (job->next == job->count)
 			list_del_init(&job->link);
+		else
+			list_move_tail(&job->link, &dma->jobs);
 		r->tail++;
 		used[i]++;
 		/* the doorbell */
@@ -251,6 +254,9 @@ static int ascend_emu_dma_xfer(struct ascend_emu *emu,
 		u64 n;
 		int ret;
 
+		/* a step at a time: dma_cancel() is seen between steps */
+		if (READ_ONCE(job->cancel))
+			return -ECANCELED;
 		if (dst_as == ASCEND_AS_VA) {
 			ret = ascend_emu_dma_xlate(job, dst, len, true, &d,
 						   fault);
@@ -263,7 +269,7 @@ static int ascend_emu_dma_xfer(struct ascend_emu *emu,
 			if (ret)
 				return ret;
 		}
-		n = min(d.len, s.len);
+		n = min3(d.len, s.len, (u64)ASCEND_DMA_STEP);
 		ret = ascend_emu_mem_copy(emu, d.addr, d.as, s.addr, s.as, n);
 		if (ret)
 			return ret;
@@ -285,6 +291,8 @@ static int ascend_emu_dma_2d(struct ascend_emu *emu, struct ascend_dma_job *job,
 	    ascend_copy_2d_span_check(d->src, d->spitch, d->len, d->height))
 		return -EIO;
 	for (r = 0; r < d->height; r++) {
+		if (READ_ONCE(job->cancel))
+			return -ECANCELED;
 		ret = ascend_emu_dma_xfer(emu, job, d->dst + r * d->dpitch,
 					  d->dst_as, d->src + r * d->spitch,
 					  d->src_as, d->len, fault);
@@ -414,6 +422,8 @@ ascend_emu_dma_run_slot(struct ascend_emu_dma_ring *r,
 
 	/* slots [head, tail) belong to the engine: no lock needed */
 	*fault = 0;
+	if (READ_ONCE(slot->job->cancel))
+		return -ECANCELED;
 	err = ascend_emu_dma_exec(dma, slot->job, &slot->desc, fault);
 	if (!err && ascend_should_fail(dma->emu->adev,
 				       ASCEND_FAULT_SITE_DMA_XFER))
@@ -661,6 +671,8 @@ void ascend_emu_dma_submit(struct ascend_device *adev,
 	job->fault_addr = 0;
 	job->next = 0;
 	job->sync = false;
+	job->cancel = false;
+	INIT_LIST_HEAD(&job->link);	/* on no list: dma_cancel() drops nothing */
 	atomic_set(&job->remaining, job->count);
 	if (!job->count) {
 		job->sync = true;
@@ -673,6 +685,32 @@ void ascend_emu_dma_submit(struct ascend_device *adev,
 	spin_lock(&dma->lock);
 	list_add_tail(&job->link, &dma->jobs);
 	ascend_emu_dma_feed(dma);
+	spin_unlock(&dma->lock);
+}
+
+/*
+ * dma_cancel(): descriptors still waiting for a ring are dropped here; those
+ * on a ring are skipped or stopped by their engine (ascend_emu_dma_run_slot()
+ * and the step loops check @job->cancel), and their retire completes the
+ * job as usual.
+ */
+void ascend_emu_dma_cancel(struct ascend_device *adev,
+			   struct ascend_dma_job *job)
+{
+	struct ascend_emu_dma *dma = to_ascend_emu(adev)->dma;
+	unsigned int dropped;
+
+	spin_lock(&dma->lock);
+	WRITE_ONCE(job->cancel, true);
+	if (!list_empty(&job->link) && job->next < job->count) {
+		dropped = job->count - job->next;
+		job->next = job->count;
+		list_del_init(&job->link);
+		if (!job->status)
+			job->status = -ECANCELED;
+		if (atomic_sub_and_test(dropped, &job->remaining) && !job->sync)
+			complete(&job->done);
+	}
 	spin_unlock(&dma->lock);
 }
 

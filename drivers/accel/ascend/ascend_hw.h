@@ -21,6 +21,7 @@
 #include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/overflow.h>
+#include <linux/sizes.h>
 #include <linux/types.h>
 
 struct ascend_device;
@@ -168,9 +169,18 @@ struct ascend_dma_mmu {
  * @link: backend-private list linkage while the job is queued
  * @remaining: backend-private count of transfers not yet finished
  * @next: backend-private index of the next transfer to hand to an engine
+ * @cancel: backend-private: dma_cancel() was called
  *
- * dma_submit() initialises @status, @fault_addr, @sync, @done, @remaining
- * and @next itself.  The first error wins.
+ * dma_submit() initialises @status, @fault_addr, @sync, @done, @remaining,
+ * @next and @cancel itself.  The first error wins.
+ *
+ * Every transfer is executed in bounded steps: a 2D descriptor row by row,
+ * a translated (%ASCEND_AS_VA) range at most %ASCEND_DMA_STEP bytes at a
+ * time; a linear or fill descriptor with device-physical addresses is one
+ * step, so the driver keeps those at most %ASCEND_DMA_STEP long.  Between
+ * steps an engine notices dma_cancel(), and the engines take waiting jobs
+ * in turn, one descriptor each: a job of any size delays another job by
+ * at most the descriptors already on the rings.
  */
 struct ascend_dma_job {
 	const struct ascend_dma_desc *descs;
@@ -183,7 +193,11 @@ struct ascend_dma_job {
 	struct list_head link;
 	atomic_t remaining;
 	unsigned int next;
+	bool cancel;
 };
+
+/* Longest step of a transfer between two looks at dma_cancel(). */
+#define ASCEND_DMA_STEP		SZ_1M
 
 /* Wait for @job after dma_submit(): a @sync job has finished already. */
 static inline void ascend_dma_job_wait(struct ascend_dma_job *job)
@@ -234,6 +248,11 @@ struct ascend_dma_engine_info {
  *	read zeroes there (the emulated NPU drops its backing pages)
  * @dma_submit: queue @job on the DMA engines; never fails, reports errors
  *	in @job->status and completes @job->done (or sets @job->sync)
+ * @dma_cancel: stop @job, submitted and not yet completed: transfers not
+ *	started are dropped, a running one stops at its next step; @job->done
+ *	still completes (soon: within one step per engine), with
+ *	-ECANCELED unless an error came first.  The submitter waits for it
+ *	before it frees anything the job names.
  * @queue_start: make the command processor serve @q
  * @queue_stop: stop serving @q; on return the device no longer touches it
  * @queue_doorbell: wake the command processor for @q; @q may be NULL: it
@@ -251,6 +270,7 @@ struct ascend_hw_ops {
 		      size_t len, bool write);
 	void (*hbm_discard)(struct ascend_device *adev, u64 addr, u64 len);
 	void (*dma_submit)(struct ascend_device *adev, struct ascend_dma_job *job);
+	void (*dma_cancel)(struct ascend_device *adev, struct ascend_dma_job *job);
 	int (*queue_start)(struct ascend_device *adev, struct ascend_queue *q);
 	void (*queue_stop)(struct ascend_device *adev, struct ascend_queue *q);
 	void (*queue_doorbell)(struct ascend_device *adev, struct ascend_queue *q);
