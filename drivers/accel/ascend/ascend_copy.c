@@ -245,14 +245,13 @@ static int ascend_dma_run(struct ascend_device *adev,
 	return ascend_dma_run_abort(adev, descs, n, NULL, NULL, abort);
 }
 
-/*
- * Between two passes of a long copy or fill: stop for a fatal signal (an
- * ioctl, @abort NULL) or for *@abort (the command processor's command).
- */
-static int ascend_copy_pass_gap(const bool *abort)
+int ascend_copy_pass_gap(struct ascend_device *adev, const bool *abort)
 {
 	if (abort ? READ_ONCE(*abort) : fatal_signal_pending(current))
 		return abort ? -ECANCELED : -EINTR;
+	/* a removal waits for the ioctls inside drm_dev_enter(): end soon */
+	if (READ_ONCE(adev->lost))
+		return -ENODEV;
 	cond_resched();
 	return 0;
 }
@@ -385,7 +384,7 @@ static int ascend_dma_copy_mmu(struct ascend_file *af, u64 dst, u64 src,
 	for (off = 0; off < size; off += len) {
 		len = min_t(u64, size - off, ASCEND_COPY_PASS);
 		if (off) {
-			ret = ascend_copy_pass_gap(abort);
+			ret = ascend_copy_pass_gap(af->adev, abort);
 			if (ret)
 				return ret;
 		}
@@ -470,7 +469,7 @@ int ascend_dma_fill_va(struct ascend_vm *vm, u64 dst, u64 size, u64 pattern,
 	for (off = 0; off < size; off += len) {
 		len = min_t(u64, size - off, ASCEND_COPY_PASS);
 		if (off) {
-			ret = ascend_copy_pass_gap(abort);
+			ret = ascend_copy_pass_gap(vm->adev, abort);
 			if (ret)
 				return ret;
 		}
@@ -695,14 +694,11 @@ int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size)
 
 	for (off = 0; off < size; off += len) {
 		len = min_t(u64, size - off, ASCEND_COPY_PIN_WINDOW);
-		if (fatal_signal_pending(current)) {
-			ret = -EINTR;
-			break;
-		}
-		ret = ascend_copy_window(af, &d, &s, off, len);
+		ret = off ? ascend_copy_pass_gap(af->adev, NULL) : 0;
+		if (!ret)
+			ret = ascend_copy_window(af, &d, &s, off, len);
 		if (ret)
 			break;
-		cond_resched();
 	}
 
 	kvfree(s.pages);

@@ -51,6 +51,13 @@ struct ascend_vm_seg;
 #define ASCEND_COPY_PASS	SZ_16M
 #define ASCEND_COPY_2D_PASS_ROWS	4096
 
+/*
+ * Between two passes of a long copy or fill: 0, or why to stop: -EINTR
+ * (ioctl, @abort NULL: a fatal signal), -ECANCELED (*@abort: the command
+ * processor's command was aborted), -ENODEV (the device is being removed).
+ */
+int ascend_copy_pass_gap(struct ascend_device *adev, const bool *abort);
+
 /* How often a command processor's DMA wait looks at the command's abort. */
 #define ASCEND_DMA_ABORT_POLL	msecs_to_jiffies(5)
 

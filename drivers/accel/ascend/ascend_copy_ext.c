@@ -275,10 +275,12 @@ static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
 		for (row = 0; row < a->height && !ret; row += rows) {
 			rows = ascend_copy_2d_pass_rows(a->width,
 							a->height - row);
-			if (row && fatal_signal_pending(current))
-				return -EINTR;
+			if (row) {
+				ret = ascend_copy_pass_gap(af->adev, NULL);
+				if (ret)
+					return ret;
+			}
 			ret = ascend_copy_2d_rows(af, a, &d, &s, row, rows);
-			cond_resched();
 		}
 		return ret;
 	}
@@ -304,14 +306,11 @@ static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
 			rows = ascend_copy_2d_band(a->dpitch, a->width, rows);
 		if (!s.mmu)
 			rows = ascend_copy_2d_band(a->spitch, a->width, rows);
-		if (fatal_signal_pending(current)) {
-			ret = -EINTR;
-			break;
-		}
-		ret = ascend_copy_2d_rows(af, a, &d, &s, row, rows);
+		ret = row ? ascend_copy_pass_gap(af->adev, NULL) : 0;
+		if (!ret)
+			ret = ascend_copy_2d_rows(af, a, &d, &s, row, rows);
 		if (ret)
 			break;
-		cond_resched();
 	}
 	kvfree(s.pages);
 	kvfree(d.pages);
