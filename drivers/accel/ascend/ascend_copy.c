@@ -245,6 +245,9 @@ static int ascend_dma_run(struct ascend_device *adev,
 	return ascend_dma_run_abort(adev, descs, n, NULL, NULL, abort);
 }
 
+/* A fill's passes start at multiples of any pattern size (1, 2, 4). */
+static_assert(ASCEND_COPY_PASS % 4 == 0);
+
 int ascend_copy_pass_gap(struct ascend_device *adev, const bool *abort)
 {
 	if (abort ? READ_ONCE(*abort) : fatal_signal_pending(current))
@@ -465,7 +468,6 @@ int ascend_dma_fill_va(struct ascend_vm *vm, u64 dst, u64 size, u64 pattern,
 		return ret;
 
 	/* passes start at multiples of the pattern: the phase stays 0 */
-	static_assert(ASCEND_COPY_PASS % 4 == 0);
 	for (off = 0; off < size; off += len) {
 		len = min_t(u64, size - off, ASCEND_COPY_PASS);
 		if (off) {

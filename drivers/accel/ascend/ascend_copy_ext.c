@@ -40,6 +40,10 @@
 /* Entries of a ring COPY_BATCH between two looks at the abort flag. */
 #define ASCEND_BATCH_GAP_ENTRIES	4096
 
+/* Descriptors of one ring COPY_BATCH job: many small entries, or a pass. */
+#define ASCEND_BATCH_RING_DESCS	4096
+static_assert(ASCEND_COPY_PASS / ASCEND_COPY_CHUNK <= ASCEND_BATCH_RING_DESCS);
+
 /**
  * struct ascend_copy_pinned - a pinned pageable range, as DMA segments
  * @addr: user address of the range
@@ -153,6 +157,9 @@ static int ascend_copy_pinned_init(struct ascend_copy_pinned *p,
 
 /* ------------------------------------------------------------------------ */
 /* COPY_2D */
+
+/* A row longer than a pin window is longer than a pass too. */
+static_assert(ASCEND_COPY_PIN_WINDOW <= ASCEND_COPY_PASS);
 
 /* Rows of @width bytes one pass of a 2D copy moves (at least one). */
 static u64 ascend_copy_2d_pass_rows(u64 width, u64 rows)
@@ -270,6 +277,21 @@ static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
 	    (!s.mmu && !access_ok(u64_to_user_ptr(a->src), sspan)))
 		return -EFAULT;
 
+	/*
+	 * a row longer than a pass (or a pin window): row by row, each in
+	 * passes (or windows) of its own
+	 */
+	if (a->width > ASCEND_COPY_PIN_WINDOW) {
+		for (row = 0; row < a->height && !ret; row++) {
+			ret = row ? ascend_copy_pass_gap(af->adev, NULL) : 0;
+			if (!ret)
+				ret = ascend_copy_user(af, a->dst + row * a->dpitch,
+						       a->src + row * a->spitch,
+						       a->width);
+		}
+		return ret;
+	}
+
 	if (d.mmu && s.mmu) {
 		/* band by band, each under the lock (ascend_copy_2d_rows()) */
 		for (row = 0; row < a->height && !ret; row += rows) {
@@ -281,18 +303,6 @@ static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
 					return ret;
 			}
 			ret = ascend_copy_2d_rows(af, a, &d, &s, row, rows);
-		}
-		return ret;
-	}
-
-	/* a row too wide for a pin window: row by row, windowed */
-	if (a->width > ASCEND_COPY_PIN_WINDOW) {
-		for (row = 0; row < a->height && !ret; row++) {
-			if (fatal_signal_pending(current))
-				return -EINTR;
-			ret = ascend_copy_user(af, a->dst + row * a->dpitch,
-					       a->src + row * a->spitch,
-					       a->width);
 		}
 		return ret;
 	}
@@ -606,8 +616,9 @@ static int ascend_batch_run(struct ascend_batch *b, u32 *fail)
 		bytes += e->size;
 		descs += div64_u64(e->size + ASCEND_COPY_CHUNK - 1,
 				   ASCEND_COPY_CHUNK) + 1;
-		if (fatal_signal_pending(current))
-			return -EINTR;
+		ret = ascend_copy_pass_gap(b->af->adev, NULL);
+		if (ret)
+			return ret;
 	}
 	if (first < b->count)
 		return ascend_batch_group(b, first, b->count, fail);
@@ -755,6 +766,8 @@ static u32 ascend_cmd_gap(struct ascend_cmd_run *run)
 	run->locked = false;
 	if (READ_ONCE(*run->abort))
 		return ASCEND_FAULT_TIMEOUT;
+	if (READ_ONCE(run->af->adev->lost))
+		return ASCEND_FAULT_DEVICE_LOST;
 	cond_resched();
 	if (ascend_peer_ctx_lock(&run->ctx, run->af))
 		return ASCEND_FAULT_DMA;
@@ -777,6 +790,33 @@ static u32 ascend_cmd_dma(struct ascend_cmd_run *run,
 	return ascend_dma_fault(ret, fa, fault_addr);
 }
 
+/* A linear copy of a ring command between VAs, one job per pass. */
+static u32 ascend_cmd_linear(struct ascend_cmd_run *run, u64 dst, u64 src,
+			     u64 size, struct ascend_dma_desc *descs,
+			     unsigned int cap, u64 *fault_addr)
+{
+	unsigned int nd;
+	u64 off, len;
+	u32 code;
+
+	for (off = 0; off < size; off += len) {
+		len = min_t(u64, size - off, ASCEND_COPY_PASS);
+		if (off) {
+			code = ascend_cmd_gap(run);
+			if (code)
+				return code;
+		}
+		nd = 0;
+		if (ascend_copy_build_va(dst + off, src + off, len,
+					 ASCEND_COPY_CHUNK, descs, &nd, cap))
+			return ASCEND_FAULT_DMA;
+		code = ascend_cmd_dma(run, descs, nd, fault_addr);
+		if (code)
+			return code;
+	}
+	return 0;
+}
+
 static u32 ascend_dma_cmd_2d(struct ascend_cmd_run *run,
 			     const struct ascend_cmd_copy_2d *c,
 			     u64 *fault_addr)
@@ -785,6 +825,7 @@ static u32 ascend_dma_cmd_2d(struct ascend_cmd_run *run,
 	struct ascend_dma_desc *descs;
 	struct ascend_vm_mapping *map;
 	u64 dspan, sspan, off, row, rows;
+	unsigned int cap;
 	u32 code = 0;
 	int n;
 
@@ -801,7 +842,9 @@ static u32 ascend_dma_cmd_2d(struct ascend_cmd_run *run,
 	if (IS_ERR(map))
 		return ascend_dma_fault(PTR_ERR(map), c->src, fault_addr);
 
-	descs = kcalloc(adev->num_dma_engines, sizeof(*descs), GFP_KERNEL);
+	cap = max_t(unsigned int, adev->num_dma_engines,
+		    ASCEND_COPY_PASS / ASCEND_COPY_CHUNK);
+	descs = kcalloc(cap, sizeof(*descs), GFP_KERNEL);
 	if (!descs)
 		return ASCEND_FAULT_DMA;
 	for (row = 0; row < c->height && !code; row += rows) {
@@ -810,6 +853,14 @@ static u32 ascend_dma_cmd_2d(struct ascend_cmd_run *run,
 			code = ascend_cmd_gap(run);
 			if (code)
 				break;
+		}
+		/* a row longer than a pass: in passes of its own */
+		if (c->width > ASCEND_COPY_PASS) {
+			code = ascend_cmd_linear(run, c->dst + row * c->dpitch,
+						 c->src + row * c->spitch,
+						 c->width, descs, cap,
+						 fault_addr);
+			continue;
 		}
 		n = ascend_copy_2d_build(c->dst + row * c->dpitch, ASCEND_AS_VA,
 					 c->dpitch, c->src + row * c->spitch,
@@ -935,8 +986,7 @@ static u32 ascend_dma_cmd_batch(struct ascend_cmd_run *run,
 	if (code)
 		goto out;
 	/* descriptors per job: many small entries, or a pass of chunks */
-	cap = 4096;
-	static_assert(ASCEND_COPY_PASS / ASCEND_COPY_CHUNK <= 4096);
+	cap = ASCEND_BATCH_RING_DESCS;
 	descs = kvmalloc_array(cap, sizeof(*descs), GFP_KERNEL);
 	if (!descs) {
 		code = ASCEND_FAULT_DMA;

@@ -103,7 +103,8 @@ struct ascend_emu_dma_ring {
  * @emu: the device
  * @lock: protects @jobs, @paused, the @next cursor of every job on @jobs,
  *	and every ring's indices and slots
- * @jobs: jobs with descriptors not yet written to a ring, oldest first
+ * @jobs: jobs with descriptors not yet written to a ring; the feeder takes
+ *	one descriptor of the first and moves it to the tail (they take turns)
  * @paused: test hook: engines execute nothing while set
  * @nr_engines: entries in @rings
  * @rings: the engines
@@ -440,6 +441,8 @@ static void ascend_emu_dma_slot_done(struct ascend_emu_dma_ring *r,
 	slot->status = err;
 	slot->fault_addr = fault;
 	r->head++;
+	if (err == -ECANCELED)	/* skipped or stopped: not counted */
+		return;
 	r->executed++;
 	r->bytes += ascend_dma_desc_bytes(&slot->desc);
 }

@@ -251,8 +251,10 @@ struct ascend_dma_engine_info {
  * @dma_cancel: stop @job, submitted and not yet completed: transfers not
  *	started are dropped, a running one stops at its next step; @job->done
  *	still completes (soon: within one step per engine), with
- *	-ECANCELED unless an error came first.  The submitter waits for it
- *	before it frees anything the job names.
+ *	-ECANCELED if anything was dropped or stopped and no error came
+ *	first (0 if every transfer had run).  The submitter waits for it
+ *	before it frees anything the job names.  (The emulated NPU's test
+ *	hook that pauses its engines delays that completion too.)
  * @queue_start: make the command processor serve @q
  * @queue_stop: stop serving @q; on return the device no longer touches it
  * @queue_doorbell: wake the command processor for @q; @q may be NULL: it
