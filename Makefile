@@ -219,6 +219,12 @@ check-body:
 		cat $(CHECKDIR)/shellcheck.log; \
 		echo "RESULT: FAIL shellcheck ($$(tail -n 1 $(CHECKDIR)/shellcheck.log))"; \
 	fi >>$(CHECKDIR)/host.results
+	@if tools/check-boundary >$(CHECKDIR)/boundary.log 2>&1; then \
+		echo "RESULT: PASS boundary ($$(tail -n 1 $(CHECKDIR)/boundary.log))"; \
+	else \
+		cat $(CHECKDIR)/boundary.log; \
+		echo "RESULT: FAIL boundary ($$(tail -n 1 $(CHECKDIR)/boundary.log))"; \
+	fi >>$(CHECKDIR)/host.results
 	@$(MAKE) --no-print-directory check-stage
 	@tests/install/check.sh $(CHECKDIR) >>$(CHECKDIR)/host.results 2>$(CHECKDIR)/install.log || \
 		echo "RESULT: FAIL install/check.sh" >>$(CHECKDIR)/host.results
