@@ -219,6 +219,9 @@ static int ascend_device_create(unsigned int index, struct ascend_device **out)
 				       &adev->hbm);
 	if (ret)
 		goto err_release_devres;
+	ret = ascend_pt_pool_init(adev);
+	if (ret)
+		goto err_release_devres;
 
 	ret = ascend_host_init(adev);
 	if (ret)

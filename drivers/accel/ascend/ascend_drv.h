@@ -19,6 +19,7 @@
 #include "ascend_accel.h"
 #include "ascend_fault.h"
 #include "ascend_hbm.h"
+#include "ascend_pt.h"
 #include "ascend_vm.h"
 
 #define ASCEND_DRIVER_NAME	"ascend"
@@ -75,6 +76,7 @@ struct ascend_fault_log {
  * @num_dma_engines: DMA engines the backend provides
  * @num_ai_cores: AI cores the backend provides
  * @hbm: device memory manager
+ * @pt_pool: page-table memory and ASIDs of the device MMU (ascend_pt.h)
  * @hw: the backend's operations
  * @hw_priv: backend state (struct ascend_emu for the emulated NPU)
  * @queues_lock: protects @queues
@@ -95,6 +97,7 @@ struct ascend_device {
 	u32 num_dma_engines;
 	u32 num_ai_cores;
 	struct ascend_hbm hbm;
+	struct ascend_pt_pool pt_pool;
 	const struct ascend_hw_ops *hw;
 	void *hw_priv;
 	struct mutex queues_lock;	/* protects queues, nr_queues */

@@ -90,8 +90,10 @@ static bool ascend_emu_in_hbm(struct ascend_emu *emu, u64 addr, u64 len)
 {
 	u64 end;
 
+	/* HBM, then the page-table memory above it */
 	return !check_add_overflow(addr, len, &end) &&
-	       end <= emu->adev->hbm.size;
+	       end <= emu->adev->hbm.size +
+		      ascend_mmu_table_mem_size(emu->adev->hbm.size);
 }
 
 /* The backing page of HBM page @idx; with @alloc, create it if missing. */
@@ -396,9 +398,13 @@ static int ascend_emu_init(struct ascend_device *adev)
 	xa_init(&emu->hbm_pages);
 	adev->hw_priv = emu;
 
-	ret = ascend_emu_dma_init(emu, adev->num_dma_engines);
+	ret = ascend_emu_smmu_init(emu);
 	if (ret)
 		goto err_release_hbm;
+
+	ret = ascend_emu_dma_init(emu, adev->num_dma_engines);
+	if (ret)
+		goto err_smmu_fini;
 
 	ret = ascend_emu_cp_init(emu);
 	if (ret)
@@ -408,6 +414,8 @@ static int ascend_emu_init(struct ascend_device *adev)
 
 err_dma_fini:
 	ascend_emu_dma_fini(emu);
+err_smmu_fini:
+	ascend_emu_smmu_fini(emu);
 err_release_hbm:
 	ascend_emu_hbm_release(emu);
 	adev->hw_priv = NULL;
@@ -420,6 +428,7 @@ static void ascend_emu_fini(struct ascend_device *adev)
 
 	ascend_emu_cp_fini(emu);
 	ascend_emu_dma_fini(emu);
+	ascend_emu_smmu_fini(emu);
 	ascend_emu_hbm_release(emu);
 	adev->hw_priv = NULL;
 }
@@ -441,4 +450,6 @@ const struct ascend_hw_ops ascend_emu_ops = {
 	.queue_doorbell = ascend_emu_queue_doorbell,
 	.query_kernels = ascend_emu_query_kernels,
 	.dma_engine_info = ascend_emu_dma_engine_info,
+	.mmu_set_context = ascend_emu_mmu_set_context,
+	.mmu_invalidate = ascend_emu_mmu_invalidate,
 };
