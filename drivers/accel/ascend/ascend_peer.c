@@ -59,8 +59,13 @@ static int ascend_peer_pt_refresh_locked(struct ascend_file *from)
 
 	lockdep_assert_held_write(&ascend_peer_rwsem);
 	e = kcalloc(ASCEND_MMU_PEER_MAX, sizeof(*e), GFP_KERNEL);
-	if (!e)
+	if (!e) {
+		/* no table is safe: the peers' VAs fault */
+		mutex_lock(&from->vm.lock);
+		ascend_pt_set_peers(&from->vm.pt, NULL, 0);
+		mutex_unlock(&from->vm.lock);
 		return -ENOMEM;
+	}
 	list_for_each_entry(link, &from->peer_links, from_node) {
 		struct ascend_vm *vm = &link->to->vm;
 
@@ -384,14 +389,16 @@ int ascend_ioctl_peer(struct drm_device *drm, void *data,
 	} else {
 		down_write(&ascend_peer_rwsem);
 		ret = ascend_peer_op_locked(af, peer, args->op, &args->status);
-		if (!ret)
+		/* the link changed: tell the device (peer window table) */
+		if (!ret) {
 			ret = ascend_peer_pt_refresh_locked(af);
-		if (ret && args->op == DRM_ASCEND_PEER_ENABLE &&
-		    ascend_peer_linked_locked(af, peer)) {
-			/* the device could not be told: no link */
-			ascend_peer_op_locked(af, peer, DRM_ASCEND_PEER_DISABLE,
-					      &args->status);
-			ascend_peer_pt_refresh_locked(af);
+			if (ret && args->op == DRM_ASCEND_PEER_ENABLE) {
+				/* it could not be told: no link */
+				ascend_peer_op_locked(af, peer,
+						      DRM_ASCEND_PEER_DISABLE,
+						      &args->status);
+				ascend_peer_pt_refresh_locked(af);
+			}
 		}
 		up_write(&ascend_peer_rwsem);
 	}

@@ -456,13 +456,11 @@ static void ascend_pt_unmap_level(struct ascend_pt *pt,
 		if (child) {
 			ascend_pt_unmap_level(pt, child, level + 1, va, next);
 			if (!child->nr_valid) {
-				if (zn && zs + zn != idx) {
+				/* the pointer goes before the page can be reused */
+				if (zn)
 					ascend_pt_clear(pt, node, zs, zn);
-					zn = 0;
-				}
-				if (!zn)
-					zs = idx;
-				zn++;
+				zn = 0;
+				ascend_pt_clear(pt, node, idx, 1);
 				node->child[idx] = NULL;
 				__clear_bit(idx, node->valid);
 				node->nr_valid--;
@@ -516,11 +514,26 @@ void ascend_pt_init(struct ascend_pt *pt, struct ascend_device *adev)
 	pt->nr_pages = 0;
 }
 
+/* Remove the peer window table: the device reaches no peer any more. */
+static void ascend_pt_drop_peers(struct ascend_pt *pt)
+{
+	struct ascend_device *adev = pt->adev;
+	u64 old = pt->peers;
+
+	if (!old)
+		return;
+	pt->peers = 0;
+	if (adev->hw->mmu_set_context)
+		adev->hw->mmu_set_context(adev, pt->asid,
+					  ascend_pt_root_addr(pt), 0);
+	ascend_pt_page_free(pt, old);
+}
+
 int ascend_pt_set_peers(struct ascend_pt *pt,
 			const struct ascend_mmu_peer_entry *e, unsigned int n)
 {
 	struct ascend_device *adev = pt->adev;
-	u64 old = pt->peers;
+	bool fresh = false;
 	void *page;
 	int ret;
 
@@ -529,40 +542,39 @@ int ascend_pt_set_peers(struct ascend_pt *pt,
 	if (!ascend_pt_enabled(pt))
 		return 0;
 	if (!n) {
-		if (!old)
-			return 0;
-		pt->peers = 0;
-		if (adev->hw->mmu_set_context)
-			adev->hw->mmu_set_context(adev, pt->asid,
-						  ascend_pt_root_addr(pt), 0);
-		ascend_pt_page_free(pt, old);
+		ascend_pt_drop_peers(pt);
 		return 0;
 	}
 	ret = ascend_pt_ensure(pt);
 	if (ret)
-		return ret;
+		goto err_drop;
 	page = kzalloc(ASCEND_MMU_TABLE_SIZE, GFP_KERNEL);
-	if (!page)
-		return -ENOMEM;
+	if (!page) {
+		ret = -ENOMEM;
+		goto err_drop;
+	}
 	memcpy(page, e, n * sizeof(*e));
-	if (!old) {
+	if (!pt->peers) {
 		pt->peers = ascend_pt_page_alloc(pt);
-		if (!pt->peers) {
-			kfree(page);
-			return -ENOSPC;
-		}
+		fresh = true;
 	}
-	ret = adev->hw->hbm_rw(adev, pt->peers, page, ASCEND_MMU_TABLE_SIZE,
-			       true);
+	ret = pt->peers ? adev->hw->hbm_rw(adev, pt->peers, page,
+					   ASCEND_MMU_TABLE_SIZE, true) :
+			  -ENOSPC;
 	kfree(page);
-	if (ret && !old) {
-		ascend_pt_page_free(pt, pt->peers);
-		pt->peers = 0;
-		return ret;
-	}
-	if (!old && adev->hw->mmu_set_context)
+	if (ret)
+		goto err_drop;
+	if (fresh && adev->hw->mmu_set_context)
 		adev->hw->mmu_set_context(adev, pt->asid, pt->root->addr,
 					  pt->peers);
+	return 0;
+
+err_drop:
+	/*
+	 * Whatever the table held is not known to be right: none at all is
+	 * safe (a peer's VAs fault) until the next successful write.
+	 */
+	ascend_pt_drop_peers(pt);
 	return ret;
 }
 
