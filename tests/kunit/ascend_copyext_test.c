@@ -308,6 +308,7 @@ static struct cx_emu *cx_emu_new(struct kunit *test)
 	c->adev->num_dma_engines = CX_ENGINES;
 	c->emu->adev = c->adev;
 	xa_init(&c->emu->hbm_pages);
+	xa_init(&c->emu->table_pages);
 	KUNIT_ASSERT_EQ(test, ascend_emu_dma_init(c->emu, CX_ENGINES), 0);
 	return c;
 }

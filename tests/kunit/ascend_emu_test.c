@@ -38,6 +38,7 @@ static int emu_test_init(struct kunit *test)
 	ctx->adev->hw_priv = ctx->emu;
 	ctx->emu->adev = ctx->adev;
 	xa_init(&ctx->emu->hbm_pages);
+	xa_init(&ctx->emu->table_pages);
 	KUNIT_ASSERT_EQ(test, ascend_emu_dma_init(ctx->emu, EMU_ENGINES), 0);
 
 	test->priv = ctx;

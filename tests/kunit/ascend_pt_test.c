@@ -45,6 +45,7 @@ static void pt_dev_init(struct kunit *test, struct pt_dev *d,
 	d->adev.hw_priv = &d->emu;
 	d->emu.adev = &d->adev;
 	xa_init(&d->emu.hbm_pages);
+	xa_init(&d->emu.table_pages);
 	KUNIT_ASSERT_EQ(test, ascend_pt_pool_setup(&d->adev.pt_pool, PT_HBM), 0);
 	KUNIT_ASSERT_EQ(test, ascend_emu_smmu_init(&d->emu), 0);
 	ascend_pt_init(&d->pt, &d->adev);
@@ -103,6 +104,13 @@ static int pt_find(struct kunit *test, struct pt_dev *d, u64 va, u64 *desc)
 	return level;
 }
 
+/* Table pages once the kept empty ones are freed. */
+static unsigned long pt_trimmed(struct pt_dev *d)
+{
+	ascend_pt_trim(&d->pt, 0);
+	return d->pt.nr_pages;
+}
+
 static int pt_map1(struct pt_dev *d, u64 va, u64 pa, u64 size, u32 as,
 		   bool ro)
 {
@@ -135,8 +143,13 @@ static void pt_leaf_sizes(struct kunit *test)
 		/* the byte after it: nothing */
 		KUNIT_EXPECT_EQ(test, pt_find(test, d, PT_VA + c[i].size, &v), -1);
 		ascend_pt_unmap(&d->pt, PT_VA, c[i].size);
-		/* every table went, the root stays */
-		KUNIT_EXPECT_EQ(test, d->pt.nr_pages, 1UL);
+		/* the empty tables are kept (bounded) ... */
+		KUNIT_EXPECT_EQ(test, d->pt.nr_pages, c[i].pages);
+		KUNIT_EXPECT_EQ(test, d->pt.nr_empty, 1U);
+		KUNIT_EXPECT_EQ(test, pt_find(test, d, PT_VA, &v), -1);
+		/* ... then freed, the root stays */
+		KUNIT_EXPECT_EQ(test, pt_trimmed(d), 1UL);
+		KUNIT_EXPECT_EQ(test, d->pt.nr_empty, 0U);
 		KUNIT_EXPECT_EQ(test, pt_find(test, d, PT_VA, &v), -1);
 	}
 	/* host memory: SYS leaves, read-only */
@@ -200,7 +213,7 @@ static void pt_mixed(struct kunit *test)
 	/* root, one level-1 and one level-2 table, two level-3 tables */
 	KUNIT_EXPECT_EQ(test, d->pt.nr_pages, 5UL);
 	ascend_pt_unmap(&d->pt, va, size);
-	KUNIT_EXPECT_EQ(test, d->pt.nr_pages, 1UL);
+	KUNIT_EXPECT_EQ(test, pt_trimmed(d), 1UL);
 
 	/* two pieces, the second misaligned to 2 MiB: 4 KiB leaves there */
 	KUNIT_ASSERT_EQ(test, ascend_pt_map(&d->pt, va, r, 2, size + SZ_2M,
@@ -208,7 +221,7 @@ static void pt_mixed(struct kunit *test)
 	pt_check_range(test, d, va, size + SZ_2M, r, 2);
 	KUNIT_EXPECT_EQ(test, pt_find(test, d, va + size + SZ_8K, &v), 3);
 	ascend_pt_unmap(&d->pt, va, size + SZ_2M);
-	KUNIT_EXPECT_EQ(test, d->pt.nr_pages, 1UL);
+	KUNIT_EXPECT_EQ(test, pt_trimmed(d), 1UL);
 
 	/* output aligned to 4 KiB only: 512 small leaves, one level-3 table */
 	KUNIT_ASSERT_EQ(test, pt_map1(d, PT_VA, SZ_4K, SZ_2M, ASCEND_AS_HBM,
@@ -218,7 +231,7 @@ static void pt_mixed(struct kunit *test)
 	pt_check_range(test, d, PT_VA, SZ_2M, r, 1);
 	KUNIT_EXPECT_EQ(test, pt_find(test, d, PT_VA + SZ_1M, &v), 3);
 	ascend_pt_unmap(&d->pt, PT_VA, SZ_2M);
-	KUNIT_EXPECT_EQ(test, d->pt.nr_pages, 1UL);
+	KUNIT_EXPECT_EQ(test, pt_trimmed(d), 1UL);
 	pt_dev_fini(d);
 }
 
@@ -240,7 +253,7 @@ static void pt_edges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pt_find(test, d, top - SZ_4K, &v), 3);
 	KUNIT_EXPECT_EQ(test, v & ASCEND_PTE_ADDR_MASK, 0ULL);
 	ascend_pt_unmap(&d->pt, top - SZ_4K, SZ_4K);
-	KUNIT_EXPECT_EQ(test, d->pt.nr_pages, 1UL);
+	KUNIT_EXPECT_EQ(test, pt_trimmed(d), 1UL);
 
 	KUNIT_EXPECT_EQ(test, pt_map1(d, top - SZ_4K, 0, SZ_8K, ASCEND_AS_HBM,
 				      false), -EINVAL);
@@ -261,7 +274,7 @@ static void pt_edges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ascend_pt_map(&d->pt, PT_VA, &r, 1, SZ_8K + 1,
 					    ASCEND_AS_HBM, false), -EINVAL);
 	/* failures leave nothing behind */
-	KUNIT_EXPECT_EQ(test, d->pt.nr_pages, 1UL);
+	KUNIT_EXPECT_EQ(test, pt_trimmed(d), 1UL);
 	KUNIT_EXPECT_EQ(test, pt_find(test, d, PT_VA, &v), -1);
 
 	/* a failure half way undoes the first half */
@@ -274,7 +287,7 @@ static void pt_edges(struct kunit *test)
 						    3 * SZ_4K, ASCEND_AS_SYS,
 						    false), -EINVAL);
 		KUNIT_EXPECT_EQ(test, pt_find(test, d, PT_VA, &v), -1);
-		KUNIT_EXPECT_EQ(test, d->pt.nr_pages, 1UL);
+		KUNIT_EXPECT_EQ(test, pt_trimmed(d), 1UL);
 	}
 
 	/* a mapping ending inside a page maps that page whole */
@@ -284,7 +297,20 @@ static void pt_edges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v, ASCEND_PTE_VALID | (SZ_1M + SZ_4K));
 	KUNIT_EXPECT_EQ(test, pt_find(test, d, PT_VA + SZ_8K, &v), -1);
 	ascend_pt_unmap(&d->pt, PT_VA, 5000);
-	KUNIT_EXPECT_EQ(test, d->pt.nr_pages, 1UL);
+	KUNIT_EXPECT_EQ(test, pt_trimmed(d), 1UL);
+
+	/* kept empty tables give way to a larger leaf over them */
+	KUNIT_ASSERT_EQ(test, pt_map1(d, PT_VA, 0, SZ_4K, ASCEND_AS_HBM,
+				      false), 0);
+	ascend_pt_unmap(&d->pt, PT_VA, SZ_4K);
+	KUNIT_EXPECT_EQ(test, d->pt.nr_pages, 4UL);
+	KUNIT_ASSERT_EQ(test, pt_map1(d, PT_VA, SZ_1G, SZ_1G, ASCEND_AS_HBM,
+				      false), 0);
+	KUNIT_EXPECT_EQ(test, pt_find(test, d, PT_VA + SZ_4K, &v), 1);
+	KUNIT_EXPECT_EQ(test, d->pt.nr_pages, 2UL);
+	KUNIT_EXPECT_EQ(test, d->pt.nr_empty, 0U);
+	ascend_pt_unmap(&d->pt, PT_VA, SZ_1G);
+	KUNIT_EXPECT_EQ(test, pt_trimmed(d), 1UL);
 	pt_dev_fini(d);
 }
 
@@ -302,6 +328,7 @@ static void pt_exhaust_and_leaks(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, pt_map1(d, 0, 0, SZ_4K, ASCEND_AS_HBM, false), 0);
 	ascend_pt_unmap(&d->pt, 0, SZ_4K);
+	KUNIT_EXPECT_EQ(test, pt_trimmed(d), 1UL);
 	KUNIT_EXPECT_EQ(test, pool->used, 1UL);
 	/* each 4 KiB page 1 GiB apart takes a level-2 and a level-3 table */
 	while (n < pool->npages) {
@@ -317,8 +344,12 @@ static void pt_exhaust_and_leaks(struct kunit *test)
 	KUNIT_EXPECT_GE(test, pool->used + 2, pool->npages);
 	for (i = 0; i < n; i++)
 		ascend_pt_unmap(&d->pt, (u64)i * SZ_1G, SZ_4K);
+	/* a few empty tables are kept, never more than the bound */
+	KUNIT_EXPECT_LE(test, d->pt.nr_empty, (unsigned int)ASCEND_PT_KEEP_EMPTY);
+	KUNIT_EXPECT_LE(test, d->pt.nr_pages, 1UL + 3 * ASCEND_PT_KEEP_EMPTY);
+	KUNIT_EXPECT_EQ(test, pool->used, d->pt.nr_pages);
+	KUNIT_EXPECT_EQ(test, pt_trimmed(d), 1UL);
 	KUNIT_EXPECT_EQ(test, pool->used, 1UL);
-	KUNIT_EXPECT_EQ(test, d->pt.nr_pages, 1UL);
 
 	/* random layouts, then the end of the address space */
 	for (i = 0; i < 64; i++) {
@@ -452,7 +483,9 @@ static void pt_vm_in_step(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ascend_vm_unmap_park(vm, &m[1]));
 	ascend_vm_unpark_all(vm, &parked);
 	pt_vm_agree(test, d, vm, PT_VA, 8 * SZ_4K);
-	/* nothing mapped: the root alone */
+	/* nothing mapped: a few kept empty tables, then the root alone */
+	KUNIT_EXPECT_LE(test, vm->pt.nr_empty, (unsigned int)ASCEND_PT_KEEP_EMPTY);
+	ascend_pt_trim(&vm->pt, 0);
 	KUNIT_EXPECT_EQ(test, vm->pt.nr_pages, 1UL);
 	ascend_vm_fini(vm);
 	KUNIT_EXPECT_EQ(test, d->adev.pt_pool.used, 0UL);

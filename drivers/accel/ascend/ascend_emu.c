@@ -96,13 +96,30 @@ static bool ascend_emu_in_hbm(struct ascend_emu *emu, u64 addr, u64 len)
 		      ascend_mmu_table_mem_size(emu->adev->hbm.size);
 }
 
+/*
+ * The store of device memory page @idx, which it rebases: HBM pages in
+ * @hbm_pages, the page-table memory above the HBM in @table_pages (so the
+ * HBM's index stays as shallow as the HBM alone needs).
+ */
+static struct xarray *ascend_emu_store(struct ascend_emu *emu,
+				       unsigned long *idx)
+{
+	unsigned long hbm = emu->adev->hbm.size >> PAGE_SHIFT;
+
+	if (*idx < hbm)
+		return &emu->hbm_pages;
+	*idx -= hbm;
+	return &emu->table_pages;
+}
+
 /* The backing page of HBM page @idx; with @alloc, create it if missing. */
 static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
 				    bool alloc)
 {
+	struct xarray *xa = ascend_emu_store(emu, &idx);
 	struct page *page, *old;
 
-	page = xa_load(&emu->hbm_pages, idx);
+	page = xa_load(xa, idx);
 	if (page || !alloc)
 		return page;
 
@@ -110,7 +127,7 @@ static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
 	if (!page)
 		return ERR_PTR(-ENOMEM);
 
-	old = xa_cmpxchg(&emu->hbm_pages, idx, NULL, page,
+	old = xa_cmpxchg(xa, idx, NULL, page,
 			 GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (old) {
 		/* Lost a race with another writer, or no memory for the node. */
@@ -155,6 +172,20 @@ int ascend_emu_hbm_rw(struct ascend_device *adev, u64 addr, void *buf,
 		len -= n;
 	}
 	return 0;
+}
+
+/* hw op hbm_map_page: the backing page, created if need be. */
+static void *ascend_emu_hbm_map_page(struct ascend_device *adev, u64 addr)
+{
+	struct ascend_emu *emu = to_ascend_emu(adev);
+	struct page *page;
+
+	if (!IS_ALIGNED(addr, PAGE_SIZE) || !ascend_emu_in_hbm(emu, addr,
+							       PAGE_SIZE))
+		return NULL;
+	page = ascend_emu_page(emu, addr >> PAGE_SHIFT, true);
+	/* backing pages are GFP_KERNEL: in the direct map */
+	return IS_ERR_OR_NULL(page) ? NULL : page_address(page);
 }
 
 /*
@@ -368,11 +399,22 @@ void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len)
 
 	/* Device memory is managed in whole pages: no partial page here. */
 	WARN_ON(!PAGE_ALIGNED(addr) || !PAGE_ALIGNED(len));
-	xa_for_each_range(&emu->hbm_pages, idx, page, addr >> PAGE_SHIFT,
-			  (addr + len - 1) >> PAGE_SHIFT) {
-		xa_erase(&emu->hbm_pages, idx);
-		ascend_emu_free_backing(page);
-		cond_resched();
+	while (len) {
+		unsigned long first = addr >> PAGE_SHIFT, last;
+		struct xarray *xa = ascend_emu_store(emu, &first);
+		u64 n = len;
+
+		/* one store at a time: HBM, then the page-table memory */
+		if (xa == &emu->hbm_pages)
+			n = min(len, emu->adev->hbm.size - addr);
+		last = first + ((n - 1) >> PAGE_SHIFT);
+		xa_for_each_range(xa, idx, page, first, last) {
+			xa_erase(xa, idx);
+			ascend_emu_free_backing(page);
+			cond_resched();
+		}
+		addr += n;
+		len -= n;
 	}
 }
 
@@ -384,6 +426,11 @@ void ascend_emu_hbm_release(struct ascend_emu *emu)
 	xa_for_each(&emu->hbm_pages, idx, page)
 		ascend_emu_free_backing(page);
 	xa_destroy(&emu->hbm_pages);
+	if (!xa_empty(&emu->table_pages)) {
+		xa_for_each(&emu->table_pages, idx, page)
+			ascend_emu_free_backing(page);
+		xa_destroy(&emu->table_pages);
+	}
 }
 
 static int ascend_emu_init(struct ascend_device *adev)
@@ -396,6 +443,7 @@ static int ascend_emu_init(struct ascend_device *adev)
 		return -ENOMEM;
 	emu->adev = adev;
 	xa_init(&emu->hbm_pages);
+	xa_init(&emu->table_pages);
 	adev->hw_priv = emu;
 
 	ret = ascend_emu_smmu_init(emu);
@@ -444,6 +492,7 @@ const struct ascend_hw_ops ascend_emu_ops = {
 	.hbm_rw = ascend_emu_hbm_rw,
 	.sys_rw = ascend_emu_sys_rw,
 	.hbm_discard = ascend_emu_discard,
+	.hbm_map_page = ascend_emu_hbm_map_page,
 	.dma_submit = ascend_emu_dma_submit,
 	.queue_start = ascend_emu_queue_start,
 	.queue_stop = ascend_emu_queue_stop,

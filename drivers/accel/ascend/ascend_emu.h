@@ -32,6 +32,8 @@ struct ascend_emu_smmu;
  * @hbm_pages: HBM page index -> struct page *, allocated on first write;
  *	never-written pages read as zero.  The xarray's own lock serialises
  *	insertion; page contents are not locked (like real memory).
+ * @table_pages: the same for the page-table memory above the HBM, indexed
+ *	from its start (a separate index: the HBM's stays shallow)
  * @dma: DMA engine state (ascend_emu_dma.c)
  * @cp: command processor state (ascend_emu_cp.c)
  * @smmu: SMMU state (ascend_emu_smmu.c)
@@ -39,6 +41,7 @@ struct ascend_emu_smmu;
 struct ascend_emu {
 	struct ascend_device *adev;
 	struct xarray hbm_pages;
+	struct xarray table_pages;
 	struct ascend_emu_dma *dma;
 	struct ascend_emu_cp *cp;
 	struct ascend_emu_smmu *smmu;

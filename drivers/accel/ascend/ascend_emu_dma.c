@@ -305,22 +305,12 @@ static int ascend_emu_dma_xfer(struct ascend_emu *emu,
 			       struct ascend_dma_job *job, u64 dst, u32 dst_as,
 			       u64 src, u32 src_as, u64 len, u64 *fault)
 {
+	bool first = true;
 	int ret;
 
 	if (dst_as != ASCEND_AS_VA && src_as != ASCEND_AS_VA)
 		return ascend_emu_mem_copy(emu, dst, dst_as, src, src_as, len);
 
-	/* every byte of both sides translates, or none moves */
-	if (dst_as == ASCEND_AS_VA) {
-		ret = ascend_emu_dma_check(emu, job, dst, len, true, fault);
-		if (ret)
-			return ret;
-	}
-	if (src_as == ASCEND_AS_VA) {
-		ret = ascend_emu_dma_check(emu, job, src, len, false, fault);
-		if (ret)
-			return ret;
-	}
 	while (len) {
 		struct ascend_dma_span d = { dst, len, dst_as };
 		struct ascend_dma_span s = { src, len, src_as };
@@ -338,6 +328,24 @@ static int ascend_emu_dma_xfer(struct ascend_emu *emu,
 			if (ret)
 				return ret;
 		}
+		/*
+		 * Every byte of both sides translates, or none moves: when
+		 * the first pieces do not cover the transfer, the rest is
+		 * checked before anything is copied.
+		 */
+		if (first && d.len < len) {
+			ret = ascend_emu_dma_check(emu, job, dst + d.len,
+						   len - d.len, true, fault);
+			if (ret)
+				return ret;
+		}
+		if (first && s.len < len) {
+			ret = ascend_emu_dma_check(emu, job, src + s.len,
+						   len - s.len, false, fault);
+			if (ret)
+				return ret;
+		}
+		first = false;
 		n = min(d.len, s.len);
 		ret = ascend_emu_mem_copy(emu, d.addr, d.as, s.addr, s.as, n);
 		if (ret)

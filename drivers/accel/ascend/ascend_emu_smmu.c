@@ -28,7 +28,7 @@
 #include "ascend_emu.h"
 #include "ascend_hw.h"
 
-#define ASCEND_EMU_TLB_SIZE	64
+#define ASCEND_EMU_TLB_SIZE	BITS_PER_LONG	/* 64: one word of @used */
 #define ASCEND_EMU_SMMU_BURST	16
 
 /**
@@ -66,8 +66,10 @@ struct ascend_emu_mmu_ctx {
  * @lock: protects the contents of the @ctx entries, @tlb, @gen, @next and
  *	@mru (entries are added to @ctx before and removed under it)
  * @gen: bumped by every invalidation
+ * @used: bit i set: @tlb[i] is in use
  * @next: the TLB entry replaced next
- * @mru: the TLB entry that hit last (looked at first)
+ * @mru: the TLB entries that hit last, most recent first (looked at first:
+ *	a copy alternates between its two sides)
  * @tlb: the TLB
  */
 struct ascend_emu_smmu {
@@ -75,8 +77,9 @@ struct ascend_emu_smmu {
 	struct xarray ctx;
 	spinlock_t lock;	/* ctx contents, tlb, gen, next, mru */
 	u64 gen;
+	unsigned long used;
 	unsigned int next;
-	unsigned int mru;
+	unsigned int mru[2];
 	struct ascend_emu_tlb_entry tlb[ASCEND_EMU_TLB_SIZE];
 };
 
@@ -116,13 +119,14 @@ static void ascend_emu_tlb_flush_locked(struct ascend_emu_smmu *smmu, u32 asid,
 	u64 end = len > U64_MAX - va ? U64_MAX : va + len;
 	unsigned int i;
 
-	for (i = 0; i < ASCEND_EMU_TLB_SIZE; i++) {
+	for_each_set_bit(i, &smmu->used, ASCEND_EMU_TLB_SIZE) {
 		struct ascend_emu_tlb_entry *e = &smmu->tlb[i];
 
 		/* entries lie below 2^48: no overflow */
-		if (e->len && e->asid == asid && e->va < end &&
-		    va < e->va + e->len)
+		if (e->asid == asid && e->va < end && va < e->va + e->len) {
 			e->len = 0;
+			__clear_bit(i, &smmu->used);
+		}
 	}
 	smmu->gen++;
 }
@@ -130,9 +134,11 @@ static void ascend_emu_tlb_flush_locked(struct ascend_emu_smmu *smmu, u32 asid,
 void ascend_emu_mmu_invalidate(struct ascend_device *adev, u32 asid, u64 va,
 			       u64 len)
 {
-	struct ascend_emu_smmu *smmu = to_ascend_emu(adev)->smmu;
+	struct ascend_emu *emu = to_ascend_emu(adev);
+	struct ascend_emu_smmu *smmu = emu ? emu->smmu : NULL;
 
-	if (!len)
+	/* a device already torn down holds no translations */
+	if (!smmu || !len)
 		return;
 	spin_lock(&smmu->lock);
 	ascend_emu_tlb_flush_locked(smmu, asid, va, len);
@@ -142,9 +148,12 @@ void ascend_emu_mmu_invalidate(struct ascend_device *adev, u32 asid, u64 va,
 void ascend_emu_mmu_set_context(struct ascend_device *adev, u32 asid,
 				u64 root, u64 peers)
 {
-	struct ascend_emu_smmu *smmu = to_ascend_emu(adev)->smmu;
+	struct ascend_emu *emu = to_ascend_emu(adev);
+	struct ascend_emu_smmu *smmu = emu ? emu->smmu : NULL;
 	struct ascend_emu_mmu_ctx *ctx, *old;
 
+	if (!smmu)
+		return;
 	ctx = xa_load(&smmu->ctx, asid);
 	if (!root) {
 		spin_lock(&smmu->lock);
@@ -178,17 +187,23 @@ void ascend_emu_mmu_set_context(struct ascend_device *adev, u32 asid,
 static bool ascend_emu_tlb_lookup(struct ascend_emu_smmu *smmu, u32 asid,
 				  u64 va, struct ascend_emu_tlb_entry *out)
 {
-	const struct ascend_emu_tlb_entry *e = &smmu->tlb[smmu->mru];
+	const struct ascend_emu_tlb_entry *e;
 	unsigned int i;
 
-	if (e->len && e->asid == asid && va - e->va < e->len) {
-		*out = *e;
-		return true;
-	}
-	for (i = 0; i < ASCEND_EMU_TLB_SIZE; i++) {
-		e = &smmu->tlb[i];
+	for (i = 0; i < ARRAY_SIZE(smmu->mru); i++) {
+		e = &smmu->tlb[smmu->mru[i]];
 		if (e->len && e->asid == asid && va - e->va < e->len) {
-			smmu->mru = i;
+			if (i)
+				swap(smmu->mru[0], smmu->mru[1]);
+			*out = *e;
+			return true;
+		}
+	}
+	for_each_set_bit(i, &smmu->used, ASCEND_EMU_TLB_SIZE) {
+		e = &smmu->tlb[i];
+		if (e->asid == asid && va - e->va < e->len) {
+			smmu->mru[1] = smmu->mru[0];
+			smmu->mru[0] = i;
 			*out = *e;
 			return true;
 		}
@@ -206,6 +221,7 @@ static void ascend_emu_tlb_insert(struct ascend_emu_smmu *smmu,
 	if (smmu->gen == gen) {
 		for (i = 0; i < n; i++) {
 			smmu->tlb[smmu->next] = e[i];
+			__set_bit(smmu->next, &smmu->used);
 			smmu->next = (smmu->next + 1) % ASCEND_EMU_TLB_SIZE;
 		}
 	}

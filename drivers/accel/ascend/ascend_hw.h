@@ -343,6 +343,10 @@ struct ascend_dma_engine_info {
  *	touch host memory mapped in the device MMU; -EFAULT when absent
  * @hbm_discard: the range of device memory was freed; the next owner must
  *	read zeroes there (the emulated NPU drops its backing pages)
+ * @hbm_map_page: optional: a CPU address of the 4 KiB page of device memory
+ *	at @addr through the aperture (like a mapped BAR), or NULL; valid
+ *	until that page is discarded or the device goes.  For the page-table
+ *	writer's descriptor stores; hbm_rw reaches the same memory
  * @dma_submit: queue @job on the DMA engines; never fails, reports errors
  *	in @job->status and completes @job->done (or sets @job->sync)
  * @queue_start: make the command processor serve @q
@@ -368,6 +372,7 @@ struct ascend_hw_ops {
 	int (*sys_rw)(struct ascend_device *adev, u64 addr, void *buf,
 		      size_t len, bool write);
 	void (*hbm_discard)(struct ascend_device *adev, u64 addr, u64 len);
+	void *(*hbm_map_page)(struct ascend_device *adev, u64 addr);
 	void (*dma_submit)(struct ascend_device *adev, struct ascend_dma_job *job);
 	int (*queue_start)(struct ascend_device *adev, struct ascend_queue *q);
 	void (*queue_stop)(struct ascend_device *adev, struct ascend_queue *q);

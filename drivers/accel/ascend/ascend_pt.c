@@ -10,15 +10,18 @@
  *
  * Leaves: at every step the largest of 1 GiB, 2 MiB and 4 KiB to which
  * both the VA and the output address are aligned and that the contiguous
- * rest of the range fills.  A table page is freed as soon as its last
- * valid descriptor is cleared; the root lives as long as the address
- * space.
+ * rest of the range fills.  A table whose last valid descriptor is cleared
+ * stays linked (it maps nothing) among the ASCEND_PT_KEEP_EMPTY most
+ * recently emptied ones, for the next mapping nearby; older empty tables
+ * are freed after clearing the descriptor that points at them.  The root
+ * lives as long as the address space.
  *
  * Bound on table memory: a mapping of B bytes touches at most B / 2 MiB +
  * 2 level-3 tables, B / 1 GiB + 2 level-2 tables and B / 512 GiB + 2
  * level-1 tables, so an address space holds at most 1 + sum over its
  * mappings of (6 + B / 2 MiB + B / 1 GiB + B / 512 GiB) table pages, plus
- * one peer window table.  Every mapping is memory its file is charged for
+ * one peer window table and 3 * ASCEND_PT_KEEP_EMPTY kept empty tables
+ * and the ancestors they keep.  Every mapping is memory its file is charged for
  * (HBM in hbm_used, host memory in RLIMIT_MEMLOCK, at least 4 KiB each), so
  * table pages grow only with charged memory; they are counted per file in
  * &ascend_pt.nr_pages (debugfs) and come from the device's page-table
@@ -150,6 +153,7 @@ static struct ascend_pt_node *ascend_pt_node_alloc(struct ascend_pt *pt,
 	node = kzalloc(sizeof(*node), GFP_KERNEL);
 	if (!node)
 		return ERR_PTR(-ENOMEM);
+	INIT_LIST_HEAD(&node->empty);
 	if (level < ASCEND_MMU_LEVELS - 1) {
 		node->child = kcalloc(ASCEND_MMU_ENTRIES, sizeof(*node->child),
 				      GFP_KERNEL);
@@ -164,12 +168,16 @@ static struct ascend_pt_node *ascend_pt_node_alloc(struct ascend_pt *pt,
 		kfree(node);
 		return ERR_PTR(-ENOSPC);
 	}
+	if (pt->adev->hw->hbm_map_page)
+		node->cpu = pt->adev->hw->hbm_map_page(pt->adev, node->addr);
 	return node;
 }
 
 static void ascend_pt_node_free(struct ascend_pt *pt,
 				struct ascend_pt_node *node)
 {
+	if (pt->hint == node)
+		pt->hint = NULL;
 	ascend_pt_page_free(pt, node->addr);
 	kfree(node->child);
 	kfree(node);
@@ -188,12 +196,86 @@ static void ascend_pt_node_free_tree(struct ascend_pt *pt,
 	ascend_pt_node_free(pt, node);
 }
 
+/* @node (not the root) has no valid descriptor left: keep it for now. */
+static void ascend_pt_keep_empty(struct ascend_pt *pt,
+				 struct ascend_pt_node *node)
+{
+	if (!node->parent || node->nr_valid || !list_empty(&node->empty))
+		return;
+	list_add_tail(&node->empty, &pt->empty);
+	pt->nr_empty++;
+}
+
+/* @node gets a valid descriptor again: no longer an empty one. */
+static void ascend_pt_node_used(struct ascend_pt *pt,
+				struct ascend_pt_node *node)
+{
+	if (list_empty(&node->empty))
+		return;
+	list_del_init(&node->empty);
+	pt->nr_empty--;
+}
+
+static void ascend_pt_clear(struct ascend_pt *pt, struct ascend_pt_node *node,
+			    unsigned int idx, unsigned int n);
+
+/* Does the tree at @node hold tables only (kept empty ones), no leaf? */
+static bool ascend_pt_leafless(const struct ascend_pt_node *node)
+{
+	unsigned int i;
+
+	for_each_set_bit(i, node->valid, ASCEND_MMU_ENTRIES)
+		if (!node->child || !node->child[i] ||
+		    !ascend_pt_leafless(node->child[i]))
+			return false;
+	return true;
+}
+
+/* Free the leafless tree at @node, already unlinked from its parent. */
+static void ascend_pt_drop_tree(struct ascend_pt *pt,
+				struct ascend_pt_node *node)
+{
+	unsigned int i;
+
+	for_each_set_bit(i, node->valid, ASCEND_MMU_ENTRIES)
+		ascend_pt_drop_tree(pt, node->child[i]);
+	ascend_pt_node_used(pt, node);	/* off the list of kept ones */
+	ascend_pt_node_free(pt, node);
+}
+
+void ascend_pt_trim(struct ascend_pt *pt, unsigned int keep)
+{
+	while (pt->nr_empty > keep) {
+		struct ascend_pt_node *node, *parent;
+
+		node = list_first_entry(&pt->empty, struct ascend_pt_node,
+					empty);
+		list_del_init(&node->empty);
+		pt->nr_empty--;
+		parent = node->parent;
+		/* the pointer goes before the page can be reused */
+		ascend_pt_clear(pt, parent, node->pidx, 1);
+		parent->child[node->pidx] = NULL;
+		__clear_bit(node->pidx, parent->valid);
+		parent->nr_valid--;
+		ascend_pt_node_free(pt, node);
+		ascend_pt_keep_empty(pt, parent);
+	}
+}
+
 /* Write descriptors [@idx, @idx + @n) of @node from @val. */
 static int ascend_pt_write(struct ascend_pt *pt, struct ascend_pt_node *node,
 			   unsigned int idx, const __le64 *val, unsigned int n)
 {
 	struct ascend_device *adev = pt->adev;
+	unsigned int i;
 
+	if (node->cpu) {
+		/* each descriptor in one store: the device never sees half */
+		for (i = 0; i < n; i++)
+			WRITE_ONCE(node->cpu[idx + i], val[i]);
+		return 0;
+	}
 	return adev->hw->hbm_rw(adev, node->addr + idx * sizeof(*val),
 				(void *)val, n * sizeof(*val), true);
 }
@@ -208,6 +290,9 @@ static void ascend_pt_clear(struct ascend_pt *pt, struct ascend_pt_node *node,
 
 /* ------------------------------------------------------------------------ */
 /* Mapping */
+
+/* Leaves written with one hbm_rw at most (the cursor lives on the stack). */
+#define ASCEND_PT_BATCH		32
 
 /**
  * struct ascend_pt_cursor - where a mapping stands in its backing
@@ -234,7 +319,7 @@ struct ascend_pt_cursor {
 	u64 total;
 	u32 as;
 	bool write;
-	__le64 batch[ASCEND_MMU_ENTRIES];
+	__le64 batch[ASCEND_PT_BATCH];
 	unsigned int bstart;
 	unsigned int bn;
 	u64 bend;
@@ -273,6 +358,7 @@ static int ascend_pt_flush(struct ascend_pt *pt, struct ascend_pt_node *node,
 		return 0;
 	ret = ascend_pt_write(pt, node, c->bstart, c->batch, c->bn);
 	if (!ret) {
+		ascend_pt_node_used(pt, node);
 		bitmap_set(node->valid, c->bstart, c->bn);
 		node->nr_valid += c->bn;
 		c->done = c->bend;
@@ -293,6 +379,10 @@ static int ascend_pt_map_level(struct ascend_pt *pt,
 	u64 span = BIT_ULL(ASCEND_MMU_SHIFT(level));
 	int ret;
 
+	if (level == ASCEND_MMU_LEVELS - 1) {
+		pt->hint = node;
+		pt->hint_va = round_down(va, SZ_2M);
+	}
 	while (va < end) {
 		unsigned int idx = ascend_mmu_index(va, level);
 		u64 next = min(end, (va | (span - 1)) + 1);
@@ -303,15 +393,28 @@ static int ascend_pt_map_level(struct ascend_pt *pt,
 		if (level && next - va == span && IS_ALIGNED(va | pa, span) &&
 		    ascend_pt_cur_contig(c) >= span) {
 			if (test_bit(idx, node->valid)) {
-				ret = -EEXIST;
-				goto err_flush;
+				/* kept empty tables give way to a leaf */
+				child = node->child ? node->child[idx] : NULL;
+				if (!child || !ascend_pt_leafless(child)) {
+					ret = -EEXIST;
+					goto err_flush;
+				}
+				ret = ascend_pt_flush(pt, node, c);
+				if (ret)
+					return ret;
+				ascend_pt_clear(pt, node, idx, 1);
+				node->child[idx] = NULL;
+				__clear_bit(idx, node->valid);
+				node->nr_valid--;
+				ascend_pt_drop_tree(pt, child);
 			}
 			if (pa >= ASCEND_PTE_ADDR_LIMIT ||
 			    span > ASCEND_PTE_ADDR_LIMIT - pa) {
 				ret = -EINVAL;
 				goto err_flush;
 			}
-			if (c->bn && c->bstart + c->bn != idx) {
+			if (c->bn && (c->bstart + c->bn != idx ||
+				      c->bn == ASCEND_PT_BATCH)) {
 				ret = ascend_pt_flush(pt, node, c);
 				if (ret)
 					return ret;
@@ -345,19 +448,19 @@ static int ascend_pt_map_level(struct ascend_pt *pt,
 				ascend_pt_node_free(pt, child);
 				return ret;
 			}
+			child->parent = node;
+			child->pidx = idx;
+			ascend_pt_node_used(pt, node);
 			node->child[idx] = child;
 			__set_bit(idx, node->valid);
 			node->nr_valid++;
 		}
+		/* on the path now: no trim may free it under us */
+		ascend_pt_node_used(pt, child);
 		ret = ascend_pt_map_level(pt, child, level + 1, va, next, c);
 		if (ret) {
-			if (!child->nr_valid) {
-				ascend_pt_clear(pt, node, idx, 1);
-				node->child[idx] = NULL;
-				__clear_bit(idx, node->valid);
-				node->nr_valid--;
-				ascend_pt_node_free(pt, child);
-			}
+			/* a table made for nothing: freed by the trim */
+			ascend_pt_keep_empty(pt, child);
 			return ret;
 		}
 		va = next;
@@ -393,12 +496,53 @@ int ascend_pt_ensure(struct ascend_pt *pt)
 	return 0;
 }
 
+/*
+ * Does [va, va + size) lie in the level-3 table of @pt->hint, so that only
+ * 4 KiB leaves of that table can map it?
+ */
+static bool ascend_pt_hinted(const struct ascend_pt *pt, u64 va, u64 size)
+{
+	return pt->hint && va - pt->hint_va < SZ_2M &&
+	       size <= SZ_2M - (va - pt->hint_va) && size < SZ_2M;
+}
+
+/* One attempt of ascend_pt_map(): all of it, or nothing mapped. */
+static int ascend_pt_map_once(struct ascend_pt *pt, struct ascend_pt_cursor *c,
+			      u64 va, const struct ascend_hbm_range *ranges,
+			      unsigned int nr_ranges, u64 total, u32 as,
+			      bool readonly)
+{
+	int ret;
+
+	c->r = ranges;
+	c->n = nr_ranges;
+	c->i = 0;
+	c->off = 0;
+	c->done = 0;
+	c->total = total;
+	c->as = as;
+	c->write = !readonly;
+	c->bn = 0;
+	if (ascend_pt_hinted(pt, va, total)) {
+		/* inside the last level-3 table written: no walk down */
+		ret = ascend_pt_map_level(pt, pt->hint, ASCEND_MMU_LEVELS - 1,
+					  va, va + total, c);
+		if (ret && pt->hint)
+			ascend_pt_keep_empty(pt, pt->hint);
+	} else {
+		ret = ascend_pt_map_level(pt, pt->root, 0, va, va + total, c);
+	}
+	if (ret && c->done)
+		ascend_pt_unmap(pt, va, c->done);
+	return ret;
+}
+
 int ascend_pt_map(struct ascend_pt *pt, u64 va,
 		  const struct ascend_hbm_range *ranges, unsigned int nr_ranges,
 		  u64 size, u32 as, bool readonly)
 {
 	const struct ascend_hbm_range *last;
-	struct ascend_pt_cursor *c;
+	struct ascend_pt_cursor c;
 	u64 total;
 	int ret;
 
@@ -418,22 +562,15 @@ int ascend_pt_map(struct ascend_pt *pt, u64 va,
 	if (ret || !pt->root)
 		return ret;
 
-	c = kmalloc(sizeof(*c), GFP_KERNEL);
-	if (!c)
-		return -ENOMEM;
-	c->r = ranges;
-	c->n = nr_ranges;
-	c->i = 0;
-	c->off = 0;
-	c->done = 0;
-	c->total = total;
-	c->as = as;
-	c->write = !readonly;
-	c->bn = 0;
-	ret = ascend_pt_map_level(pt, pt->root, 0, va, va + total, c);
-	if (ret && c->done)
-		ascend_pt_unmap(pt, va, c->done);
-	kfree(c);
+	ret = ascend_pt_map_once(pt, &c, va, ranges, nr_ranges, total, as,
+				 readonly);
+	if (ret == -ENOSPC && pt->nr_empty) {
+		/* the address space's own kept tables go first */
+		ascend_pt_trim(pt, 0);
+		ret = ascend_pt_map_once(pt, &c, va, ranges, nr_ranges, total,
+					 as, readonly);
+	}
+	ascend_pt_trim(pt, ASCEND_PT_KEEP_EMPTY);
 	return ret;
 }
 
@@ -455,17 +592,7 @@ static void ascend_pt_unmap_level(struct ascend_pt *pt,
 
 		if (child) {
 			ascend_pt_unmap_level(pt, child, level + 1, va, next);
-			if (!child->nr_valid) {
-				/* the pointer goes before the page can be reused */
-				if (zn)
-					ascend_pt_clear(pt, node, zs, zn);
-				zn = 0;
-				ascend_pt_clear(pt, node, idx, 1);
-				node->child[idx] = NULL;
-				__clear_bit(idx, node->valid);
-				node->nr_valid--;
-				ascend_pt_node_free(pt, child);
-			}
+			ascend_pt_keep_empty(pt, child);
 		} else if (test_bit(idx, node->valid)) {
 			/* a leaf: mappings go whole, never split */
 			WARN_ON_ONCE(next - va != span);
@@ -497,9 +624,16 @@ void ascend_pt_unmap(struct ascend_pt *pt, u64 va, u64 size)
 		end = BIT_ULL(ASCEND_MMU_VA_BITS);
 	else
 		end = round_up(va + size, SZ_4K);
-	ascend_pt_unmap_level(pt, pt->root, 0, va, end);
+	if (ascend_pt_hinted(pt, va, end - va)) {
+		ascend_pt_unmap_level(pt, pt->hint, ASCEND_MMU_LEVELS - 1, va,
+				      end);
+		ascend_pt_keep_empty(pt, pt->hint);
+	} else {
+		ascend_pt_unmap_level(pt, pt->root, 0, va, end);
+	}
 	if (adev->hw->mmu_invalidate)
 		adev->hw->mmu_invalidate(adev, pt->asid, va, end - va);
+	ascend_pt_trim(pt, ASCEND_PT_KEEP_EMPTY);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -512,6 +646,10 @@ void ascend_pt_init(struct ascend_pt *pt, struct ascend_device *adev)
 	pt->asid = 0;
 	pt->peers = 0;
 	pt->nr_pages = 0;
+	INIT_LIST_HEAD(&pt->empty);
+	pt->nr_empty = 0;
+	pt->hint = NULL;
+	pt->hint_va = 0;
 }
 
 /* Remove the peer window table: the device reaches no peer any more. */
@@ -592,6 +730,8 @@ void ascend_pt_fini(struct ascend_pt *pt)
 	pt->peers = 0;
 	ascend_pt_node_free_tree(pt, pt->root);
 	pt->root = NULL;
+	INIT_LIST_HEAD(&pt->empty);
+	pt->nr_empty = 0;
 	ida_free(&adev->pt_pool.asids, pt->asid);
 	pt->asid = 0;
 	WARN_ON(pt->nr_pages);

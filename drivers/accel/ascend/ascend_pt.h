@@ -24,6 +24,7 @@
 
 #include <linux/bitmap.h>
 #include <linux/idr.h>
+#include <linux/list.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -56,17 +57,34 @@ struct ascend_pt_pool {
 /**
  * struct ascend_pt_node - the driver's record of one table page
  * @addr: device-physical address of the page
+ * @cpu: the page through the aperture (&ascend_hw_ops.hbm_map_page), or
+ *	NULL: descriptors are then written with hbm_rw
  * @nr_valid: valid descriptors in it
  * @valid: which descriptors are valid
  * @child: levels 0..2: the next-level table of each table descriptor
  *	(NULL for a leaf or an invalid one); NULL at level 3
+ * @parent: the table whose descriptor @pidx points here (NULL: the root)
+ * @pidx: that descriptor's index
+ * @empty: link in &ascend_pt.empty while the table is empty but kept
  */
 struct ascend_pt_node {
 	u64 addr;
+	__le64 *cpu;
 	unsigned int nr_valid;
 	DECLARE_BITMAP(valid, ASCEND_MMU_ENTRIES);
 	struct ascend_pt_node **child;
+	struct ascend_pt_node *parent;
+	unsigned int pidx;
+	struct list_head empty;
 };
+
+/*
+ * Empty tables an address space keeps linked for its next mapping nearby
+ * (an allocation freed and made again in the same place then writes one
+ * descriptor each way instead of creating and freeing up to three
+ * tables); the oldest beyond this many are freed.
+ */
+#define ASCEND_PT_KEEP_EMPTY	8
 
 /**
  * struct ascend_pt - the page tables of one address space
@@ -76,6 +94,11 @@ struct ascend_pt_node {
  * @peers: device-physical address of the peer window table, 0 if none
  * @nr_pages: table pages held (the root, the tables, the peer window
  *	table): the file's charge of page-table memory
+ * @empty: empty tables kept, oldest first (at most %ASCEND_PT_KEEP_EMPTY
+ *	after every map and unmap)
+ * @nr_empty: entries in @empty
+ * @hint: the level-3 table last written, or NULL
+ * @hint_va: the first VA it maps (a 2 MiB boundary)
  *
  * Protected by the lock of the owning address space (&ascend_vm.lock);
  * @peers and its content also by ascend_peer_rwsem held for writing.
@@ -86,6 +109,10 @@ struct ascend_pt {
 	u32 asid;
 	u64 peers;
 	unsigned long nr_pages;
+	struct list_head empty;
+	unsigned int nr_empty;
+	struct ascend_pt_node *hint;
+	u64 hint_va;
 };
 
 /* The device's page-table memory; managed (drmm). */
@@ -117,10 +144,14 @@ int ascend_pt_map(struct ascend_pt *pt, u64 va,
 
 /*
  * Remove every leaf in [@va, @va + @size) (which must cover whole leaves),
- * free the tables that become empty and invalidate the device's TLB for
- * the range.  Never fails; unmapped parts are skipped.
+ * free the tables that become empty (beyond %ASCEND_PT_KEEP_EMPTY kept)
+ * and invalidate the device's TLB for the range.  Never fails; unmapped
+ * parts are skipped.
  */
 void ascend_pt_unmap(struct ascend_pt *pt, u64 va, u64 size);
+
+/* Free the kept empty tables beyond @keep (0: all of them). */
+void ascend_pt_trim(struct ascend_pt *pt, unsigned int keep);
 
 /*
  * Write the peer window table: @n entries (at most ASCEND_MMU_PEER_MAX;
