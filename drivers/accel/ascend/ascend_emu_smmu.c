@@ -254,16 +254,15 @@ static void ascend_emu_pte_entry(u64 d, unsigned int level, u64 va, u32 asid,
 /*
  * Walk the tables at @root in the memory of @mem for @va.  The leaf goes
  * to @e[0]; at level 3 the following contiguous leaves are merged into it
- * and further ones (up to the bytes @len asks for) go to @e[1..]: returns
- * the number of entries filled, or -EFAULT (no leaf, a malformed
- * descriptor, a table outside device memory).
+ * and further ones (up to ASCEND_EMU_SMMU_BURST descriptors, the first
+ * invalid one ends them) go to @e[1..]: returns the number of entries
+ * filled, or -EFAULT (no leaf, a malformed descriptor, a table outside
+ * device memory).
  */
 static int ascend_emu_smmu_walk(struct ascend_device *mem, u64 root, u32 asid,
-				u64 va, u64 len,
-				struct ascend_emu_tlb_entry *e)
+				u64 va, struct ascend_emu_tlb_entry *e)
 {
 	__le64 burst[ASCEND_EMU_SMMU_BURST];
-	u64 want = min_t(u64, len, (u64)ASCEND_EMU_SMMU_BURST * SZ_4K);
 	u64 table = root, d;
 	unsigned int level, idx, n, i, k;
 
@@ -290,9 +289,12 @@ static int ascend_emu_smmu_walk(struct ascend_device *mem, u64 root, u32 asid,
 		table = d & ASCEND_PTE_ADDR_MASK;
 	}
 
-	/* level 3: the descriptors for as much of @len as one read gives */
+	/*
+	 * level 3: a burst of descriptors from @va's on, in one read; what
+	 * they map is cached (a transfer of small pieces walks each table
+	 * once per burst, not once per page)
+	 */
 	n = min_t(u64, ASCEND_MMU_ENTRIES - idx, ASCEND_EMU_SMMU_BURST);
-	n = min_t(u64, n, (((va & (SZ_4K - 1)) + want - 1) >> 12) + 1);
 	if (ascend_emu_hbm_rw(mem, table + idx * sizeof(d), burst,
 			      n * sizeof(burst[0]), false))
 		return -EFAULT;
@@ -346,7 +348,7 @@ static int ascend_emu_smmu_walk_peers(struct ascend_emu *emu, u64 peers,
 		if (!peer || dev >= ASCEND_AS_PEER_MAX)
 			return -EFAULT;
 		n = ascend_emu_smmu_walk(peer->adev, le64_to_cpu(pe.root), asid,
-					 va, min(len, base + size - va), e);
+					 va, e);
 		/* a peer's window holds only its HBM */
 		if (n < 0 || e[0].as != ASCEND_AS_HBM)
 			return -EFAULT;
@@ -380,7 +382,7 @@ int ascend_emu_smmu_xlate(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
 	if (!root)
 		return -EFAULT;
 
-	n = ascend_emu_smmu_walk(emu->adev, root, asid, va, len, e);
+	n = ascend_emu_smmu_walk(emu->adev, root, asid, va, e);
 	if (n > 0)
 		ascend_emu_tlb_insert(smmu, e, n, gen);
 	else if (peers && ptab)
