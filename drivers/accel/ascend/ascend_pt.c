@@ -112,8 +112,12 @@ static u64 ascend_pt_page_alloc(struct ascend_pt *pt)
 	spin_unlock(&pool->lock);
 
 	addr = pool->base + ((u64)i << PAGE_SHIFT);
-	/* a freed page was discarded, but the backend need not discard */
-	if (adev->hw->hbm_rw(adev, addr, page_address(ZERO_PAGE(0)),
+	/*
+	 * Zeroed already where the backend discards: a freed table page was
+	 * discarded, and discarded or never written memory reads as zero.
+	 */
+	if (!adev->hw->hbm_discard &&
+	    adev->hw->hbm_rw(adev, addr, page_address(ZERO_PAGE(0)),
 			     ASCEND_MMU_TABLE_SIZE, true)) {
 		spin_lock(&pool->lock);
 		__clear_bit(i, pool->bitmap);
