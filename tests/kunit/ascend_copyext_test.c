@@ -290,6 +290,8 @@ static void cx_ring_pick(struct kunit *test)
 struct cx_emu {
 	struct ascend_device *adev;
 	struct ascend_emu *emu;
+	struct ascend_pt pt;
+	struct ascend_dma_mmu mmu;
 };
 
 static struct cx_emu *cx_emu_new(struct kunit *test)
@@ -306,6 +308,7 @@ static struct cx_emu *cx_emu_new(struct kunit *test)
 	c->adev->num_dma_engines = CX_ENGINES;
 	c->emu->adev = c->adev;
 	xa_init(&c->emu->hbm_pages);
+	xa_init(&c->emu->table_pages);
 	KUNIT_ASSERT_EQ(test, ascend_emu_dma_init(c->emu, CX_ENGINES), 0);
 	return c;
 }
@@ -313,6 +316,11 @@ static struct cx_emu *cx_emu_new(struct kunit *test)
 static void cx_emu_free(struct cx_emu *c)
 {
 	ascend_emu_dma_fini(c->emu);
+	if (c->emu->smmu) {
+		ascend_pt_fini(&c->pt);
+		ascend_emu_smmu_fini(c->emu);
+		ascend_pt_pool_release(&c->adev->pt_pool);
+	}
 	ascend_emu_hbm_release(c->emu);
 }
 
@@ -371,28 +379,28 @@ static void cx_ring_full_and_wrap(struct kunit *test)
 }
 
 /*
- * A fake MMU: VA 0x100000000 + x is HBM x for x < CX_HBM / 2 and nothing
- * else; pieces are at most 100 bytes (forcing piecewise translation).
+ * A device MMU: VA 0x100000000 + x is HBM x for x < CX_HBM / 2 and nothing
+ * else, in page tables the writer puts in the device's table memory.
  */
 #define CX_VA	0x100000000ULL
 
-static int cx_xlate(const struct ascend_dma_mmu *mmu, u64 va, u64 len,
-		    bool write, struct ascend_dma_span *span)
+static void cx_emu_map(struct kunit *test, struct cx_emu *c)
 {
-	if (va < CX_VA || va + len > CX_VA + CX_HBM / 2)
-		return -EFAULT;
-	span->addr = va - CX_VA;
-	span->len = min(len, 100ULL);
-	span->as = ASCEND_AS_HBM;
-	return 0;
-}
+	static const struct ascend_hbm_range r = { 0, 0, CX_HBM / 2 };
 
-static const struct ascend_dma_mmu cx_mmu = { .xlate = cx_xlate };
+	c->adev->hw = &ascend_emu_ops;
+	KUNIT_ASSERT_EQ(test, ascend_pt_pool_setup(&c->adev->pt_pool, CX_HBM), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_smmu_init(c->emu), 0);
+	ascend_pt_init(&c->pt, c->adev);
+	KUNIT_ASSERT_EQ(test, ascend_pt_map(&c->pt, CX_VA, &r, 1, CX_HBM / 2,
+					    ASCEND_AS_HBM, false), 0);
+	c->mmu.asid = c->pt.asid;
+}
 
 static int cx_run(struct cx_emu *c, const struct ascend_dma_desc *d,
 		  unsigned int n, u64 *fault)
 {
-	struct ascend_dma_job job = { .descs = d, .count = n, .mmu = &cx_mmu };
+	struct ascend_dma_job job = { .descs = d, .count = n, .mmu = &c->mmu };
 
 	ascend_emu_dma_submit(c->adev, &job);
 	ascend_dma_job_wait(&job);
@@ -412,6 +420,7 @@ static void cx_va_descriptors(struct kunit *test)
 	u64 fault = 0, bases[2];
 	unsigned int i, r;
 
+	cx_emu_map(test, c);
 	src = kunit_kmalloc(test, 8192, GFP_KERNEL);
 	out = kunit_kzalloc(test, 8192, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, src);
@@ -448,7 +457,7 @@ static void cx_va_descriptors(struct kunit *test)
 						sizeof(md), true), 0);
 	KUNIT_EXPECT_EQ(test, cx_run(c, d, 1, &fault), -EINVAL);
 	md.reserved[0] = 0;
-	md.src = CX_VA + CX_HBM;	/* not mapped by the fake MMU */
+	md.src = CX_VA + CX_HBM;	/* not mapped */
 	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x20000, &md,
 						sizeof(md), true), 0);
 	KUNIT_EXPECT_EQ(test, cx_run(c, d, 1, &fault), -EFAULT);

@@ -15,6 +15,8 @@
 #include "ascend_kunit.h"
 
 #define EMU_HBM_SIZE	SZ_64M
+/* device memory ends after the page-table memory above the HBM */
+#define EMU_MEM_END	(EMU_HBM_SIZE + ascend_mmu_table_mem_size(EMU_HBM_SIZE))
 #define EMU_ENGINES	4
 
 struct emu_ctx {
@@ -36,6 +38,7 @@ static int emu_test_init(struct kunit *test)
 	ctx->adev->hw_priv = ctx->emu;
 	ctx->emu->adev = ctx->adev;
 	xa_init(&ctx->emu->hbm_pages);
+	xa_init(&ctx->emu->table_pages);
 	KUNIT_ASSERT_EQ(test, ascend_emu_dma_init(ctx->emu, EMU_ENGINES), 0);
 
 	test->priv = ctx;
@@ -113,10 +116,13 @@ static void emu_hbm_lazy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(back, three, 3), 0);
 
 	/* out of the device memory */
-	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(adev, EMU_HBM_SIZE - 1, back, 2,
+	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(adev, EMU_MEM_END - 1, back, 2,
 						false), -EFAULT);
 	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(adev, U64_MAX, back, 2, true),
 			-EFAULT);
+	/* the page-table memory above the HBM is device memory too */
+	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(adev, EMU_HBM_SIZE - 1, back, 2,
+						false), 0);
 	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 2UL);
 }
 
@@ -203,7 +209,7 @@ static void emu_dma_errors(struct kunit *test)
 	u32 v = 42, r = 0;
 	const struct ascend_dma_desc d[] = {
 		{ .dst = SZ_8M, .src = 0, .len = 4 },
-		{ .dst = EMU_HBM_SIZE - 2, .src = 0, .len = 4 },	/* off the end */
+		{ .dst = EMU_MEM_END - 2, .src = 0, .len = 4 },	/* off the end */
 		{ .dst = SZ_8M + 4, .src = 0, .len = 4 },
 	};
 
@@ -229,7 +235,7 @@ static void emu_dma_inline(struct kunit *test)
 	struct ascend_emu_dma_ring_state before, after;
 	u32 v = 0x1234abcd, r = 0;
 	struct ascend_dma_desc d = { .dst = SZ_8M, .src = 64, .len = 4 };
-	struct ascend_dma_desc bad = { .dst = EMU_HBM_SIZE - 2, .src = 0,
+	struct ascend_dma_desc bad = { .dst = EMU_MEM_END - 2, .src = 0,
 				       .len = 4 };
 	struct ascend_dma_desc big = { .dst = SZ_8M, .src = 0, .len = SZ_8K };
 	struct ascend_dma_job job = { .descs = &d, .count = 1 };
@@ -420,7 +426,7 @@ static void emu_dma_fill_lazy(struct kunit *test)
 	d.pattern_size = 3;
 	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, &d, 1), -EIO);
 	d.pattern_size = 1;
-	d.dst = EMU_HBM_SIZE - 1;
+	d.dst = EMU_MEM_END - 1;
 	d.len = 2;
 	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, &d, 1), -EIO);
 }

@@ -37,6 +37,17 @@ void ascend_emu_queue_doorbell(struct ascend_device *adev,
 {
 }
 
+/*
+ * The command processor's memory access by VA (ascend_emu_cp.c, not
+ * compiled in): the built-in kernels under test run on queues without a
+ * device MMU context, where every VA faults.
+ */
+int ascend_emu_vm_rw(struct ascend_queue *q, u64 va, void *buf, size_t len,
+		     bool write)
+{
+	return -EFAULT;
+}
+
 /* ascend_drv.c's device table: ascend_peer_test.c fills it. */
 struct ascend_device *ascend_kunit_devices[4];
 

@@ -276,11 +276,11 @@ static void peer_emu_copy(struct kunit *test)
 						false), 0);
 	KUNIT_EXPECT_NULL(test, memchr_inv(back, 0, 64));
 
-	/* no device 2, and past device 1's HBM: the transfer fails */
+	/* no device 2, and past device 1's memory: the transfer fails */
 	desc[0].dst_as = ASCEND_AS_PEER(2);
 	KUNIT_EXPECT_EQ(test, peer_emu_run(&d[0].adev, desc, 1), -EIO);
 	desc[0].dst_as = ASCEND_AS_PEER(1);
-	desc[0].dst = SZ_16M - 16;
+	desc[0].dst = SZ_16M + ascend_mmu_table_mem_size(SZ_16M) - 16;
 	KUNIT_EXPECT_EQ(test, peer_emu_run(&d[0].adev, desc, 1), -EIO);
 
 	peer_emu_fini(&d[1]);

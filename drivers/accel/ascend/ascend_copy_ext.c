@@ -55,66 +55,56 @@ static_assert(ASCEND_COPY_PASS / ASCEND_COPY_CHUNK <= ASCEND_BATCH_RING_DESCS);
 struct ascend_copy_pinned {
 	u64 addr;
 	u64 len;
-	struct ascend_vm_seg *segs;
+	struct ascend_dma_span *segs;
 	u64 *offs;
 	int n;
 };
 
 /**
  * struct ascend_copy_mmu - translation of %ASCEND_AS_VA for one job
- * @mmu: what the engines call
+ * @mmu: what the engines get: the file's ASID and @win
  * @ctx: the file's address space and its linked peers'; locked across
  *	the job
  * @pin: pinned pageable sides (not in @ctx)
+ * @win: @pin as the engines see them
  */
 struct ascend_copy_mmu {
 	struct ascend_dma_mmu mmu;
 	struct ascend_peer_ctx *ctx;
 	struct ascend_copy_pinned pin[2];
+	struct ascend_dma_window win[2];
 };
-
-static int ascend_copy_mmu_xlate(const struct ascend_dma_mmu *mmu, u64 va,
-				 u64 len, bool write,
-				 struct ascend_dma_span *span)
-{
-	const struct ascend_copy_mmu *cm =
-		container_of(mmu, struct ascend_copy_mmu, mmu);
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(cm->pin); i++) {
-		const struct ascend_copy_pinned *p = &cm->pin[i];
-		unsigned int lo = 0, hi;
-		u64 off;
-
-		if (!p->n || va < p->addr || va - p->addr >= p->len)
-			continue;
-		off = va - p->addr;
-		if (len > p->len - off)
-			return -EFAULT;
-		hi = p->n;
-		while (hi - lo > 1) {
-			unsigned int mid = lo + (hi - lo) / 2;
-
-			if (p->offs[mid] <= off)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		off -= p->offs[lo];
-		span->addr = p->segs[lo].addr + off;
-		span->len = min(len, p->segs[lo].len - off);
-		span->as = p->segs[lo].as;
-		return 0;
-	}
-	return ascend_peer_span(cm->ctx, va, len, write, span);
-}
 
 static void ascend_copy_mmu_init(struct ascend_copy_mmu *cm,
 				 struct ascend_peer_ctx *ctx)
 {
 	memset(cm, 0, sizeof(*cm));
-	cm->mmu.xlate = ascend_copy_mmu_xlate;
 	cm->ctx = ctx;
+	cm->mmu.windows = cm->win;
+}
+
+/*
+ * The device MMU context of @cm's jobs, @cm->ctx locked: the file's ASID
+ * (set with its first mapping, then fixed) and the pinned windows.
+ */
+static const struct ascend_dma_mmu *ascend_copy_mmu(struct ascend_copy_mmu *cm)
+{
+	unsigned int i, n = 0;
+
+	cm->mmu.asid = cm->ctx->local->pt.asid;
+	for (i = 0; i < ARRAY_SIZE(cm->pin); i++) {
+		const struct ascend_copy_pinned *p = &cm->pin[i];
+
+		if (!p->n)
+			continue;
+		cm->win[n] = (struct ascend_dma_window){
+			.va = p->addr, .len = p->len, .segs = p->segs,
+			.offs = p->offs, .nr_segs = p->n,
+		};
+		n++;
+	}
+	cm->mmu.nr_windows = n;
+	return &cm->mmu;
 }
 
 static void ascend_copy_pinned_free(struct ascend_copy_pinned *p)
@@ -129,22 +119,29 @@ static int ascend_copy_pinned_init(struct ascend_copy_pinned *p,
 				   struct ascend_copy_side *s, u64 addr,
 				   u64 len)
 {
+	struct ascend_vm_seg *segs;
 	u64 off = 0;
 	int i, n;
 
-	n = ascend_copy_sgt_segs(&s->sgt, &p->segs);
+	n = ascend_copy_sgt_segs(&s->sgt, &segs);
 	if (n < 0)
 		return n;
+	p->segs = kvmalloc_array(max(n, 1), sizeof(*p->segs), GFP_KERNEL);
 	p->offs = kvmalloc_array(max(n, 1), sizeof(*p->offs), GFP_KERNEL);
-	if (!p->offs) {
-		kvfree(p->segs);
-		p->segs = NULL;
+	if (!p->segs || !p->offs) {
+		kvfree(segs);
+		ascend_copy_pinned_free(p);
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
+		p->segs[i] = (struct ascend_dma_span){
+			.addr = segs[i].addr, .len = segs[i].len,
+			.as = segs[i].as,
+		};
 		p->offs[i] = off;
-		off += p->segs[i].len;
+		off += segs[i].len;
 	}
+	kvfree(segs);
 	if (off != len) {
 		ascend_copy_pinned_free(p);
 		return -EIO;
@@ -223,7 +220,7 @@ static int ascend_copy_2d_rows(struct ascend_file *af,
 	ret = ascend_peer_ctx_lock(&ctx, af);
 	if (ret)
 		goto out;
-	ret = ascend_dma_run_mmu(adev, descs, n, &cm.mmu, NULL);
+	ret = ascend_dma_run_mmu(adev, descs, n, ascend_copy_mmu(&cm), NULL);
 	ascend_peer_ctx_unlock(&ctx);
 out:
 	ascend_copy_pinned_free(&cm.pin[0]);
@@ -783,8 +780,8 @@ static u32 ascend_cmd_dma(struct ascend_cmd_run *run,
 	u64 fa = 0;
 	int ret;
 
-	ret = ascend_dma_run_abort(run->af->adev, descs, n, &run->cm.mmu, &fa,
-				   run->abort);
+	ret = ascend_dma_run_abort(run->af->adev, descs, n,
+				   ascend_copy_mmu(&run->cm), &fa, run->abort);
 	if (ret == -ECANCELED)
 		return ASCEND_FAULT_TIMEOUT;
 	return ascend_dma_fault(ret, fa, fault_addr);

@@ -327,6 +327,9 @@ static int ascend_probe(struct platform_device *pdev)
 				       &adev->hbm);
 	if (ret)
 		return ret;
+	ret = ascend_pt_pool_init(adev);
+	if (ret)
+		return ret;
 
 	ret = ascend_host_init(adev);
 	if (ret)

@@ -22,6 +22,7 @@
 #include "ascend_accel.h"
 #include "ascend_fault.h"
 #include "ascend_hbm.h"
+#include "ascend_pt.h"
 #include "ascend_vm.h"
 
 #define ASCEND_DRIVER_NAME	"ascend"
@@ -79,6 +80,7 @@ struct ascend_fault_log {
  * @num_ai_cores: AI cores the backend provides
  * @hbm_size: bytes of device memory the device reports
  * @hbm: device memory manager
+ * @pt_pool: page-table memory and ASIDs of the device MMU (ascend_pt.h)
  * @hw: the backend's operations (the device's platform data)
  * @hw_priv: backend state (struct ascend_emu for the emulated NPU)
  * @hw_running: between a successful hw->init and hw->fini (probe, remove
@@ -107,6 +109,7 @@ struct ascend_device {
 	u32 num_ai_cores;
 	u64 hbm_size;
 	struct ascend_hbm hbm;
+	struct ascend_pt_pool pt_pool;
 	const struct ascend_hw_ops *hw;
 	void *hw_priv;
 	bool hw_running;

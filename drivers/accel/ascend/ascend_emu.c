@@ -95,17 +95,36 @@ static bool ascend_emu_in_hbm(struct ascend_emu *emu, u64 addr, u64 len)
 {
 	u64 end;
 
+	/* HBM, then the page-table memory above it */
 	return !check_add_overflow(addr, len, &end) &&
-	       end <= emu->adev->hbm.size;
+	       end <= emu->adev->hbm.size +
+		      ascend_mmu_table_mem_size(emu->adev->hbm.size);
+}
+
+/*
+ * The store of device memory page @idx, which it rebases: HBM pages in
+ * @hbm_pages, the page-table memory above the HBM in @table_pages (so the
+ * HBM's index stays as shallow as the HBM alone needs).
+ */
+static struct xarray *ascend_emu_store(struct ascend_emu *emu,
+				       unsigned long *idx)
+{
+	unsigned long hbm = emu->adev->hbm.size >> PAGE_SHIFT;
+
+	if (*idx < hbm)
+		return &emu->hbm_pages;
+	*idx -= hbm;
+	return &emu->table_pages;
 }
 
 /* The backing page of HBM page @idx; with @alloc, create it if missing. */
 static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
 				    bool alloc)
 {
+	struct xarray *xa = ascend_emu_store(emu, &idx);
 	struct page *page, *old;
 
-	page = xa_load(&emu->hbm_pages, idx);
+	page = xa_load(xa, idx);
 	if (page || !alloc)
 		return page;
 
@@ -113,7 +132,7 @@ static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
 	if (!page)
 		return ERR_PTR(-ENOMEM);
 
-	old = xa_cmpxchg(&emu->hbm_pages, idx, NULL, page,
+	old = xa_cmpxchg(xa, idx, NULL, page,
 			 GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (old) {
 		/* Lost a race with another writer, or no memory for the node. */
@@ -158,6 +177,20 @@ int ascend_emu_hbm_rw(struct ascend_device *adev, u64 addr, void *buf,
 		len -= n;
 	}
 	return 0;
+}
+
+/* hw op hbm_map_page: the backing page, created if need be. */
+static void *ascend_emu_hbm_map_page(struct ascend_device *adev, u64 addr)
+{
+	struct ascend_emu *emu = to_ascend_emu(adev);
+	struct page *page;
+
+	if (!IS_ALIGNED(addr, PAGE_SIZE) || !ascend_emu_in_hbm(emu, addr,
+							       PAGE_SIZE))
+		return NULL;
+	page = ascend_emu_page(emu, addr >> PAGE_SHIFT, true);
+	/* backing pages are GFP_KERNEL: in the direct map */
+	return IS_ERR_OR_NULL(page) ? NULL : page_address(page);
 }
 
 /*
@@ -373,11 +406,22 @@ void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len)
 
 	/* Device memory is managed in whole pages: no partial page here. */
 	WARN_ON(!PAGE_ALIGNED(addr) || !PAGE_ALIGNED(len));
-	xa_for_each_range(&emu->hbm_pages, idx, page, addr >> PAGE_SHIFT,
-			  (addr + len - 1) >> PAGE_SHIFT) {
-		xa_erase(&emu->hbm_pages, idx);
-		ascend_emu_free_backing(page);
-		cond_resched();
+	while (len) {
+		unsigned long first = addr >> PAGE_SHIFT, last;
+		struct xarray *xa = ascend_emu_store(emu, &first);
+		u64 n = len;
+
+		/* one store at a time: HBM, then the page-table memory */
+		if (xa == &emu->hbm_pages)
+			n = min(len, emu->adev->hbm.size - addr);
+		last = first + ((n - 1) >> PAGE_SHIFT);
+		xa_for_each_range(xa, idx, page, first, last) {
+			xa_erase(xa, idx);
+			ascend_emu_free_backing(page);
+			cond_resched();
+		}
+		addr += n;
+		len -= n;
 	}
 }
 
@@ -389,6 +433,11 @@ void ascend_emu_hbm_release(struct ascend_emu *emu)
 	xa_for_each(&emu->hbm_pages, idx, page)
 		ascend_emu_free_backing(page);
 	xa_destroy(&emu->hbm_pages);
+	if (!xa_empty(&emu->table_pages)) {
+		xa_for_each(&emu->table_pages, idx, page)
+			ascend_emu_free_backing(page);
+		xa_destroy(&emu->table_pages);
+	}
 }
 
 static int ascend_emu_init(struct ascend_device *adev)
@@ -401,11 +450,16 @@ static int ascend_emu_init(struct ascend_device *adev)
 		return -ENOMEM;
 	emu->adev = adev;
 	xa_init(&emu->hbm_pages);
+	xa_init(&emu->table_pages);
 	adev->hw_priv = emu;
+
+	ret = ascend_emu_smmu_init(emu);
+	if (ret)
+		goto err_release_hbm;
 
 	ret = ascend_emu_dma_init(emu, adev->num_dma_engines);
 	if (ret)
-		goto err_release_hbm;
+		goto err_smmu_fini;
 
 	ret = ascend_emu_cp_init(emu);
 	if (ret)
@@ -415,6 +469,8 @@ static int ascend_emu_init(struct ascend_device *adev)
 
 err_dma_fini:
 	ascend_emu_dma_fini(emu);
+err_smmu_fini:
+	ascend_emu_smmu_fini(emu);
 err_release_hbm:
 	ascend_emu_hbm_release(emu);
 	adev->hw_priv = NULL;
@@ -427,6 +483,7 @@ static void ascend_emu_fini(struct ascend_device *adev)
 
 	ascend_emu_cp_fini(emu);
 	ascend_emu_dma_fini(emu);
+	ascend_emu_smmu_fini(emu);
 	ascend_emu_hbm_release(emu);
 	adev->hw_priv = NULL;
 }
@@ -442,6 +499,7 @@ const struct ascend_hw_ops ascend_emu_ops = {
 	.hbm_rw = ascend_emu_hbm_rw,
 	.sys_rw = ascend_emu_sys_rw,
 	.hbm_discard = ascend_emu_discard,
+	.hbm_map_page = ascend_emu_hbm_map_page,
 	.dma_submit = ascend_emu_dma_submit,
 	.dma_cancel = ascend_emu_dma_cancel,
 	.queue_start = ascend_emu_queue_start,
@@ -449,4 +507,6 @@ const struct ascend_hw_ops ascend_emu_ops = {
 	.queue_doorbell = ascend_emu_queue_doorbell,
 	.query_kernels = ascend_emu_query_kernels,
 	.dma_engine_info = ascend_emu_dma_engine_info,
+	.mmu_set_context = ascend_emu_mmu_set_context,
+	.mmu_invalidate = ascend_emu_mmu_invalidate,
 };

@@ -4,6 +4,7 @@
  *
  *  ascend_emu.c          ops table, device bring-up, lazily backed HBM
  *  ascend_emu_dma.c      DMA engines: kernel threads walking job lists
+ *  ascend_emu_smmu.c     SMMU: page-table walker and TLB
  *  ascend_emu_cp.c       command processor: serves queues, executes ring
  *                        commands, NEED_WAKEUP doorbell protocol
  *  ascend_emu_kernels.c  the built-in kernel library run on "AI cores",
@@ -23,6 +24,7 @@ struct ascend_dma_job;
 struct drm_ascend_kernel_info;
 struct ascend_emu_dma;
 struct ascend_emu_cp;
+struct ascend_emu_smmu;
 
 /**
  * struct ascend_emu - state of one emulated NPU (ascend_device.hw_priv)
@@ -30,14 +32,19 @@ struct ascend_emu_cp;
  * @hbm_pages: HBM page index -> struct page *, allocated on first write;
  *	never-written pages read as zero.  The xarray's own lock serialises
  *	insertion; page contents are not locked (like real memory).
+ * @table_pages: the same for the page-table memory above the HBM, indexed
+ *	from its start (a separate index: the HBM's stays shallow)
  * @dma: DMA engine state (ascend_emu_dma.c)
  * @cp: command processor state (ascend_emu_cp.c)
+ * @smmu: SMMU state (ascend_emu_smmu.c)
  */
 struct ascend_emu {
 	struct ascend_device *adev;
 	struct xarray hbm_pages;
+	struct xarray table_pages;
 	struct ascend_emu_dma *dma;
 	struct ascend_emu_cp *cp;
+	struct ascend_emu_smmu *smmu;
 };
 
 static inline struct ascend_emu *to_ascend_emu(struct ascend_device *adev)
@@ -124,7 +131,39 @@ int ascend_emu_dma_ring_state(struct ascend_emu *emu, unsigned int engine,
 int ascend_emu_dma_engine_info(struct ascend_device *adev, unsigned int engine,
 			       struct ascend_dma_engine_info *info);
 
+/* ascend_emu_smmu.c */
+int ascend_emu_smmu_init(struct ascend_emu *emu);
+void ascend_emu_smmu_fini(struct ascend_emu *emu);
+/* hw ops mmu_set_context, mmu_invalidate */
+void ascend_emu_mmu_set_context(struct ascend_device *adev, u32 asid,
+				u64 root, u64 peers);
+void ascend_emu_mmu_invalidate(struct ascend_device *adev, u32 asid, u64 va,
+			       u64 len);
+/*
+ * The first contiguous piece of [@va, @va + @len) in address space @asid
+ * (through its peer windows too when @peers), for a write when @write:
+ * 0 with @span filled (1 <= @span->len <= @len), or -EFAULT.
+ */
+int ascend_emu_smmu_xlate(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
+			  bool write, bool peers, struct ascend_dma_span *span);
+/* Does all of [@va, @va + @len) translate?  0, or -EFAULT and *@fault. */
+int ascend_emu_smmu_check(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
+			  bool write, bool peers, u64 *fault);
+/*
+ * Device-side byte access by VA (command processor, AI cores), through the
+ * address space's own tables only: the whole range is checked first.
+ * -EFAULT, -EINVAL (empty or wrapping range), or the memory's error.
+ */
+int ascend_emu_smmu_rw(struct ascend_emu *emu, u32 asid, u64 va, void *buf,
+		       size_t len, bool write);
+
 /* ascend_emu_cp.c */
+/*
+ * The command processor's and AI cores' access to memory by VA in @q's
+ * address space: ascend_emu_smmu_rw() with the queue's ASID.
+ */
+int ascend_emu_vm_rw(struct ascend_queue *q, u64 va, void *buf, size_t len,
+		     bool write);
 int ascend_emu_cp_init(struct ascend_emu *emu);
 void ascend_emu_cp_fini(struct ascend_emu *emu);
 int ascend_emu_queue_start(struct ascend_device *adev, struct ascend_queue *q);

@@ -367,19 +367,39 @@ static bool ascend_cp_launch(struct ascend_emu_cp *cp, struct ascend_queue *q,
 	return false;
 }
 
-/* The first byte of the range of @cmd that is not mapped in @vm. */
-static u64 ascend_cp_dma_fault_addr(struct ascend_vm *vm,
+int ascend_emu_vm_rw(struct ascend_queue *q, u64 va, void *buf, size_t len,
+		     bool write)
+{
+	struct ascend_vm *vm = q->vm;
+	int ret;
+
+	/*
+	 * The SMMU translates, with the queue owner's ASID.  The owner's
+	 * lock is held across the access: an unmap (which takes it) waits for
+	 * the access to finish before the memory can go.
+	 */
+	mutex_lock(&vm->lock);
+	ret = ascend_emu_smmu_rw(to_ascend_emu(q->adev), vm->pt.asid, va, buf,
+				 len, write);
+	mutex_unlock(&vm->lock);
+	return ret;
+}
+
+/* The side of @cmd that does not translate in @q's address space. */
+static u64 ascend_cp_dma_fault_addr(struct ascend_queue *q,
 				    const struct ascend_cmd *cmd)
 {
-	struct ascend_vm_mapping *map;
-	u64 off, addr;
+	struct ascend_vm *vm = q->vm;
+	u64 addr, fault;
 
 	if (cmd->opcode == ASCEND_CMD_FILL)
 		return cmd->fill.dst;
 
 	mutex_lock(&vm->lock);
-	map = ascend_vm_lookup_locked(vm, cmd->copy.src, cmd->copy.size, &off);
-	addr = IS_ERR(map) ? cmd->copy.src : cmd->copy.dst;
+	addr = ascend_emu_smmu_check(to_ascend_emu(q->adev), vm->pt.asid,
+				     cmd->copy.src, cmd->copy.size, false,
+				     false, &fault) ?
+	       cmd->copy.src : cmd->copy.dst;
 	mutex_unlock(&vm->lock);
 	return addr;
 }
@@ -415,7 +435,7 @@ static void ascend_cp_dma_work(struct work_struct *work)
 		ascend_cp_job_fault(job, ASCEND_FAULT_TIMEOUT, 0);
 	else if (ret == -EFAULT)
 		ascend_cp_job_fault(job, ASCEND_FAULT_MMU,
-				    ascend_cp_dma_fault_addr(vm, cmd));
+				    ascend_cp_dma_fault_addr(job->q, cmd));
 	else if (ret == -EINVAL)
 		ascend_cp_job_fault(job, ASCEND_FAULT_BAD_COMMAND, 0);
 	else if (ret)
@@ -484,8 +504,8 @@ static bool ascend_cp_recheck(struct ascend_queue *q)
 		else
 			done = ascend_event_reached(q->cur_event, cmd->event.gen);
 	} else {
-		ret = ascend_vm_rw(q->vm, cmd->value.addr, &mem, sizeof(mem),
-				   false);
+		ret = ascend_emu_vm_rw(q, cmd->value.addr, &mem, sizeof(mem),
+				       false);
 		if (ret) {
 			code = ascend_cp_mem_fault(ret);
 			addr = cmd->value.addr;
@@ -589,9 +609,9 @@ static bool ascend_cp_exec(struct ascend_emu_cp *cp, struct ascend_queue *q,
 	case ASCEND_CMD_WAIT_VALUE:
 		return ascend_cp_park(q, cmd, seq);
 	case ASCEND_CMD_WRITE_VALUE:
-		ret = ascend_vm_rw(q->vm, cmd->value.addr,
-				   (void *)&cmd->value.value,
-				   sizeof(cmd->value.value), true);
+		ret = ascend_emu_vm_rw(q, cmd->value.addr,
+				       (void *)&cmd->value.value,
+				       sizeof(cmd->value.value), true);
 		if (ret) {
 			code = ascend_cp_mem_fault(ret);
 			addr = cmd->value.addr;

@@ -36,7 +36,8 @@
  * executes) and second-level pointer (two base pointers read from device
  * slots when it executes).  Addresses are device-physical (HBM or host bus
  * addresses) or, with %ASCEND_AS_VA, device VAs that the engine translates
- * through the job's MMU context (&ascend_dma_job.mmu) as it goes.
+ * as it goes: through the job's pinned pageable windows, then the SMMU
+ * (ascend_emu_smmu.c) with the job's ASID (&ascend_dma_job.mmu).
  */
 #include <linux/kthread.h>
 #include <linux/list.h>
@@ -201,21 +202,83 @@ static int ascend_emu_dma_mem_rw(struct ascend_emu *emu, u32 as, u64 addr,
 	return -EIO;
 }
 
-/* Translate @va through the job's MMU; on failure *@fault = @va. */
-static int ascend_emu_dma_xlate(struct ascend_dma_job *job, u64 va, u64 len,
+/* @va in one of the job's pinned pageable windows: 0, -EFAULT, -ENOENT */
+static int ascend_emu_dma_window(const struct ascend_dma_mmu *mmu, u64 va,
+				 u64 len, struct ascend_dma_span *span)
+{
+	unsigned int i;
+
+	for (i = 0; i < mmu->nr_windows; i++) {
+		const struct ascend_dma_window *w = &mmu->windows[i];
+		unsigned int lo = 0, hi = w->nr_segs;
+		u64 off;
+
+		if (!w->nr_segs || va - w->va >= w->len)
+			continue;
+		off = va - w->va;
+		if (len > w->len - off)
+			return -EFAULT;
+		while (hi - lo > 1) {
+			unsigned int mid = lo + (hi - lo) / 2;
+
+			if (w->offs[mid] <= off)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		off -= w->offs[lo];
+		if (off >= w->segs[lo].len)
+			return -EIO;
+		span->addr = w->segs[lo].addr + off;
+		span->len = min(len, w->segs[lo].len - off);
+		span->as = w->segs[lo].as;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/*
+ * Translate @va for the job: its pinned pageable windows, then the device
+ * MMU (the job's ASID and its peer windows).  On failure *@fault = @va.
+ */
+static int ascend_emu_dma_xlate(struct ascend_emu *emu,
+				struct ascend_dma_job *job, u64 va, u64 len,
 				bool write, struct ascend_dma_span *span,
 				u64 *fault)
 {
+	const struct ascend_dma_mmu *mmu = job->mmu;
 	int ret;
 
-	if (!job->mmu)
+	if (!mmu)
 		return -EIO;
-	ret = job->mmu->xlate(job->mmu, va, len, write, span);
+	ret = mmu->nr_windows ? ascend_emu_dma_window(mmu, va, len, span) :
+				-ENOENT;
+	if (ret == -ENOENT)
+		ret = ascend_emu_smmu_xlate(emu, mmu->asid, va, len, write,
+					    true, span);
 	if (!ret && (!span->len || span->len > len))
 		ret = -EIO;	/* a broken translation: never run past it */
 	if (ret == -EFAULT)
 		*fault = va;
 	return ret;
+}
+
+/* Does all of [va, va + len) translate?  Checked before any byte moves. */
+static int ascend_emu_dma_check(struct ascend_emu *emu,
+				struct ascend_dma_job *job, u64 va, u64 len,
+				bool write, u64 *fault)
+{
+	struct ascend_dma_span s;
+	int ret;
+
+	while (len) {
+		ret = ascend_emu_dma_xlate(emu, job, va, len, write, &s, fault);
+		if (ret)
+			return ret;
+		va += s.len;
+		len -= s.len;
+	}
+	return 0;
 }
 
 /* Read @len bytes at device VA @va (descriptors, base pointers). */
@@ -227,7 +290,7 @@ static int ascend_emu_dma_read_va(struct ascend_emu *emu,
 		struct ascend_dma_span s;
 		int ret;
 
-		ret = ascend_emu_dma_xlate(job, va, len, false, &s, fault);
+		ret = ascend_emu_dma_xlate(emu, job, va, len, false, &s, fault);
 		if (ret)
 			return ret;
 		ret = ascend_emu_dma_mem_rw(emu, s.as, s.addr, buf, s.len,
@@ -246,6 +309,9 @@ static int ascend_emu_dma_xfer(struct ascend_emu *emu,
 			       struct ascend_dma_job *job, u64 dst, u32 dst_as,
 			       u64 src, u32 src_as, u64 len, u64 *fault)
 {
+	bool first = true;
+	int ret;
+
 	if (dst_as != ASCEND_AS_VA && src_as != ASCEND_AS_VA)
 		return ascend_emu_mem_copy(emu, dst, dst_as, src, src_as, len);
 
@@ -253,23 +319,40 @@ static int ascend_emu_dma_xfer(struct ascend_emu *emu,
 		struct ascend_dma_span d = { dst, len, dst_as };
 		struct ascend_dma_span s = { src, len, src_as };
 		u64 n;
-		int ret;
 
 		/* a step at a time: dma_cancel() is seen between steps */
 		if (READ_ONCE(job->cancel))
 			return -ECANCELED;
 		if (dst_as == ASCEND_AS_VA) {
-			ret = ascend_emu_dma_xlate(job, dst, len, true, &d,
+			ret = ascend_emu_dma_xlate(emu, job, dst, len, true, &d,
 						   fault);
 			if (ret)
 				return ret;
 		}
 		if (src_as == ASCEND_AS_VA) {
-			ret = ascend_emu_dma_xlate(job, src, len, false, &s,
-						   fault);
+			ret = ascend_emu_dma_xlate(emu, job, src, len, false,
+						   &s, fault);
 			if (ret)
 				return ret;
 		}
+		/*
+		 * Every byte of both sides translates, or none moves: when
+		 * the first pieces do not cover the transfer, the rest is
+		 * checked before anything is copied.
+		 */
+		if (first && d.len < len) {
+			ret = ascend_emu_dma_check(emu, job, dst + d.len,
+						   len - d.len, true, fault);
+			if (ret)
+				return ret;
+		}
+		if (first && s.len < len) {
+			ret = ascend_emu_dma_check(emu, job, src + s.len,
+						   len - s.len, false, fault);
+			if (ret)
+				return ret;
+		}
+		first = false;
 		n = min3(d.len, s.len, (u64)ASCEND_DMA_STEP);
 		ret = ascend_emu_mem_copy(emu, d.addr, d.as, s.addr, s.as, n);
 		if (ret)

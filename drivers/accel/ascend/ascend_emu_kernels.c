@@ -120,7 +120,7 @@ static int kaddr(struct ascend_kctx *k, u64 base, u64 idx, u32 elem_size,
 static int kmem(struct ascend_kctx *k, u64 va, void *buf, size_t len,
 		bool write)
 {
-	if (ascend_vm_rw(k->q->vm, va, buf, len, write))
+	if (ascend_emu_vm_rw(k->q, va, buf, len, write))
 		return kfault(k, ASCEND_FAULT_MMU, va);
 	return 0;
 }

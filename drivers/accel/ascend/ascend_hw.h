@@ -10,16 +10,20 @@
  * Addresses crossing this interface are device-physical: HBM offsets for
  * the aperture and the DMA engines, or bus addresses of host memory (what
  * the DMA-mapping API returned for pinned host pages), tagged with their
- * address space (%ASCEND_AS_HBM / %ASCEND_AS_SYS).  Device virtual addresses are translated
- * by the driver's device MMU (ascend_vm.c) before they get here, except on
- * queues, where the command processor translates each command's addresses
- * through the queue owner's MMU when the command executes.
+ * address space (%ASCEND_AS_HBM / %ASCEND_AS_SYS), or device virtual
+ * addresses (%ASCEND_AS_VA) that the device translates itself through the
+ * page tables the driver wrote for the address space (ASID) of the job or
+ * queue: see "The device MMU" below.
  */
 #ifndef __ASCEND_HW_H__
 #define __ASCEND_HW_H__
 
+#include <asm/byteorder.h>
+#include <linux/bits.h>
 #include <linux/completion.h>
 #include <linux/list.h>
+#include <linux/math.h>
+#include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
@@ -71,8 +75,8 @@ static inline unsigned int ascend_as_peer_dev(u32 as)
 }
 
 /*
- * %ASCEND_AS_VA addresses are translated by the engine through
- * &ascend_dma_job.mmu when the descriptor executes (the device's SMMU).
+ * %ASCEND_AS_VA addresses are translated by the engine when the descriptor
+ * executes, through the device MMU context &ascend_dma_job.mmu names.
  */
 
 /*
@@ -136,17 +140,125 @@ struct ascend_dma_span {
 	u32 as;
 };
 
+/* ------------------------------------------------------------------------ */
+/*
+ * The device MMU (SMMU): page tables the driver writes into device memory,
+ * one tree per address space (ASID), walked by the device.  The datasheet
+ * is Documentation/hardware.rst, section "Device MMU"; in short:
+ *
+ * A 48-bit device VA is translated by a 4-level radix tree of 4 KiB table
+ * pages of 512 little-endian 64-bit descriptors.  Level l (0..3) is indexed
+ * by VA bits [ASCEND_MMU_SHIFT(l) + 8, ASCEND_MMU_SHIFT(l)]; a leaf at level
+ * 1, 2 or 3 maps 1 GiB, 2 MiB or 4 KiB.  Level 0 holds table descriptors
+ * only; level 3 holds leaves only.
+ */
+#define ASCEND_MMU_VA_BITS	48
+#define ASCEND_MMU_LEVELS	4
+#define ASCEND_MMU_ENTRIES	512
+#define ASCEND_MMU_TABLE_SIZE	SZ_4K
+#define ASCEND_MMU_SHIFT(l)	(39 - 9 * (l))	/* 39, 30, 21, 12 */
+
+#define ASCEND_PTE_VALID	BIT_ULL(0)	/* the descriptor is in use */
+#define ASCEND_PTE_TABLE	BIT_ULL(1)	/* points to a next-level table */
+#define ASCEND_PTE_WRITE	BIT_ULL(2)	/* leaf: the device may write */
+#define ASCEND_PTE_ADDR_MASK	GENMASK_ULL(51, 12)	/* output / table address */
+#define ASCEND_PTE_AS_SHIFT	52
+#define ASCEND_PTE_AS_MASK	GENMASK_ULL(61, 52)	/* leaf: ASCEND_AS_* */
+/* bits 3..11, 62 and 63 are reserved: a descriptor with any set faults */
+#define ASCEND_PTE_RSVD_MASK	(GENMASK_ULL(11, 3) | GENMASK_ULL(63, 62))
+
+/*
+ * Device memory: HBM at [0, hbm size), then the page-table memory, of
+ * ascend_mmu_table_mem_size(hbm size) bytes, where the driver keeps its
+ * table pages (1/128 of the HBM, at least 16 MiB: mapping all of HBM with
+ * 4 KiB leaves takes 1/512).  The HBM manager hands out only the HBM.
+ */
+static inline u64 ascend_mmu_table_mem_size(u64 hbm_size)
+{
+	return max_t(u64, SZ_16M, round_up(hbm_size / 128, SZ_4K));
+}
+
+/* The largest output address a descriptor can hold, plus one. */
+#define ASCEND_PTE_ADDR_LIMIT	BIT_ULL(52)
+
+/*
+ * The peer window table of an address space: one 4 KiB page of
+ * ASCEND_MMU_PEER_MAX entries, the first with @flags 0 ends it.  A VA that
+ * has no leaf in the address space's own tables, inside [@base, @base +
+ * @size) of an entry, is translated by the tables at @root in the HBM of
+ * device @dev; their HBM leaves become ASCEND_AS_PEER(@dev).
+ */
+#define ASCEND_MMU_PEER_MAX	128
+#define ASCEND_MMU_PEER_VALID	BIT(0)
+
+struct ascend_mmu_peer_entry {
+	__le64 base;
+	__le64 size;
+	__le64 root;
+	__le32 dev;
+	__le32 flags;
+};
+
+/* Build a leaf descriptor (the caller checked the alignment). */
+static inline u64 ascend_pte_leaf(u64 addr, u32 as, bool write)
+{
+	return ASCEND_PTE_VALID | (write ? ASCEND_PTE_WRITE : 0) |
+	       (addr & ASCEND_PTE_ADDR_MASK) |
+	       ((u64)as << ASCEND_PTE_AS_SHIFT & ASCEND_PTE_AS_MASK);
+}
+
+static inline u64 ascend_pte_table(u64 addr)
+{
+	return ASCEND_PTE_VALID | ASCEND_PTE_TABLE |
+	       (addr & ASCEND_PTE_ADDR_MASK);
+}
+
+/* Index of @va in a table of level @level. */
+static inline unsigned int ascend_mmu_index(u64 va, unsigned int level)
+{
+	return (va >> ASCEND_MMU_SHIFT(level)) & (ASCEND_MMU_ENTRIES - 1);
+}
+
+/*
+ * ASIDs: 1 .. ASCEND_MMU_ASID_MAX; 0 names no address space (a job with
+ * ASID 0 cannot use %ASCEND_AS_VA).
+ */
+#define ASCEND_MMU_ASID_MAX	0xffff
+
+/**
+ * struct ascend_dma_window - pinned pageable host memory for one job
+ * @va: the user address of the range
+ * @len: its bytes
+ * @segs: its bus addresses (%ASCEND_AS_SYS), in order, covering @len
+ * @offs: offset of each of @segs in the range
+ * @nr_segs: entries in @segs and @offs
+ *
+ * The job's descriptor list carries it (like a scatter list handed to the
+ * engines); the engines look a VA up here before the page tables.
+ */
+struct ascend_dma_window {
+	u64 va;
+	u64 len;
+	const struct ascend_dma_span *segs;
+	const u64 *offs;
+	unsigned int nr_segs;
+};
+
 /**
  * struct ascend_dma_mmu - how an engine translates %ASCEND_AS_VA
- * @xlate: the first contiguous piece of [@va, @va + @len), for a write
- *	when @write.  The whole range must be mapped (in one mapping), else
- *	-EFAULT; @span->len is between 1 and @len.  Called by the engines
- *	while the job runs, from their threads: the submitter keeps the
- *	translation stable (it holds its address space's lock across the job).
+ * @asid: the address space whose page tables (and peer windows) translate
+ *	the job's VAs; 0 = none (every VA faults)
+ * @windows: pinned pageable ranges of this job, looked up first
+ * @nr_windows: entries in @windows
+ *
+ * Data only: the engines translate with the device MMU.  The submitter
+ * keeps the translation stable while the job runs (it holds its address
+ * space's lock, and its linked peers', across the job).
  */
 struct ascend_dma_mmu {
-	int (*xlate)(const struct ascend_dma_mmu *mmu, u64 va, u64 len,
-		     bool write, struct ascend_dma_span *span);
+	u32 asid;
+	unsigned int nr_windows;
+	const struct ascend_dma_window *windows;
 };
 
 /**
@@ -246,6 +358,10 @@ struct ascend_dma_engine_info {
  *	touch host memory mapped in the device MMU; -EFAULT when absent
  * @hbm_discard: the range of device memory was freed; the next owner must
  *	read zeroes there (the emulated NPU drops its backing pages)
+ * @hbm_map_page: optional: a CPU address of the 4 KiB page of device memory
+ *	at @addr through the aperture (like a mapped BAR), or NULL; valid
+ *	until that page is discarded or the device goes.  For the page-table
+ *	writer's descriptor stores; hbm_rw reaches the same memory
  * @dma_submit: queue @job on the DMA engines; never fails, reports errors
  *	in @job->status and completes @job->done (or sets @job->sync)
  * @dma_cancel: stop @job, submitted and not yet completed: transfers not
@@ -262,6 +378,13 @@ struct ascend_dma_engine_info {
  * @query_kernels: copy up to @max entries of the built-in kernel table to
  *	@out (which may be NULL when @max is 0); returns the table's length
  * @dma_engine_info: optional: state of DMA engine @engine (0 or -EINVAL)
+ * @mmu_set_context: point ASID @asid at the level-0 table at HBM address
+ *	@root and its peer window table at @peers (0: none); @root 0
+ *	disables the ASID.  Drops the ASID's TLB entries.  The register
+ *	interface of Documentation/hardware.rst ("Device MMU")
+ * @mmu_invalidate: drop TLB entries of @asid that overlap [@va, @va +
+ *	@len) (@len U64_MAX: every entry of @asid); on return no later
+ *	translation uses a descriptor the driver changed before the call
  */
 struct ascend_hw_ops {
 	int (*init)(struct ascend_device *adev);
@@ -271,6 +394,7 @@ struct ascend_hw_ops {
 	int (*sys_rw)(struct ascend_device *adev, u64 addr, void *buf,
 		      size_t len, bool write);
 	void (*hbm_discard)(struct ascend_device *adev, u64 addr, u64 len);
+	void *(*hbm_map_page)(struct ascend_device *adev, u64 addr);
 	void (*dma_submit)(struct ascend_device *adev, struct ascend_dma_job *job);
 	void (*dma_cancel)(struct ascend_device *adev, struct ascend_dma_job *job);
 	int (*queue_start)(struct ascend_device *adev, struct ascend_queue *q);
@@ -280,6 +404,10 @@ struct ascend_hw_ops {
 			     struct drm_ascend_kernel_info *out, u32 max);
 	int (*dma_engine_info)(struct ascend_device *adev, unsigned int engine,
 			       struct ascend_dma_engine_info *info);
+	void (*mmu_set_context)(struct ascend_device *adev, u32 asid, u64 root,
+				u64 peers);
+	void (*mmu_invalidate)(struct ascend_device *adev, u32 asid, u64 va,
+			       u64 len);
 };
 
 /*

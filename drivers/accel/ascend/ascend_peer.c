@@ -25,6 +25,7 @@
 #include "ascend_drv.h"
 #include "ascend_hw.h"
 #include "ascend_peer.h"
+#include "ascend_pt.h"
 #include "ascend_vm.h"
 
 DECLARE_RWSEM(ascend_peer_rwsem);
@@ -43,15 +44,79 @@ static void ascend_peer_unlink(struct ascend_peer_link *link)
 	kfree(link);
 }
 
+/*
+ * Rewrite the peer window table of @from's device MMU from its links: one
+ * entry per linked file with a VA window (ascend_hw.h).  ascend_peer_rwsem
+ * held for writing: no copy of @from runs, so the device walks no entry
+ * while it changes.
+ */
+static int ascend_peer_pt_refresh_locked(struct ascend_file *from)
+{
+	struct ascend_mmu_peer_entry *e;
+	struct ascend_peer_link *link;
+	unsigned int n = 0;
+	int ret;
+
+	lockdep_assert_held_write(&ascend_peer_rwsem);
+	e = kcalloc(ASCEND_MMU_PEER_MAX, sizeof(*e), GFP_KERNEL);
+	if (!e) {
+		/* no table is safe: the peers' VAs fault */
+		mutex_lock(&from->vm.lock);
+		ascend_pt_set_peers(&from->vm.pt, NULL, 0);
+		mutex_unlock(&from->vm.lock);
+		return -ENOMEM;
+	}
+	list_for_each_entry(link, &from->peer_links, from_node) {
+		struct ascend_vm *vm = &link->to->vm;
+
+		if (n == ASCEND_MMU_PEER_MAX)
+			break;	/* ENABLE refuses more links */
+		/* the window and the root are set together, once */
+		mutex_lock(&vm->lock);
+		if (vm->size && vm->pt.root &&
+		    link->to->adev->index < ASCEND_AS_PEER_MAX) {
+			e[n].base = cpu_to_le64(vm->base);
+			e[n].size = cpu_to_le64(vm->size);
+			e[n].root = cpu_to_le64(ascend_pt_root_addr(&vm->pt));
+			e[n].dev = cpu_to_le32(link->to->adev->index);
+			e[n].flags = cpu_to_le32(ASCEND_MMU_PEER_VALID);
+			n++;
+		}
+		mutex_unlock(&vm->lock);
+	}
+	mutex_lock(&from->vm.lock);
+	ret = ascend_pt_set_peers(&from->vm.pt, e, n);
+	mutex_unlock(&from->vm.lock);
+	kfree(e);
+	return ret;
+}
+
+void ascend_peer_window_set(struct ascend_file *af)
+{
+	struct ascend_peer_link *link;
+
+	down_write(&ascend_peer_rwsem);
+	/* without the table page the peer's VAs fault, as before the link */
+	list_for_each_entry(link, &af->peer_users, to_node)
+		if (ascend_peer_pt_refresh_locked(link->from))
+			pr_warn_ratelimited("ascend: no memory for a peer window table\n");
+	up_write(&ascend_peer_rwsem);
+}
+
 void ascend_peer_file_fini(struct ascend_file *af)
 {
 	struct ascend_peer_link *link, *tmp;
+	struct ascend_file *from;
 
 	down_write(&ascend_peer_rwsem);
 	list_for_each_entry_safe(link, tmp, &af->peer_links, from_node)
 		ascend_peer_unlink(link);
-	list_for_each_entry_safe(link, tmp, &af->peer_users, to_node)
+	/* the device stops reaching @af's tables before they go */
+	list_for_each_entry_safe(link, tmp, &af->peer_users, to_node) {
+		from = link->from;
 		ascend_peer_unlink(link);
+		ascend_peer_pt_refresh_locked(from);
+	}
 	up_write(&ascend_peer_rwsem);
 	put_pid(af->owner);
 	af->owner = NULL;
@@ -102,6 +167,8 @@ int ascend_peer_op_locked(struct ascend_file *from, struct ascend_file *to,
 			ret = -EEXIST;
 			break;
 		}
+		if (list_count_nodes(&from->peer_links) >= ASCEND_MMU_PEER_MAX)
+			return -ENOSPC;	/* the device's peer window table */
 		link = kzalloc(sizeof(*link), GFP_KERNEL);
 		if (!link)
 			return -ENOMEM;
@@ -345,6 +412,17 @@ int ascend_ioctl_peer(struct drm_device *drm, void *data,
 	} else {
 		down_write(&ascend_peer_rwsem);
 		ret = ascend_peer_op_locked(af, peer, args->op, &args->status);
+		/* the link changed: tell the device (peer window table) */
+		if (!ret) {
+			ret = ascend_peer_pt_refresh_locked(af);
+			if (ret && args->op == DRM_ASCEND_PEER_ENABLE) {
+				/* it could not be told: no link */
+				ascend_peer_op_locked(af, peer,
+						      DRM_ASCEND_PEER_DISABLE,
+						      &args->status);
+				ascend_peer_pt_refresh_locked(af);
+			}
+		}
 		up_write(&ascend_peer_rwsem);
 	}
 out_fput:

@@ -53,6 +53,12 @@ extern struct rw_semaphore ascend_peer_rwsem;
  */
 void ascend_peer_barrier(void);
 
+/*
+ * @af registered its VA window: rewrite the device MMU's peer window
+ * table of every file linked to it.  Takes ascend_peer_rwsem.
+ */
+void ascend_peer_window_set(struct ascend_file *af);
+
 /* Per-file state: from open and postclose (ascend_drv.c). */
 void ascend_peer_file_init(struct ascend_file *af);
 /* Removes every link from or to @af; waits for their users. */

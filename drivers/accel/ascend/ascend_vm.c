@@ -21,6 +21,7 @@
 #include "ascend_drv.h"
 #include "ascend_hbm.h"
 #include "ascend_hw.h"
+#include "ascend_peer.h"
 #include "ascend_vm.h"
 
 void ascend_vm_init(struct ascend_vm *vm, struct ascend_device *adev)
@@ -36,6 +37,7 @@ void ascend_vm_init(struct ascend_vm *vm, struct ascend_device *adev)
 	vm->size = 0;
 	vm->host = RB_ROOT_CACHED;
 	vm->nr_host = 0;
+	ascend_pt_init(&vm->pt, adev);
 }
 
 void ascend_vm_fini(struct ascend_vm *vm)
@@ -46,6 +48,7 @@ void ascend_vm_fini(struct ascend_vm *vm)
 	if (vm->size)
 		drm_mm_takedown(&vm->mm);
 	vm->size = 0;
+	ascend_pt_fini(&vm->pt);
 	mutex_destroy(&vm->lock);
 }
 
@@ -77,13 +80,13 @@ int ascend_vm_set_window(struct ascend_vm *vm, u64 base, u64 size)
 		return ret;
 
 	mutex_lock(&vm->lock);
-	if (vm->size) {
+	if (vm->size)
 		ret = -EBUSY;
-	} else if (interval_tree_iter_first(&vm->host, base,
-					    base + size - 1)) {
-		/* host memory is mapped there: not a reservation */
-		ret = -EINVAL;
-	} else {
+	else if (interval_tree_iter_first(&vm->host, base, base + size - 1))
+		ret = -EINVAL;	/* host memory is mapped there: not a reservation */
+	else	/* page tables first: peers' tables point at the root */
+		ret = ascend_pt_ensure(&vm->pt);
+	if (!ret) {
 		drm_mm_init(&vm->mm, base, size);
 		vm->base = base;
 		WRITE_ONCE(vm->size, size);
@@ -140,7 +143,20 @@ int ascend_ioctl_va_window(struct drm_device *drm, void *data,
 	ret = ascend_vm_check_reserved(args->base, args->size);
 	if (ret)
 		return ret;
-	return ascend_vm_set_window(&af->vm, args->base, args->size);
+	ret = ascend_vm_set_window(&af->vm, args->base, args->size);
+	if (ret)
+		return ret;
+	/* files linked to this one can reach the window now */
+	ascend_peer_window_set(af);
+	return 0;
+}
+
+/* Write @map's page-table entries at @start; @vm->lock held. */
+static int ascend_vm_pt_map(struct ascend_vm *vm, struct ascend_vm_mapping *map,
+			    u64 start)
+{
+	return ascend_pt_map(&vm->pt, start, map->ranges, map->nr_ranges,
+			     map->size, map->as, map->readonly);
 }
 
 /* Parking class of a mapping of @alloc, or -1 if it is never parked. */
@@ -178,9 +194,17 @@ struct ascend_vm_mapping *ascend_vm_take_parked_locked(struct ascend_vm *vm,
 				       struct ascend_vm_mapping, park);
 	if (!map)
 		return NULL;
+	ascend_vm_set_backing(map, alloc);
+	if (ascend_vm_pt_map(vm, map, map->node.start)) {
+		/* stays parked; the caller maps a new range */
+		map->size = 0;
+		map->ranges = NULL;
+		map->nr_ranges = 0;
+		map->parked = true;
+		return NULL;
+	}
 	list_del(&map->park);
 	vm->nr_parked--;
-	ascend_vm_set_backing(map, alloc);
 	return map;
 }
 
@@ -198,6 +222,8 @@ bool ascend_vm_unmap_park(struct ascend_vm *vm, struct ascend_vm_mapping *map)
 
 	/* Waits for device accesses in flight: they hold vm->lock. */
 	mutex_lock(&vm->lock);
+	if (drm_mm_node_allocated(&map->node) && map->size)
+		ascend_pt_unmap(&vm->pt, map->node.start, map->size);
 	if (c >= 0 && vm->nr_parked < ASCEND_VM_PARK_MAX &&
 	    drm_mm_node_allocated(&map->node)) {
 		map->size = 0;		/* every access faults from now on */
@@ -259,6 +285,11 @@ int ascend_vm_map(struct ascend_vm *vm, struct ascend_vm_mapping *map,
 						  alloc->page_size, 0,
 						  vm->base, vm->base + vm->size,
 						  DRM_MM_INSERT_BEST);
+	if (!ret) {
+		ret = ascend_vm_pt_map(vm, map, map->node.start);
+		if (ret)
+			drm_mm_remove_node(&map->node);
+	}
 	mutex_unlock(&vm->lock);
 	return ret;
 }
@@ -267,8 +298,11 @@ void ascend_vm_unmap(struct ascend_vm *vm, struct ascend_vm_mapping *map)
 {
 	/* Waits for device accesses in flight: they hold vm->lock. */
 	mutex_lock(&vm->lock);
-	if (drm_mm_node_allocated(&map->node))
+	if (drm_mm_node_allocated(&map->node)) {
+		if (map->size)
+			ascend_pt_unmap(&vm->pt, map->node.start, map->size);
 		drm_mm_remove_node(&map->node);
+	}
 	mutex_unlock(&vm->lock);
 }
 
@@ -299,6 +333,7 @@ static void ascend_vm_evict_orphans_locked(struct ascend_vm *vm, u64 addr,
 	for (it = interval_tree_iter_first(&vm->host, addr, end - 1); it;
 	     it = next) {
 		next = interval_tree_iter_next(it, addr, end - 1);
+		ascend_pt_unmap(&vm->pt, it->start, it->last - it->start + 1);
 		interval_tree_remove(it, &vm->host);
 		RB_CLEAR_NODE(&it->rb);
 		vm->nr_host--;
@@ -348,6 +383,9 @@ int ascend_vm_map_host(struct ascend_vm *vm, struct ascend_vm_mapping *map,
 	ret = ascend_vm_check_host_locked(vm, addr, end);
 	if (!ret) {
 		ascend_vm_evict_orphans_locked(vm, addr, end);
+		ret = ascend_vm_pt_map(vm, map, addr);
+	}
+	if (!ret) {
 		interval_tree_insert(&map->host, &vm->host);
 		vm->nr_host++;
 	}
@@ -360,6 +398,7 @@ void ascend_vm_unmap_host(struct ascend_vm *vm, struct ascend_vm_mapping *map)
 	/* Waits for device accesses in flight: they hold vm->lock. */
 	mutex_lock(&vm->lock);
 	if (!RB_EMPTY_NODE(&map->host.rb)) {
+		ascend_pt_unmap(&vm->pt, map->host.start, map->size);
 		interval_tree_remove(&map->host, &vm->host);
 		RB_CLEAR_NODE(&map->host.rb);
 		vm->nr_host--;

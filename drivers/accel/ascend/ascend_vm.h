@@ -23,6 +23,7 @@
 #include <linux/types.h>
 
 #include "ascend_hw.h"
+#include "ascend_pt.h"
 
 struct ascend_device;
 struct ascend_hbm_alloc;
@@ -65,6 +66,8 @@ struct ascend_hbm_range;
  * @nr_host: mappings in @host
  * @parked: parked mappings (&ascend_vm_mapping.park) by size class
  * @nr_parked: mappings in @parked
+ * @pt: the page tables the device walks (ascend_pt.h): every mapping in
+ *	@mm and @host is written there too, under @lock
  */
 struct ascend_vm {
 	struct ascend_device *adev;
@@ -76,6 +79,7 @@ struct ascend_vm {
 	unsigned long nr_host;
 	struct list_head parked[ASCEND_VM_PARK_CLASSES];
 	unsigned int nr_parked;
+	struct ascend_pt pt;
 };
 
 /**

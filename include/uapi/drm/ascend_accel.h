@@ -526,8 +526,9 @@ struct drm_ascend_copy_2d {
  * addresses in B's VA window resolve through B's device MMU in A's
  * commands and copies.  -EINVAL for a file of the same device or not an
  * ascend file; -EPERM for a file of another process; -EEXIST if already
- * enabled (ENABLE), -ENOENT if not enabled (DISABLE).  Closing either file
- * removes the link.
+ * enabled (ENABLE), -ENOSPC when the file has 128 links already (the
+ * device's peer window table), -ENOENT if not enabled (DISABLE).  Closing
+ * either file removes the link.
  */
 struct drm_ascend_peer {
 	__s32 peer_fd;

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The emulated NPU's SMMU: page-table walker and TLB.
+ *
+ * The device translates device VAs (%ASCEND_AS_VA) itself, through the
+ * page tables the driver wrote into device memory (format: ascend_hw.h and
+ * Documentation/hardware.rst, "Device MMU").  It reads them only through
+ * its own memory access (ascend_emu_hbm_rw(), for peer tables the peer
+ * device's), never a driver structure.  The context registers (root table
+ * and peer window table per ASID) are set by the mmu_set_context
+ * operation; the TLB is flushed by mmu_invalidate.
+ *
+ * The TLB holds ASCEND_EMU_TLB_SIZE entries, each a run of VA mapping to
+ * contiguous output addresses with one set of attributes: a leaf, or
+ * neighbouring 4 KiB leaves that happen to be contiguous (a miss at level
+ * 3 reads up to ASCEND_EMU_SMMU_BURST descriptors at once and installs
+ * what they map).  Only valid leaves are cached; translations through a
+ * peer window are not cached (the peer's unmaps invalidate the peer's
+ * TLB, not this one).  Entries are replaced round robin.  A walk runs
+ * without the lock; its result is installed only if no invalidation
+ * happened meanwhile (@gen), so an invalidation is never undone by a walk
+ * that started before it.
+ */
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/xarray.h>
+
+#include "ascend_emu.h"
+#include "ascend_hw.h"
+
+#define ASCEND_EMU_TLB_SIZE	BITS_PER_LONG	/* 64: one word of @used */
+#define ASCEND_EMU_SMMU_BURST	16
+
+/**
+ * struct ascend_emu_tlb_entry - one cached translation
+ * @va: first VA covered
+ * @len: bytes covered; 0 = unused entry
+ * @out: output address of @va
+ * @asid: address space
+ * @as: address space of @out (%ASCEND_AS_HBM, %ASCEND_AS_SYS, a peer)
+ * @write: writable
+ */
+struct ascend_emu_tlb_entry {
+	u64 va;
+	u64 len;
+	u64 out;
+	u32 asid;
+	u32 as;
+	bool write;
+};
+
+/**
+ * struct ascend_emu_mmu_ctx - the context registers of one ASID
+ * @root: device-physical address of the level-0 table
+ * @peers: device-physical address of the peer window table, or 0
+ */
+struct ascend_emu_mmu_ctx {
+	u64 root;
+	u64 peers;
+};
+
+/**
+ * struct ascend_emu_smmu - the SMMU of one emulated NPU
+ * @emu: the device
+ * @ctx: ASID -> &struct ascend_emu_mmu_ctx
+ * @lock: protects the contents of the @ctx entries, @tlb, @gen, @next and
+ *	@mru (entries are added to @ctx before and removed under it)
+ * @gen: bumped by every invalidation
+ * @used: bit i set: @tlb[i] is in use
+ * @next: the TLB entry replaced next
+ * @mru: the TLB entries that hit last, most recent first (looked at first:
+ *	a copy alternates between its two sides)
+ * @tlb: the TLB
+ */
+struct ascend_emu_smmu {
+	struct ascend_emu *emu;
+	struct xarray ctx;
+	spinlock_t lock;	/* ctx contents, tlb, gen, next, mru */
+	u64 gen;
+	unsigned long used;
+	unsigned int next;
+	unsigned int mru[2];
+	struct ascend_emu_tlb_entry tlb[ASCEND_EMU_TLB_SIZE];
+};
+
+int ascend_emu_smmu_init(struct ascend_emu *emu)
+{
+	struct ascend_emu_smmu *smmu;
+
+	smmu = kzalloc(sizeof(*smmu), GFP_KERNEL);
+	if (!smmu)
+		return -ENOMEM;
+	smmu->emu = emu;
+	xa_init(&smmu->ctx);
+	spin_lock_init(&smmu->lock);
+	emu->smmu = smmu;
+	return 0;
+}
+
+void ascend_emu_smmu_fini(struct ascend_emu *emu)
+{
+	struct ascend_emu_smmu *smmu = emu->smmu;
+	struct ascend_emu_mmu_ctx *ctx;
+	unsigned long asid;
+
+	if (!smmu)
+		return;
+	xa_for_each(&smmu->ctx, asid, ctx)
+		kfree(ctx);
+	xa_destroy(&smmu->ctx);
+	kfree(smmu);
+	emu->smmu = NULL;
+}
+
+/* Drop @asid's entries overlapping [va, va + len); @lock held. */
+static void ascend_emu_tlb_flush_locked(struct ascend_emu_smmu *smmu, u32 asid,
+					u64 va, u64 len)
+{
+	u64 end = len > U64_MAX - va ? U64_MAX : va + len;
+	unsigned int i;
+
+	for_each_set_bit(i, &smmu->used, ASCEND_EMU_TLB_SIZE) {
+		struct ascend_emu_tlb_entry *e = &smmu->tlb[i];
+
+		/* entries lie below 2^48: no overflow */
+		if (e->asid == asid && e->va < end && va < e->va + e->len) {
+			e->len = 0;
+			__clear_bit(i, &smmu->used);
+		}
+	}
+	smmu->gen++;
+}
+
+void ascend_emu_mmu_invalidate(struct ascend_device *adev, u32 asid, u64 va,
+			       u64 len)
+{
+	struct ascend_emu *emu = to_ascend_emu(adev);
+	struct ascend_emu_smmu *smmu = emu ? emu->smmu : NULL;
+
+	/* a device already torn down holds no translations */
+	if (!smmu || !len)
+		return;
+	spin_lock(&smmu->lock);
+	ascend_emu_tlb_flush_locked(smmu, asid, va, len);
+	spin_unlock(&smmu->lock);
+}
+
+void ascend_emu_mmu_set_context(struct ascend_device *adev, u32 asid,
+				u64 root, u64 peers)
+{
+	struct ascend_emu *emu = to_ascend_emu(adev);
+	struct ascend_emu_smmu *smmu = emu ? emu->smmu : NULL;
+	struct ascend_emu_mmu_ctx *ctx, *old;
+
+	if (!smmu)
+		return;
+	ctx = xa_load(&smmu->ctx, asid);
+	if (!root) {
+		spin_lock(&smmu->lock);
+		old = xa_erase(&smmu->ctx, asid);
+		ascend_emu_tlb_flush_locked(smmu, asid, 0, U64_MAX);
+		spin_unlock(&smmu->lock);
+		kfree(old);
+		return;
+	}
+	if (!ctx) {
+		ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+		/* a context the device cannot hold translates nothing */
+		if (!ctx)
+			return;
+		ctx->root = root;
+		ctx->peers = peers;
+		old = xa_store(&smmu->ctx, asid, ctx, GFP_KERNEL);
+		if (xa_is_err(old)) {
+			kfree(ctx);
+			return;
+		}
+	}
+	spin_lock(&smmu->lock);
+	ctx->root = root;
+	ctx->peers = peers;
+	ascend_emu_tlb_flush_locked(smmu, asid, 0, U64_MAX);
+	spin_unlock(&smmu->lock);
+}
+
+/* A TLB entry holding @va for @asid, copied to @out; @lock held. */
+static bool ascend_emu_tlb_lookup(struct ascend_emu_smmu *smmu, u32 asid,
+				  u64 va, struct ascend_emu_tlb_entry *out)
+{
+	const struct ascend_emu_tlb_entry *e;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(smmu->mru); i++) {
+		e = &smmu->tlb[smmu->mru[i]];
+		if (e->len && e->asid == asid && va - e->va < e->len) {
+			if (i)
+				swap(smmu->mru[0], smmu->mru[1]);
+			*out = *e;
+			return true;
+		}
+	}
+	for_each_set_bit(i, &smmu->used, ASCEND_EMU_TLB_SIZE) {
+		e = &smmu->tlb[i];
+		if (e->asid == asid && va - e->va < e->len) {
+			smmu->mru[1] = smmu->mru[0];
+			smmu->mru[0] = i;
+			*out = *e;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void ascend_emu_tlb_insert(struct ascend_emu_smmu *smmu,
+				  const struct ascend_emu_tlb_entry *e,
+				  unsigned int n, u64 gen)
+{
+	unsigned int i;
+
+	spin_lock(&smmu->lock);
+	if (smmu->gen == gen) {
+		for (i = 0; i < n; i++) {
+			smmu->tlb[smmu->next] = e[i];
+			__set_bit(smmu->next, &smmu->used);
+			smmu->next = (smmu->next + 1) % ASCEND_EMU_TLB_SIZE;
+		}
+	}
+	spin_unlock(&smmu->lock);
+}
+
+/* Is @d a well-formed leaf (at @level)? */
+static bool ascend_emu_pte_leaf_ok(u64 d, unsigned int level)
+{
+	u64 span = BIT_ULL(ASCEND_MMU_SHIFT(level));
+
+	return (d & ASCEND_PTE_VALID) && !(d & ASCEND_PTE_TABLE) &&
+	       !(d & ASCEND_PTE_RSVD_MASK) && level &&
+	       IS_ALIGNED(d & ASCEND_PTE_ADDR_MASK, span);
+}
+
+static void ascend_emu_pte_entry(u64 d, unsigned int level, u64 va, u32 asid,
+				 struct ascend_emu_tlb_entry *e)
+{
+	u64 span = BIT_ULL(ASCEND_MMU_SHIFT(level));
+
+	e->va = va & ~(span - 1);
+	e->len = span;
+	e->out = d & ASCEND_PTE_ADDR_MASK;
+	e->asid = asid;
+	e->as = (d & ASCEND_PTE_AS_MASK) >> ASCEND_PTE_AS_SHIFT;
+	e->write = d & ASCEND_PTE_WRITE;
+}
+
+/*
+ * Walk the tables at @root in the memory of @mem for @va.  The leaf goes
+ * to @e[0]; at level 3 the following contiguous leaves are merged into it
+ * and further ones (up to ASCEND_EMU_SMMU_BURST descriptors, the first
+ * invalid one ends them) go to @e[1..]: returns the number of entries
+ * filled, or -EFAULT (no leaf, a malformed descriptor, a table outside
+ * device memory).
+ */
+static int ascend_emu_smmu_walk(struct ascend_device *mem, u64 root, u32 asid,
+				u64 va, struct ascend_emu_tlb_entry *e)
+{
+	__le64 burst[ASCEND_EMU_SMMU_BURST];
+	u64 table = root, d;
+	unsigned int level, idx, n, i, k;
+
+	if (va >= BIT_ULL(ASCEND_MMU_VA_BITS))
+		return -EFAULT;
+	for (level = 0; level < ASCEND_MMU_LEVELS; level++) {
+		idx = ascend_mmu_index(va, level);
+		if (level == ASCEND_MMU_LEVELS - 1)
+			break;
+		if (ascend_emu_hbm_rw(mem, table + idx * sizeof(d), &burst[0],
+				      sizeof(burst[0]), false))
+			return -EFAULT;
+		d = le64_to_cpu(burst[0]);
+		if (!(d & ASCEND_PTE_VALID) || (d & ASCEND_PTE_RSVD_MASK))
+			return -EFAULT;
+		if (!(d & ASCEND_PTE_TABLE)) {
+			if (!ascend_emu_pte_leaf_ok(d, level))
+				return -EFAULT;
+			ascend_emu_pte_entry(d, level, va, asid, e);
+			return 1;
+		}
+		if (d & ASCEND_PTE_AS_MASK)
+			return -EFAULT;	/* tables are in this memory */
+		table = d & ASCEND_PTE_ADDR_MASK;
+	}
+
+	/*
+	 * level 3: a burst of descriptors from @va's on, in one read; what
+	 * they map is cached (a transfer of small pieces walks each table
+	 * once per burst, not once per page)
+	 */
+	n = min_t(u64, ASCEND_MMU_ENTRIES - idx, ASCEND_EMU_SMMU_BURST);
+	if (ascend_emu_hbm_rw(mem, table + idx * sizeof(d), burst,
+			      n * sizeof(burst[0]), false))
+		return -EFAULT;
+	d = le64_to_cpu(burst[0]);
+	if (!ascend_emu_pte_leaf_ok(d, level))
+		return -EFAULT;
+	ascend_emu_pte_entry(d, level, va, asid, &e[0]);
+	k = 1;
+	for (i = 1; i < n; i++) {
+		struct ascend_emu_tlb_entry *last = &e[k - 1];
+
+		d = le64_to_cpu(burst[i]);
+		if (!ascend_emu_pte_leaf_ok(d, level))
+			break;
+		ascend_emu_pte_entry(d, level, (va & ~(u64)(SZ_4K - 1)) +
+				     (u64)i * SZ_4K, asid, &e[k]);
+		if (e[k].as == last->as && e[k].write == last->write &&
+		    e[k].out == last->out + last->len)
+			last->len += SZ_4K;	/* contiguous: one entry */
+		else
+			k++;
+	}
+	return k;
+}
+
+/* Through the peer window table at @peers: -EFAULT if no window has @va. */
+static int ascend_emu_smmu_walk_peers(struct ascend_emu *emu, u64 peers,
+				      u32 asid, u64 va, u64 len,
+				      struct ascend_emu_tlb_entry *e)
+{
+	struct ascend_mmu_peer_entry pe;
+	unsigned int i;
+
+	for (i = 0; i < ASCEND_MMU_PEER_MAX; i++) {
+		struct ascend_emu *peer;
+		u64 base, size;
+		u32 dev;
+		int n;
+
+		if (ascend_emu_hbm_rw(emu->adev, peers + i * sizeof(pe), &pe,
+				      sizeof(pe), false))
+			return -EFAULT;
+		if (!(le32_to_cpu(pe.flags) & ASCEND_MMU_PEER_VALID))
+			return -EFAULT;
+		base = le64_to_cpu(pe.base);
+		size = le64_to_cpu(pe.size);
+		if (va - base >= size)
+			continue;
+		dev = le32_to_cpu(pe.dev);
+		peer = ascend_emu_peer(ASCEND_AS_PEER(dev));
+		if (!peer || dev >= ASCEND_AS_PEER_MAX)
+			return -EFAULT;
+		n = ascend_emu_smmu_walk(peer->adev, le64_to_cpu(pe.root), asid,
+					 va, e);
+		/* a peer's window holds only its HBM */
+		if (n < 0 || e[0].as != ASCEND_AS_HBM)
+			return -EFAULT;
+		e[0].as = ASCEND_AS_PEER(dev);
+		return 1;
+	}
+	return -EFAULT;
+}
+
+int ascend_emu_smmu_xlate(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
+			  bool write, bool peers, struct ascend_dma_span *span)
+{
+	struct ascend_emu_tlb_entry e[ASCEND_EMU_SMMU_BURST];
+	struct ascend_emu_smmu *smmu = emu->smmu;
+	struct ascend_emu_mmu_ctx *ctx;
+	u64 root, ptab, gen;
+	int n;
+
+	if (!len || !asid)
+		return -EFAULT;
+	spin_lock(&smmu->lock);
+	if (ascend_emu_tlb_lookup(smmu, asid, va, &e[0])) {
+		spin_unlock(&smmu->lock);
+		goto found;
+	}
+	ctx = xa_load(&smmu->ctx, asid);
+	root = ctx ? ctx->root : 0;
+	ptab = ctx ? ctx->peers : 0;
+	gen = smmu->gen;
+	spin_unlock(&smmu->lock);
+	if (!root)
+		return -EFAULT;
+
+	n = ascend_emu_smmu_walk(emu->adev, root, asid, va, e);
+	if (n > 0)
+		ascend_emu_tlb_insert(smmu, e, n, gen);
+	else if (peers && ptab)
+		n = ascend_emu_smmu_walk_peers(emu, ptab, asid, va, len, e);
+	if (n < 0)
+		return n;
+found:
+	if (write && !e[0].write)
+		return -EFAULT;
+	span->addr = e[0].out + (va - e[0].va);
+	span->len = min(len, e[0].len - (va - e[0].va));
+	span->as = e[0].as;
+	return 0;
+}
+
+int ascend_emu_smmu_check(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
+			  bool write, bool peers, u64 *fault)
+{
+	struct ascend_dma_span s;
+	int ret;
+
+	while (len) {
+		ret = ascend_emu_smmu_xlate(emu, asid, va, len, write, peers, &s);
+		if (ret) {
+			*fault = va;
+			return ret;
+		}
+		va += s.len;
+		len -= s.len;
+	}
+	return 0;
+}
+
+int ascend_emu_smmu_rw(struct ascend_emu *emu, u32 asid, u64 va, void *buf,
+		       size_t len, bool write)
+{
+	struct ascend_dma_span s;
+	u64 end, fault;
+	int ret;
+
+	if (!len || check_add_overflow(va, (u64)len, &end))
+		return -EINVAL;
+	/* the whole range is checked before any byte moves */
+	ret = ascend_emu_smmu_check(emu, asid, va, len, write, false, &fault);
+	if (ret)
+		return ret;
+	while (len) {
+		ret = ascend_emu_smmu_xlate(emu, asid, va, len, write, false, &s);
+		if (ret)
+			return ret;
+		if (s.as == ASCEND_AS_HBM)
+			ret = ascend_emu_hbm_rw(emu->adev, s.addr, buf, s.len,
+						write);
+		else if (s.as == ASCEND_AS_SYS)
+			ret = ascend_emu_sys_rw(emu->adev, s.addr, buf, s.len,
+						write);
+		else
+			ret = -EFAULT;
+		if (ret)
+			return ret;
+		va += s.len;
+		buf += s.len;
+		len -= s.len;
+	}
+	return 0;
+}
