@@ -32,6 +32,7 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_managed.h>
 
 #include "ascend_drv.h"
@@ -90,6 +91,57 @@ static bool ascend_pt_enabled(const struct ascend_pt *pt)
 	return pt->adev && pt->adev->pt_pool.npages;
 }
 
+/*
+ * The device's side of the tables -- its page-table memory, its context
+ * and invalidation registers -- exists until the device is removed:
+ * drm_dev_unplug(), then the backend's fini, which drops that memory.  Past
+ * that, table changes only update the driver's own bookkeeping (the files
+ * still open let go of their address spaces then).
+ */
+static int ascend_pt_hw_write(struct ascend_device *adev, u64 addr,
+			      const void *buf, size_t len)
+{
+	int idx, ret;
+
+	if (!drm_dev_enter(&adev->drm, &idx))
+		return 0;
+	ret = adev->hw->hbm_rw(adev, addr, (void *)buf, len, true);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+static void ascend_pt_hw_discard(struct ascend_device *adev, u64 addr)
+{
+	int idx;
+
+	if (adev->hw->hbm_discard && drm_dev_enter(&adev->drm, &idx)) {
+		adev->hw->hbm_discard(adev, addr, ASCEND_MMU_TABLE_SIZE);
+		drm_dev_exit(idx);
+	}
+}
+
+static void ascend_pt_hw_context(struct ascend_device *adev, u32 asid,
+				 u64 root, u64 peers)
+{
+	int idx;
+
+	if (adev->hw->mmu_set_context && drm_dev_enter(&adev->drm, &idx)) {
+		adev->hw->mmu_set_context(adev, asid, root, peers);
+		drm_dev_exit(idx);
+	}
+}
+
+static void ascend_pt_hw_invalidate(struct ascend_device *adev, u32 asid,
+				    u64 va, u64 len)
+{
+	int idx;
+
+	if (adev->hw->mmu_invalidate && drm_dev_enter(&adev->drm, &idx)) {
+		adev->hw->mmu_invalidate(adev, asid, va, len);
+		drm_dev_exit(idx);
+	}
+}
+
 /* A zeroed table page: its device-physical address, or 0 (none free). */
 static u64 ascend_pt_page_alloc(struct ascend_pt *pt)
 {
@@ -117,8 +169,8 @@ static u64 ascend_pt_page_alloc(struct ascend_pt *pt)
 	 * discarded, and discarded or never written memory reads as zero.
 	 */
 	if (!adev->hw->hbm_discard &&
-	    adev->hw->hbm_rw(adev, addr, page_address(ZERO_PAGE(0)),
-			     ASCEND_MMU_TABLE_SIZE, true)) {
+	    ascend_pt_hw_write(adev, addr, page_address(ZERO_PAGE(0)),
+			       ASCEND_MMU_TABLE_SIZE)) {
 		spin_lock(&pool->lock);
 		__clear_bit(i, pool->bitmap);
 		pool->used--;
@@ -135,8 +187,7 @@ static void ascend_pt_page_free(struct ascend_pt *pt, u64 addr)
 	struct ascend_pt_pool *pool = &adev->pt_pool;
 	unsigned long i = (addr - pool->base) >> PAGE_SHIFT;
 
-	if (adev->hw->hbm_discard)
-		adev->hw->hbm_discard(adev, addr, ASCEND_MMU_TABLE_SIZE);
+	ascend_pt_hw_discard(adev, addr);
 	spin_lock(&pool->lock);
 	if (!WARN_ON(i >= pool->npages || !test_bit(i, pool->bitmap))) {
 		__clear_bit(i, pool->bitmap);
@@ -172,6 +223,7 @@ static struct ascend_pt_node *ascend_pt_node_alloc(struct ascend_pt *pt,
 		kfree(node);
 		return ERR_PTR(-ENOSPC);
 	}
+	/* valid while the device is: used inside drm_dev_enter() only */
 	if (pt->adev->hw->hbm_map_page)
 		node->cpu = pt->adev->hw->hbm_map_page(pt->adev, node->addr);
 	return node;
@@ -273,15 +325,19 @@ static int ascend_pt_write(struct ascend_pt *pt, struct ascend_pt_node *node,
 {
 	struct ascend_device *adev = pt->adev;
 	unsigned int i;
+	int dev_idx;
 
 	if (node->cpu) {
+		if (!drm_dev_enter(&adev->drm, &dev_idx))
+			return 0;	/* removed: its memory is gone */
 		/* each descriptor in one store: the device never sees half */
 		for (i = 0; i < n; i++)
 			WRITE_ONCE(node->cpu[idx + i], val[i]);
+		drm_dev_exit(dev_idx);
 		return 0;
 	}
-	return adev->hw->hbm_rw(adev, node->addr + idx * sizeof(*val),
-				(void *)val, n * sizeof(*val), true);
+	return ascend_pt_hw_write(adev, node->addr + idx * sizeof(*val), val,
+				  n * sizeof(*val));
 }
 
 /* Clear descriptors [@idx, @idx + @n) of @node in device memory. */
@@ -495,8 +551,7 @@ int ascend_pt_ensure(struct ascend_pt *pt)
 	}
 	pt->asid = asid;
 	pt->root = root;
-	if (adev->hw->mmu_set_context)
-		adev->hw->mmu_set_context(adev, pt->asid, root->addr, pt->peers);
+	ascend_pt_hw_context(adev, pt->asid, root->addr, pt->peers);
 	return 0;
 }
 
@@ -635,8 +690,7 @@ void ascend_pt_unmap(struct ascend_pt *pt, u64 va, u64 size)
 	} else {
 		ascend_pt_unmap_level(pt, pt->root, 0, va, end);
 	}
-	if (adev->hw->mmu_invalidate)
-		adev->hw->mmu_invalidate(adev, pt->asid, va, end - va);
+	ascend_pt_hw_invalidate(adev, pt->asid, va, end - va);
 	ascend_pt_trim(pt, ASCEND_PT_KEEP_EMPTY);
 }
 
@@ -665,9 +719,7 @@ static void ascend_pt_drop_peers(struct ascend_pt *pt)
 	if (!old)
 		return;
 	pt->peers = 0;
-	if (adev->hw->mmu_set_context)
-		adev->hw->mmu_set_context(adev, pt->asid,
-					  ascend_pt_root_addr(pt), 0);
+	ascend_pt_hw_context(adev, pt->asid, ascend_pt_root_addr(pt), 0);
 	ascend_pt_page_free(pt, old);
 }
 
@@ -700,15 +752,14 @@ int ascend_pt_set_peers(struct ascend_pt *pt,
 		pt->peers = ascend_pt_page_alloc(pt);
 		fresh = true;
 	}
-	ret = pt->peers ? adev->hw->hbm_rw(adev, pt->peers, page,
-					   ASCEND_MMU_TABLE_SIZE, true) :
+	ret = pt->peers ? ascend_pt_hw_write(adev, pt->peers, page,
+					     ASCEND_MMU_TABLE_SIZE) :
 			  -ENOSPC;
 	kfree(page);
 	if (ret)
 		goto err_drop;
-	if (fresh && adev->hw->mmu_set_context)
-		adev->hw->mmu_set_context(adev, pt->asid, pt->root->addr,
-					  pt->peers);
+	if (fresh)
+		ascend_pt_hw_context(adev, pt->asid, pt->root->addr, pt->peers);
 	return 0;
 
 err_drop:
@@ -727,8 +778,7 @@ void ascend_pt_fini(struct ascend_pt *pt)
 	if (!pt->root)
 		return;
 	/* the device lets go of the tables before they are freed */
-	if (adev->hw->mmu_set_context)
-		adev->hw->mmu_set_context(adev, pt->asid, 0, 0);
+	ascend_pt_hw_context(adev, pt->asid, 0, 0);
 	if (pt->peers)
 		ascend_pt_page_free(pt, pt->peers);
 	pt->peers = 0;
