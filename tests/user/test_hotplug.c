@@ -156,8 +156,9 @@ TEST(remove_idle_and_add_again)
 #define USER_FAIL(cond)							\
 	do {								\
 		if (!(cond)) {						\
-			printf("#   user %d: %s:%d: %s\n", (int)getpid(),	\
-			       __FILE__, __LINE__, #cond);		\
+			printf("#   user %d: %s:%d: %s (last message: %s)\n",\
+			       (int)getpid(), __FILE__, __LINE__, #cond,	\
+			       acl_errmsg());				\
 			fails++;					\
 		}							\
 	} while (0)

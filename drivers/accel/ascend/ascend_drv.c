@@ -115,7 +115,14 @@ static int ascend_ioctl_hw(struct drm_device *drm, void *data,
 
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
-	ret = fn(drm, data, file);
+	/*
+	 * remove marks the device lost (and faults its queues) before it
+	 * unplugs: a process that saw the fault must see the loss too
+	 */
+	if (READ_ONCE(to_ascend_device(drm)->lost))
+		ret = -ENODEV;
+	else
+		ret = fn(drm, data, file);
 	drm_dev_exit(idx);
 	return ret;
 }

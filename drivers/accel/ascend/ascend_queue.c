@@ -371,7 +371,7 @@ void ascend_queue_device_lost(struct ascend_device *adev)
 	struct ascend_queue *q;
 
 	mutex_lock(&adev->queues_lock);
-	adev->lost = true;
+	WRITE_ONCE(adev->lost, true);	/* read unlocked by the ioctls */
 	list_for_each_entry(q, &adev->queues, dev_link)
 		ascend_queue_lose(q);
 	mutex_unlock(&adev->queues_lock);
