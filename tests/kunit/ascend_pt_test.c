@@ -741,7 +741,7 @@ static void sm_rw(struct kunit *test)
 	/* across the two pieces */
 	KUNIT_EXPECT_EQ(test, ascend_emu_smmu_rw(&d->emu, d->pt.asid,
 						 PT_VA + SZ_4K - 32, buf, 64,
-						 true), 0);
+						 true, false), 0);
 	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->adev, 0x30000 + SZ_4K - 32,
 						back, 32, false), 0);
 	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->adev, 0x10000, back + 32, 32,
@@ -751,13 +751,13 @@ static void sm_rw(struct kunit *test)
 	memset(back, 0xee, sizeof(back));
 	KUNIT_EXPECT_EQ(test, ascend_emu_smmu_rw(&d->emu, d->pt.asid,
 						 PT_VA + SZ_8K - 32, back, 64,
-						 true), -EFAULT);
+						 true, false), -EFAULT);
 	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->adev, 0x10000 + SZ_4K - 32,
 						buf, 32, false), 0);
 	for (i = 0; i < 32; i++)
 		KUNIT_EXPECT_EQ(test, buf[i], 0);
 	KUNIT_EXPECT_EQ(test, ascend_emu_smmu_rw(&d->emu, d->pt.asid, U64_MAX,
-						 buf, 2, false), -EINVAL);
+						 buf, 2, false, false), -EINVAL);
 	ascend_pt_unmap(&d->pt, PT_VA, SZ_8K);
 	pt_dev_fini(d);
 }

@@ -3,8 +3,8 @@
  * DRM_IOCTL_ASCEND_COPY: a synchronous copy by the DMA engines.
  *
  * DRM_IOCTL_ASCEND_FILL: a synchronous fill (memset) by the DMA engines,
- * with %ASCEND_DMA_FILL descriptors.  Both are also offered to the command
- * processor as ascend_dma_copy_va() / ascend_dma_fill_va().
+ * with %ASCEND_DMA_FILL descriptors.  (The ring's COPY and FILL commands
+ * are executed by the device itself, on its own engines.)
  *
  * Host memory: each side of a COPY is either claimed by the device MMU (a
  * device VA, or host memory pinned and mapped by ascend_host.c: it is
@@ -16,7 +16,6 @@
  * stops the DMA (dma_cancel()), and the pages are unpinned only once the
  * engines are done with them, also when the process is being killed.
  * Pinning takes the process's mmap_lock, so it happens before vm->lock.
- * The command processor's ascend_dma_copy_va() accepts MMU addresses only.
  *
  * Order of events: drain the file's queues (the ioctl table does it,
  * before it enters the device, ascend_drv.c: the copy is ordered after
@@ -96,37 +95,10 @@ int ascend_copy_build(const struct ascend_vm_seg *dst, unsigned int ndst,
 	return n;
 }
 
-int ascend_fill_check(u64 dst, u64 size, u32 pattern_size, u32 flags)
-{
-	u64 end;
-
-	if (flags || !size)
-		return -EINVAL;
-	if (pattern_size != 1 && pattern_size != 2 && pattern_size != 4)
-		return -EINVAL;
-	if (size % pattern_size)
-		return -EINVAL;
-	if (check_add_overflow(dst, size, &end))
-		return -EINVAL;
-	return 0;
-}
-
 int ascend_fill_args_check(const struct drm_ascend_fill *args)
 {
 	return ascend_fill_check(args->dst, args->size, args->pattern_size,
 				 args->flags);
-}
-
-/* @pattern (@size bytes, little endian) as seen from byte @phase onward. */
-static u64 ascend_fill_rotate(u64 pattern, u32 size, u32 phase)
-{
-	u32 bits = size * 8;
-
-	pattern &= bits == 64 ? ~0ULL : (1ULL << bits) - 1;
-	if (!phase)
-		return pattern;
-	return ((pattern >> (phase * 8)) | (pattern << (bits - phase * 8))) &
-	       ((1ULL << bits) - 1);
 }
 
 int ascend_fill_build(const struct ascend_vm_seg *segs, unsigned int nsegs,
@@ -406,18 +378,6 @@ static int ascend_dma_copy_mmu(struct ascend_file *af, u64 dst, u64 src,
 			return ret;
 	}
 	return 0;
-}
-
-int ascend_dma_copy_va(struct ascend_vm *vm, u64 dst, u64 src, u64 size,
-		       const bool *abort)
-{
-	struct drm_ascend_copy args = { .dst = dst, .src = src, .size = size };
-	int ret;
-
-	ret = ascend_copy_check(&args);
-	if (ret)
-		return ret;
-	return ascend_dma_copy_mmu(ascend_vm_file(vm), dst, src, size, abort);
 }
 
 /* One pass of a fill: [dst, dst + size) of one mapping, @ctx locked. */
@@ -772,40 +732,6 @@ int ascend_ioctl_fill(struct drm_device *drm, void *data,
 /* ------------------------------------------------------------------------ */
 /* Batch, 2D, indirect and offset copies: the pure rules */
 
-/* [a, a + size) and [b, b + size) overlap (no wrap: checked before). */
-static bool ascend_copy_overlap(u64 a, u64 b, u64 size)
-{
-	return a < b + size && b < a + size;
-}
-
-int ascend_memcpy_desc_check(const struct ascend_memcpy_desc *d)
-{
-	u64 end;
-
-	if (d->magic != ASCEND_MEMCPY_DESC_MAGIC || d->version != 1 ||
-	    memchr_inv(d->reserved, 0, sizeof(d->reserved)) || !d->size)
-		return -EINVAL;
-	if (check_add_overflow(d->dst, d->size, &end) ||
-	    check_add_overflow(d->src, d->size, &end))
-		return -EINVAL;
-	return ascend_copy_overlap(d->dst, d->src, d->size) ? -EINVAL : 0;
-}
-
-int ascend_copy_2d_span(u64 addr, u64 pitch, u64 width, u64 height,
-			u64 *span)
-{
-	u64 s, end;
-
-	if (!width || !height || pitch < width)
-		return -EINVAL;
-	if (check_mul_overflow(pitch, height - 1, &s) ||
-	    check_add_overflow(s, width, &s) ||
-	    check_add_overflow(addr, s, &end))
-		return -EINVAL;
-	*span = s;
-	return 0;
-}
-
 int ascend_copy_2d_check(const struct drm_ascend_copy_2d *args)
 {
 	u64 span;
@@ -877,31 +803,6 @@ int ascend_copy_build_va(u64 dst, u64 src, u64 size, u64 chunk,
 			.src_as = ASCEND_AS_VA,
 		};
 	return 0;
-}
-
-int ascend_copy_offset_resolve(u64 dbase, u64 doff, u64 sbase, u64 soff,
-			       u64 size, u64 *dst, u64 *src)
-{
-	u64 end;
-
-	if (!size || check_add_overflow(dbase, doff, dst) ||
-	    check_add_overflow(sbase, soff, src) ||
-	    check_add_overflow(*dst, size, &end) ||
-	    check_add_overflow(*src, size, &end))
-		return -EINVAL;
-	return ascend_copy_overlap(*dst, *src, size) ? -EINVAL : 0;
-}
-
-int ascend_copy_entry_check(const struct drm_ascend_copy_entry *e)
-{
-	u64 end;
-
-	if (!e->size)
-		return 0;
-	if (check_add_overflow(e->dst, e->size, &end) ||
-	    check_add_overflow(e->src, e->size, &end))
-		return -EINVAL;
-	return ascend_copy_overlap(e->dst, e->src, e->size) ? -EINVAL : 0;
 }
 
 int ascend_copy_batch_args_check(const struct drm_ascend_copy_batch *args)

@@ -15,6 +15,7 @@
 #include <linux/types.h>
 
 #include "ascend_accel.h"
+#include "ascend_hw_rules.h"
 
 struct drm_ascend_copy_2d;
 struct drm_ascend_copy_batch;
@@ -103,9 +104,6 @@ int ascend_copy_build(const struct ascend_vm_seg *dst, unsigned int ndst,
 		      const struct ascend_vm_seg *src, unsigned int nsrc,
 		      u64 chunk, struct ascend_dma_desc *descs,
 		      unsigned int max);
-
-/* flags zero, pattern_size 1/2/4, size > 0 and a multiple of it, no wrap. */
-int ascend_fill_check(u64 dst, u64 size, u32 pattern_size, u32 flags);
 int ascend_fill_args_check(const struct drm_ascend_fill *args);
 
 /*
@@ -121,36 +119,25 @@ int ascend_fill_build(const struct ascend_vm_seg *segs, unsigned int nsegs,
 		      struct ascend_dma_desc *descs, unsigned int max);
 
 /*
- * The DMA path for callers other than the ioctls, e.g. the command
- * processor running ASCEND_CMD_COPY / ASCEND_CMD_FILL.  Each one takes
- * @vm->lock, translates the device VAs, builds the descriptors, submits
- * them to the DMA engines and waits for them, then drops the lock.  It does
- * NOT drain the file's queues (the ioctls do that before calling in).
- * Sleeps; call from process context without @vm->lock held.
- *
- * Returns 0; -EINVAL for bad arguments (size 0, overflow, overlap for copy,
- * pattern_size not 1/2/4 or size not a multiple of it for fill); -EFAULT
- * when a range is not fully inside one mapping of @vm (fault address: the
- * first byte of the offending range); -ENOMEM; -EIO (DMA engine error) or
- * -ENOMEM from the engines (the emulator could not back HBM).
- */
-int ascend_dma_copy_va(struct ascend_vm *vm, u64 dst, u64 src, u64 size,
-		       const bool *abort);
-
-/*
  * The DMA-mapped segments of @sgt as %ASCEND_AS_SYS segments, in an array
  * it allocates (kvfree() it).  Returns their number or -ENOMEM.
  */
 int ascend_copy_sgt_segs(struct sg_table *sgt, struct ascend_vm_seg **segs);
 
 /*
- * DRM_IOCTL_ASCEND_COPY's copy: like ascend_dma_copy_va(), but a side the
- * device MMU of @af does not claim is pageable memory of the calling
+ * DRM_IOCTL_ASCEND_COPY's copy, after the file's queues were drained: a
+ * side the device MMU of @af claims is translated (-EFAULT when it is not
+ * inside one mapping), any other side is pageable memory of the calling
  * process, pinned window by window for the copy.  -EFAULT when such a
  * range is not user memory that can be pinned (read, or written for the
  * destination), -EINTR when a fatal signal stopped it between windows.
  */
 int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size);
+/*
+ * DRM_IOCTL_ASCEND_FILL's fill of [@dst, @dst + @size) in @vm, pass by
+ * pass under @vm->lock: 0, -EINVAL (bad arguments), -EFAULT (not inside
+ * one writable mapping), -EINTR (a fatal signal), -ENOMEM or -EIO.
+ */
 int ascend_dma_fill_va(struct ascend_vm *vm, u64 dst, u64 size, u64 pattern,
 		       u32 pattern_size, const bool *abort);
 
@@ -212,27 +199,6 @@ int ascend_dma_run_abort(struct ascend_device *adev,
 /* ------------------------------------------------------------------------ */
 /* Batch, 2D, indirect and offset copies (ascend_copy_ext.c uses these) */
 
-/*
- * A memcpy descriptor read from device memory: magic, version 1, reserved
- * zero, size > 0, neither range wrapping, no overlap.  0 or -EINVAL.
- */
-int ascend_memcpy_desc_check(const struct ascend_memcpy_desc *d);
-
-/*
- * The bytes a 2D side covers: @pitch * (@height - 1) + @width into *@span.
- * -EINVAL for width/height 0, pitch < width, or any overflow (also of
- * @addr + span).
- */
-int ascend_copy_2d_span(u64 addr, u64 pitch, u64 width, u64 height,
-			u64 *span);
-static inline int ascend_copy_2d_span_check(u64 addr, u64 pitch, u64 width,
-					    u64 height)
-{
-	u64 span;
-
-	return ascend_copy_2d_span(addr, pitch, width, height, &span);
-}
-
 /* DRM_IOCTL_ASCEND_COPY_2D's argument rules: 0 or -EINVAL. */
 int ascend_copy_2d_check(const struct drm_ascend_copy_2d *args);
 
@@ -256,16 +222,6 @@ int ascend_copy_build_va(u64 dst, u64 src, u64 size, u64 chunk,
 			 struct ascend_dma_desc *descs, unsigned int *n,
 			 unsigned int max);
 
-/*
- * COPY_OFFSET at execution: *@dst = @dbase + @doff, *@src = @sbase + @soff;
- * -EINVAL on overflow (of either sum or of the ranges), size 0 or overlap.
- */
-int ascend_copy_offset_resolve(u64 dbase, u64 doff, u64 sbase, u64 soff,
-			       u64 size, u64 *dst, u64 *src);
-
-/* One batch entry: size 0 is fine; -EINVAL on wrap or overlap. */
-int ascend_copy_entry_check(const struct drm_ascend_copy_entry *e);
-
 /* count 1..DRM_ASCEND_COPY_BATCH_MAX, entry_size >= 24, flags 0. */
 int ascend_copy_batch_args_check(const struct drm_ascend_copy_batch *args);
 
@@ -283,15 +239,5 @@ int ascend_copy_batch_validate(const struct drm_ascend_copy_entry *e,
 /* ascend_copy_ext.c: the device side of the ring commands */
 struct ascend_cmd;
 struct ascend_emu_fault;
-
-/*
- * Run ring command COPY_2D / COPY_BATCH / COPY_INDIRECT / COPY_OFFSET of a
- * queue whose file has address space @vm.  0, or an ASCEND_FAULT_* code
- * with the faulting address in *@fault_addr.  Runs pass by pass (see
- * %ASCEND_COPY_PASS), the locks dropped in between; *@abort set (deadline,
- * queue stop) ends it within a pass, with ASCEND_FAULT_TIMEOUT.
- */
-u32 ascend_dma_cmd_ext(struct ascend_vm *vm, const struct ascend_cmd *cmd,
-		       u64 *fault_addr, const bool *abort);
 
 #endif /* __ASCEND_COPY_H__ */

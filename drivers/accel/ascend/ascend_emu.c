@@ -294,6 +294,20 @@ int ascend_emu_sys_rw(struct ascend_device *adev, u64 addr, void *buf,
 	return 0;
 }
 
+int ascend_emu_mem_rw(struct ascend_emu *emu, u32 as, u64 addr, void *buf,
+		      size_t len, bool write)
+{
+	if (as == ASCEND_AS_HBM)
+		return ascend_emu_hbm_rw(emu->adev, addr, buf, len, write);
+	if (as == ASCEND_AS_SYS)
+		return ascend_emu_sys_rw(emu->adev, addr, buf, len, write);
+	/* another device's HBM, through that device's backend */
+	emu = ascend_emu_peer(as);
+	if (emu)
+		return ascend_emu_hbm_rw(emu->adev, addr, buf, len, write);
+	return -EIO;
+}
+
 int ascend_emu_mem_copy(struct ascend_emu *emu, u64 dst, u32 dst_as,
 			u64 src, u32 src_as, u64 len)
 {

@@ -4,6 +4,8 @@
  *
  *  ascend_emu.c          ops table, device bring-up, lazily backed HBM
  *  ascend_emu_dma.c      DMA engines: kernel threads walking job lists
+ *  ascend_emu_copy.c     the command processor's copy sequencer: ring
+ *                        copy commands on the device's own engines
  *  ascend_emu_smmu.c     SMMU: page-table walker and TLB
  *  ascend_emu_cp.c       command processor: serves queues, executes ring
  *                        commands, NEED_WAKEUP doorbell protocol
@@ -13,12 +15,14 @@
 #ifndef __ASCEND_EMU_H__
 #define __ASCEND_EMU_H__
 
+#include <linux/jiffies.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
 #include "ascend_drv.h"
 #include "ascend_hw.h"
 
+struct ascend_cmd;
 struct ascend_queue;
 struct ascend_dma_job;
 struct drm_ascend_kernel_info;
@@ -58,7 +62,9 @@ int ascend_emu_hbm_rw(struct ascend_device *adev, u64 addr, void *buf,
 int ascend_emu_hbm_copy(struct ascend_emu *emu, u64 dst, u64 src, u64 len);
 int ascend_emu_hbm_fill(struct ascend_emu *emu, u64 dst, u64 len,
 			u64 pattern, u32 pattern_size);
-/* The same between address spaces (HBM, SYS, a peer's HBM). */
+/* The same between address spaces (HBM, SYS, a peer's HBM); -EIO: none. */
+int ascend_emu_mem_rw(struct ascend_emu *emu, u32 as, u64 addr, void *buf,
+		      size_t len, bool write);
 int ascend_emu_mem_copy(struct ascend_emu *emu, u64 dst, u32 dst_as,
 			u64 src, u32 src_as, u64 len);
 int ascend_emu_mem_fill(struct ascend_emu *emu, u64 dst, u32 dst_as,
@@ -80,6 +86,16 @@ void ascend_emu_dma_submit(struct ascend_device *adev,
 			   struct ascend_dma_job *job);
 void ascend_emu_dma_cancel(struct ascend_device *adev,
 			   struct ascend_dma_job *job);
+
+/*
+ * The device's own use of its engines (the command processor's copies):
+ * submit @job, wait for it, cancel it when *@abort becomes true (looked at
+ * every %ASCEND_EMU_DMA_ABORT_POLL).  The job's status, or -ECANCELED.
+ */
+#define ASCEND_EMU_DMA_ABORT_POLL	msecs_to_jiffies(5)
+int ascend_emu_dma_run(struct ascend_emu *emu, struct ascend_dma_job *job,
+		       const bool *abort);
+unsigned int ascend_emu_dma_engines(struct ascend_emu *emu);
 
 /* Slot of free-running ring index @idx (ASCEND_DMA_RING_SIZE, power of 2). */
 static inline u32 ascend_dma_ring_slot(u32 idx)
@@ -151,11 +167,31 @@ int ascend_emu_smmu_check(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
 			  bool write, bool peers, u64 *fault);
 /*
  * Device-side byte access by VA (command processor, AI cores), through the
- * address space's own tables only: the whole range is checked first.
- * -EFAULT, -EINVAL (empty or wrapping range), or the memory's error.
+ * address space's own tables (and its peer windows when @peers): the whole
+ * range is checked first, and the access is one access section.  -EFAULT,
+ * -EINVAL (empty or wrapping range), or the memory's error.
  */
 int ascend_emu_smmu_rw(struct ascend_emu *emu, u32 asid, u64 va, void *buf,
-		       size_t len, bool write);
+		       size_t len, bool write, bool peers);
+/*
+ * An access by VA: its translation and the bytes it moves happen between
+ * these two; an invalidation waits for the sections that had begun.  Keep
+ * a section to one step (%ASCEND_DMA_STEP bytes) and never nest them.
+ */
+void ascend_emu_smmu_access_begin(void);
+void ascend_emu_smmu_access_end(void);
+
+/* ascend_emu_copy.c */
+/*
+ * Execute ring copy command @cmd (COPY, FILL, COPY_2D, COPY_BATCH,
+ * COPY_INDIRECT, COPY_OFFSET; checked by the command checker) of a queue
+ * whose address space is @asid, on the device's engines.  Stops when
+ * *@abort becomes true.  Returns ASCEND_FAULT_NONE or the fault code, with
+ * *@fault_addr for ASCEND_FAULT_MMU.
+ */
+u32 ascend_emu_copy_cmd(struct ascend_emu *emu, u32 asid,
+			const struct ascend_cmd *cmd, const bool *abort,
+			u64 *fault_addr);
 
 /* ascend_emu_cp.c */
 /*

@@ -42,12 +42,10 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
-#include "ascend_copy.h"
 #include "ascend_emu.h"
 #include "ascend_event.h"
 #include "ascend_queue_priv.h"
 #include "ascend_trace.h"
-#include "ascend_vm.h"
 
 static unsigned int poll_us = 200;
 module_param(poll_us, uint, 0644);
@@ -370,76 +368,28 @@ static bool ascend_cp_launch(struct ascend_emu_cp *cp, struct ascend_queue *q,
 int ascend_emu_vm_rw(struct ascend_queue *q, u64 va, void *buf, size_t len,
 		     bool write)
 {
-	struct ascend_vm *vm = q->vm;
-	int ret;
-
 	/*
-	 * The SMMU translates, with the queue owner's ASID.  The owner's
-	 * lock is held across the access: an unmap (which takes it) waits for
-	 * the access to finish before the memory can go.
+	 * The SMMU translates, with the queue's ASID, in one access section:
+	 * an unmap's invalidation waits for the access to finish before the
+	 * memory can go.
 	 */
-	mutex_lock(&vm->lock);
-	ret = ascend_emu_smmu_rw(to_ascend_emu(q->adev), vm->pt.asid, va, buf,
-				 len, write);
-	mutex_unlock(&vm->lock);
-	return ret;
+	return ascend_emu_smmu_rw(to_ascend_emu(q->adev), READ_ONCE(q->asid),
+				  va, buf, len, write, false);
 }
 
-/* The side of @cmd that does not translate in @q's address space. */
-static u64 ascend_cp_dma_fault_addr(struct ascend_queue *q,
-				    const struct ascend_cmd *cmd)
-{
-	struct ascend_vm *vm = q->vm;
-	u64 addr, fault;
-
-	if (cmd->opcode == ASCEND_CMD_FILL)
-		return cmd->fill.dst;
-
-	mutex_lock(&vm->lock);
-	addr = ascend_emu_smmu_check(to_ascend_emu(q->adev), vm->pt.asid,
-				     cmd->copy.src, cmd->copy.size, false,
-				     false, &fault) ?
-	       cmd->copy.src : cmd->copy.dst;
-	mutex_unlock(&vm->lock);
-	return addr;
-}
-
+/* The copy commands: the device's own copy sequencer, on its engines. */
 static void ascend_cp_dma_work(struct work_struct *work)
 {
 	struct ascend_cp_job *job = container_of(work, struct ascend_cp_job,
 						 work);
-	const struct ascend_cmd *cmd = &job->cmd;
-	struct ascend_vm *vm = job->q->vm;
+	struct ascend_queue *q = job->q;
 	u64 addr = 0;
 	u32 code;
-	int ret;
 
-	if (cmd->opcode != ASCEND_CMD_COPY && cmd->opcode != ASCEND_CMD_FILL) {
-		/* 2D, batch, indirect, offset: fault code and address */
-		code = ascend_dma_cmd_ext(vm, cmd, &addr, &job->abort);
-		if (code)
-			ascend_cp_job_fault(job, code, addr);
-		ascend_cp_job_finish(job);
-		return;
-	}
-
-	if (cmd->opcode == ASCEND_CMD_COPY)
-		ret = ascend_dma_copy_va(vm, cmd->copy.dst, cmd->copy.src,
-					 cmd->copy.size, &job->abort);
-	else
-		ret = ascend_dma_fill_va(vm, cmd->fill.dst, cmd->fill.size,
-					 cmd->fill.pattern,
-					 cmd->fill.pattern_size, &job->abort);
-
-	if (ret == -ECANCELED)	/* aborted: the fault that did it stays */
-		ascend_cp_job_fault(job, ASCEND_FAULT_TIMEOUT, 0);
-	else if (ret == -EFAULT)
-		ascend_cp_job_fault(job, ASCEND_FAULT_MMU,
-				    ascend_cp_dma_fault_addr(job->q, cmd));
-	else if (ret == -EINVAL)
-		ascend_cp_job_fault(job, ASCEND_FAULT_BAD_COMMAND, 0);
-	else if (ret)
-		ascend_cp_job_fault(job, ASCEND_FAULT_DMA, 0);
+	code = ascend_emu_copy_cmd(to_ascend_emu(q->adev), READ_ONCE(q->asid),
+				   &job->cmd, &job->abort, &addr);
+	if (code)
+		ascend_cp_job_fault(job, code, addr);
 	ascend_cp_job_finish(job);
 }
 

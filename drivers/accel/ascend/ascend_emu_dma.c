@@ -47,10 +47,10 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
-#include "ascend_copy.h"
 #include "ascend_drv.h"
 #include "ascend_emu.h"
 #include "ascend_hw.h"
+#include "ascend_hw_rules.h"
 
 /**
  * struct ascend_emu_dma_slot - one hardware descriptor slot of a ring
@@ -187,21 +187,6 @@ static __always_inline void ascend_emu_dma_retire(struct ascend_emu_dma_ring *r)
 /* ------------------------------------------------------------------------ */
 /* Engine side: executing one descriptor */
 
-/* Byte access to device-physical memory in @as. */
-static int ascend_emu_dma_mem_rw(struct ascend_emu *emu, u32 as, u64 addr,
-				 void *buf, size_t len, bool write)
-{
-	if (as == ASCEND_AS_HBM)
-		return ascend_emu_hbm_rw(emu->adev, addr, buf, len, write);
-	if (as == ASCEND_AS_SYS)
-		return ascend_emu_sys_rw(emu->adev, addr, buf, len, write);
-	/* another device's HBM, through that device's backend */
-	emu = ascend_emu_peer(as);
-	if (emu)
-		return ascend_emu_hbm_rw(emu->adev, addr, buf, len, write);
-	return -EIO;
-}
-
 /* @va in one of the job's pinned pageable windows: 0, -EFAULT, -ENOENT */
 static int ascend_emu_dma_window(const struct ascend_dma_mmu *mmu, u64 va,
 				 u64 len, struct ascend_dma_span *span)
@@ -286,82 +271,138 @@ static int ascend_emu_dma_read_va(struct ascend_emu *emu,
 				  struct ascend_dma_job *job, u64 va,
 				  void *buf, size_t len, u64 *fault)
 {
+	int ret = 0;
+
+	ascend_emu_smmu_access_begin();
 	while (len) {
 		struct ascend_dma_span s;
-		int ret;
 
 		ret = ascend_emu_dma_xlate(emu, job, va, len, false, &s, fault);
 		if (ret)
-			return ret;
-		ret = ascend_emu_dma_mem_rw(emu, s.as, s.addr, buf, s.len,
-					    false);
-		if (ret)
-			return ret == -EFAULT ? -EIO : ret;
+			break;
+		ret = ascend_emu_mem_rw(emu, s.as, s.addr, buf, s.len, false);
+		if (ret) {
+			ret = ret == -EFAULT ? -EIO : ret;
+			break;
+		}
 		va += s.len;
 		buf += s.len;
 		len -= s.len;
 	}
-	return 0;
+	ascend_emu_smmu_access_end();
+	return ret;
 }
 
-/* Copy @len bytes; either side may be a VA, translated piece by piece. */
+/*
+ * One step of a transfer with a VA side: translate both sides and move at
+ * most %ASCEND_DMA_STEP bytes, in one access section (an invalidation
+ * waits for it).  On the @first step, every byte of both sides must
+ * translate, or none moves: when the first pieces do not cover the
+ * transfer, the rest is checked before anything is copied.  Returns the
+ * bytes moved, or a negative errno.
+ */
+static s64 ascend_emu_dma_step(struct ascend_emu *emu,
+			       struct ascend_dma_job *job, u64 dst, u32 dst_as,
+			       u64 src, u32 src_as, u64 len, bool first,
+			       u64 *fault)
+{
+	struct ascend_dma_span d = { dst, len, dst_as };
+	struct ascend_dma_span s = { src, len, src_as };
+	u64 n = 0;
+	int ret;
+
+	ascend_emu_smmu_access_begin();
+	if (dst_as == ASCEND_AS_VA) {
+		ret = ascend_emu_dma_xlate(emu, job, dst, len, true, &d, fault);
+		if (ret)
+			goto out;
+	}
+	if (src_as == ASCEND_AS_VA) {
+		ret = ascend_emu_dma_xlate(emu, job, src, len, false, &s,
+					   fault);
+		if (ret)
+			goto out;
+	}
+	if (first && d.len < len) {
+		ret = ascend_emu_dma_check(emu, job, dst + d.len, len - d.len,
+					   true, fault);
+		if (ret)
+			goto out;
+	}
+	if (first && s.len < len) {
+		ret = ascend_emu_dma_check(emu, job, src + s.len, len - s.len,
+					   false, fault);
+		if (ret)
+			goto out;
+	}
+	n = min3(d.len, s.len, (u64)ASCEND_DMA_STEP);
+	ret = ascend_emu_mem_copy(emu, d.addr, d.as, s.addr, s.as, n);
+out:
+	ascend_emu_smmu_access_end();
+	return ret ?: (s64)n;
+}
+
+/* Copy @len bytes; either side may be a VA, translated step by step. */
 static int ascend_emu_dma_xfer(struct ascend_emu *emu,
 			       struct ascend_dma_job *job, u64 dst, u32 dst_as,
 			       u64 src, u32 src_as, u64 len, u64 *fault)
 {
 	bool first = true;
-	int ret;
+	s64 n;
 
 	if (dst_as != ASCEND_AS_VA && src_as != ASCEND_AS_VA)
 		return ascend_emu_mem_copy(emu, dst, dst_as, src, src_as, len);
 
 	while (len) {
-		struct ascend_dma_span d = { dst, len, dst_as };
-		struct ascend_dma_span s = { src, len, src_as };
-		u64 n;
-
 		/* a step at a time: dma_cancel() is seen between steps */
 		if (READ_ONCE(job->cancel))
 			return -ECANCELED;
-		if (dst_as == ASCEND_AS_VA) {
-			ret = ascend_emu_dma_xlate(emu, job, dst, len, true, &d,
-						   fault);
-			if (ret)
-				return ret;
-		}
-		if (src_as == ASCEND_AS_VA) {
-			ret = ascend_emu_dma_xlate(emu, job, src, len, false,
-						   &s, fault);
-			if (ret)
-				return ret;
-		}
-		/*
-		 * Every byte of both sides translates, or none moves: when
-		 * the first pieces do not cover the transfer, the rest is
-		 * checked before anything is copied.
-		 */
-		if (first && d.len < len) {
-			ret = ascend_emu_dma_check(emu, job, dst + d.len,
-						   len - d.len, true, fault);
-			if (ret)
-				return ret;
-		}
-		if (first && s.len < len) {
-			ret = ascend_emu_dma_check(emu, job, src + s.len,
-						   len - s.len, false, fault);
-			if (ret)
-				return ret;
-		}
+		n = ascend_emu_dma_step(emu, job, dst, dst_as, src, src_as, len,
+					first, fault);
+		if (n < 0)
+			return n;
 		first = false;
-		n = min3(d.len, s.len, (u64)ASCEND_DMA_STEP);
-		ret = ascend_emu_mem_copy(emu, d.addr, d.as, s.addr, s.as, n);
-		if (ret)
-			return ret;
 		dst += n;
 		src += n;
 		len -= n;
 	}
 	return 0;
+}
+
+/*
+ * Fill @len bytes at VA @dst with @pattern (@pattern_size bytes, byte 0 at
+ * @dst), step by step; every byte must translate for a write before the
+ * first one is written.
+ */
+static int ascend_emu_dma_fill_va(struct ascend_emu *emu,
+				  struct ascend_dma_job *job, u64 dst, u64 len,
+				  u64 pattern, u32 pattern_size, u64 *fault)
+{
+	u64 done = 0;
+	int ret;
+
+	ret = ascend_emu_dma_check(emu, job, dst, len, true, fault);
+	while (!ret && done < len) {
+		struct ascend_dma_span d;
+		u64 n;
+
+		if (READ_ONCE(job->cancel))
+			return -ECANCELED;
+		ascend_emu_smmu_access_begin();
+		ret = ascend_emu_dma_xlate(emu, job, dst + done, len - done,
+					   true, &d, fault);
+		if (!ret) {
+			u64 p = ascend_fill_rotate(pattern, pattern_size,
+						   done % pattern_size);
+
+			n = min_t(u64, d.len, ASCEND_DMA_STEP);
+			ret = ascend_emu_mem_fill(emu, d.addr, d.as, n, p,
+						  pattern_size);
+			done += n;
+		}
+		ascend_emu_smmu_access_end();
+	}
+	return ret;
 }
 
 static int ascend_emu_dma_2d(struct ascend_emu *emu, struct ascend_dma_job *job,
@@ -441,6 +482,10 @@ static noinline int ascend_emu_dma_exec_other(struct ascend_emu_dma *dma,
 		return ascend_emu_dma_xfer(emu, job, d->dst, d->dst_as, d->src,
 					   d->src_as, d->len, fault);
 	case ASCEND_DMA_FILL:
+		if (d->dst_as == ASCEND_AS_VA)
+			return ascend_emu_dma_fill_va(emu, job, d->dst, d->len,
+						      d->pattern,
+						      d->pattern_size, fault);
 		return ascend_emu_mem_fill(emu, d->dst, d->dst_as, d->len,
 					   d->pattern, d->pattern_size);
 	case ASCEND_DMA_2D:
@@ -848,4 +893,26 @@ int ascend_emu_dma_engine_info(struct ascend_device *adev, unsigned int engine,
 	info->bytes_done = r->bytes;
 	spin_unlock(&dma->lock);
 	return 0;
+}
+
+unsigned int ascend_emu_dma_engines(struct ascend_emu *emu)
+{
+	return emu->dma->nr_engines;
+}
+
+int ascend_emu_dma_run(struct ascend_emu *emu, struct ascend_dma_job *job,
+		       const bool *abort)
+{
+	ascend_emu_dma_submit(emu->adev, job);
+	if (job->sync)
+		return job->status;
+	while (!wait_for_completion_timeout(&job->done,
+					    ASCEND_EMU_DMA_ABORT_POLL)) {
+		if (READ_ONCE(*abort)) {
+			ascend_emu_dma_cancel(emu->adev, job);
+			wait_for_completion(&job->done);
+			return -ECANCELED;
+		}
+	}
+	return job->status;
 }

@@ -25,7 +25,6 @@
 
 #include "ascend_emu.h"
 #include "ascend_queue_priv.h"
-#include "ascend_vm.h"
 
 /* Blocks one launch may ask for. */
 #define ASCEND_EMU_MAX_BLOCKS	65535

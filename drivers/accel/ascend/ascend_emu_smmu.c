@@ -20,7 +20,20 @@
  * without the lock; its result is installed only if no invalidation
  * happened meanwhile (@gen), so an invalidation is never undone by a walk
  * that started before it.
+ *
+ * An invalidation also waits for the accesses in flight: every access by
+ * VA (a step of a DMA transfer, a command processor or AI-core access) is
+ * translated and performed inside ascend_emu_smmu_access_begin()/_end(),
+ * and mmu_invalidate and mmu_set_context return only once the accesses
+ * that had begun are over (like an SMMU's sync command).  So when the
+ * driver has cleared a descriptor and invalidated, it may free the memory
+ * it mapped: no engine still writes there, and the device needs no driver
+ * lock held across its work.  Accesses through a peer window use another
+ * device's tables, so the wait covers every emulated NPU: one read-write
+ * semaphore for all of them, read by accesses (at most one step long,
+ * never nested), written -- taken and let go at once -- by invalidations.
  */
+#include <linux/rwsem.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/xarray.h>
@@ -83,6 +96,26 @@ struct ascend_emu_smmu {
 	struct ascend_emu_tlb_entry tlb[ASCEND_EMU_TLB_SIZE];
 };
 
+/* Accesses by VA in flight on any emulated NPU (read side, one step each). */
+static DECLARE_RWSEM(ascend_emu_access_sem);
+
+void ascend_emu_smmu_access_begin(void)
+{
+	down_read(&ascend_emu_access_sem);
+}
+
+void ascend_emu_smmu_access_end(void)
+{
+	up_read(&ascend_emu_access_sem);
+}
+
+/* Wait until every access by VA that began before the call is over. */
+static void ascend_emu_smmu_sync(void)
+{
+	down_write(&ascend_emu_access_sem);
+	up_write(&ascend_emu_access_sem);
+}
+
 int ascend_emu_smmu_init(struct ascend_emu *emu)
 {
 	struct ascend_emu_smmu *smmu;
@@ -143,6 +176,7 @@ void ascend_emu_mmu_invalidate(struct ascend_device *adev, u32 asid, u64 va,
 	spin_lock(&smmu->lock);
 	ascend_emu_tlb_flush_locked(smmu, asid, va, len);
 	spin_unlock(&smmu->lock);
+	ascend_emu_smmu_sync();
 }
 
 void ascend_emu_mmu_set_context(struct ascend_device *adev, u32 asid,
@@ -161,6 +195,7 @@ void ascend_emu_mmu_set_context(struct ascend_device *adev, u32 asid,
 		ascend_emu_tlb_flush_locked(smmu, asid, 0, U64_MAX);
 		spin_unlock(&smmu->lock);
 		kfree(old);
+		ascend_emu_smmu_sync();
 		return;
 	}
 	if (!ctx) {
@@ -181,6 +216,7 @@ void ascend_emu_mmu_set_context(struct ascend_device *adev, u32 asid,
 	ctx->peers = peers;
 	ascend_emu_tlb_flush_locked(smmu, asid, 0, U64_MAX);
 	spin_unlock(&smmu->lock);
+	ascend_emu_smmu_sync();
 }
 
 /* A TLB entry holding @va for @asid, copied to @out; @lock held. */
@@ -417,7 +453,7 @@ int ascend_emu_smmu_check(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
 }
 
 int ascend_emu_smmu_rw(struct ascend_emu *emu, u32 asid, u64 va, void *buf,
-		       size_t len, bool write)
+		       size_t len, bool write, bool peers)
 {
 	struct ascend_dma_span s;
 	u64 end, fault;
@@ -425,27 +461,21 @@ int ascend_emu_smmu_rw(struct ascend_emu *emu, u32 asid, u64 va, void *buf,
 
 	if (!len || check_add_overflow(va, (u64)len, &end))
 		return -EINVAL;
+	ascend_emu_smmu_access_begin();
 	/* the whole range is checked before any byte moves */
-	ret = ascend_emu_smmu_check(emu, asid, va, len, write, false, &fault);
-	if (ret)
-		return ret;
-	while (len) {
-		ret = ascend_emu_smmu_xlate(emu, asid, va, len, write, false, &s);
+	ret = ascend_emu_smmu_check(emu, asid, va, len, write, peers, &fault);
+	while (!ret && len) {
+		ret = ascend_emu_smmu_xlate(emu, asid, va, len, write, peers,
+					    &s);
 		if (ret)
-			return ret;
-		if (s.as == ASCEND_AS_HBM)
-			ret = ascend_emu_hbm_rw(emu->adev, s.addr, buf, s.len,
-						write);
-		else if (s.as == ASCEND_AS_SYS)
-			ret = ascend_emu_sys_rw(emu->adev, s.addr, buf, s.len,
-						write);
-		else
+			break;
+		ret = ascend_emu_mem_rw(emu, s.as, s.addr, buf, s.len, write);
+		if (ret == -EIO)
 			ret = -EFAULT;
-		if (ret)
-			return ret;
 		va += s.len;
 		buf += s.len;
 		len -= s.len;
 	}
-	return 0;
+	ascend_emu_smmu_access_end();
+	return ret;
 }

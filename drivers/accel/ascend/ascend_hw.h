@@ -14,6 +14,9 @@
  * addresses (%ASCEND_AS_VA) that the device translates itself through the
  * page tables the driver wrote for the address space (ASID) of the job or
  * queue: see "The device MMU" below.
+ *
+ * ascend_hw_rules.h, also part of the interface, holds the rules of the
+ * copy formats the device executes (shared with the driver's checks).
  */
 #ifndef __ASCEND_HW_H__
 #define __ASCEND_HW_H__
@@ -92,12 +95,13 @@ static inline unsigned int ascend_as_peer_dev(u32 as)
  * @src: device-physical source address, in address space @src_as
  *	(%ASCEND_DMA_LINEAR only)
  * @len: bytes to write at @dst
- * @kind: %ASCEND_DMA_LINEAR or %ASCEND_DMA_FILL
+ * @kind: %ASCEND_DMA_LINEAR, %ASCEND_DMA_FILL, %ASCEND_DMA_2D,
+ *	%ASCEND_DMA_INDIRECT or %ASCEND_DMA_OFFSET
  * @pattern_size: %ASCEND_DMA_FILL: 1, 2 or 4 (@len need not be a multiple)
  * @pattern: %ASCEND_DMA_FILL: the low @pattern_size bytes (little endian)
  *	are repeated, starting with byte 0 of the pattern at @dst
  * @dst_as: %ASCEND_AS_HBM, %ASCEND_AS_SYS, %ASCEND_AS_VA or
- *	ASCEND_AS_PEER(device index)
+ *	ASCEND_AS_PEER(device index) (a fill too)
  * @src_as: likewise (%ASCEND_DMA_LINEAR and %ASCEND_DMA_2D only)
  * @dpitch: %ASCEND_DMA_2D: bytes between destination rows, >= @len
  * @spitch: %ASCEND_DMA_2D: bytes between source rows, >= @len
@@ -251,9 +255,10 @@ struct ascend_dma_window {
  * @windows: pinned pageable ranges of this job, looked up first
  * @nr_windows: entries in @windows
  *
- * Data only: the engines translate with the device MMU.  The submitter
- * keeps the translation stable while the job runs (it holds its address
- * space's lock, and its linked peers', across the job).
+ * Data only: the engines translate with the device MMU, step by step; an
+ * mmu_invalidate() waits for the steps in flight, so a range unmapped
+ * while the job runs faults from then on and is never touched after the
+ * invalidation returned.
  */
 struct ascend_dma_mmu {
 	u32 asid;
@@ -384,7 +389,8 @@ struct ascend_dma_engine_info {
  *	interface of Documentation/hardware.rst ("Device MMU")
  * @mmu_invalidate: drop TLB entries of @asid that overlap [@va, @va +
  *	@len) (@len U64_MAX: every entry of @asid); on return no later
- *	translation uses a descriptor the driver changed before the call
+ *	translation uses a descriptor the driver changed before the call, and
+ *	every access by VA that had begun is over (mmu_set_context too)
  */
 struct ascend_hw_ops {
 	int (*init)(struct ascend_device *adev);

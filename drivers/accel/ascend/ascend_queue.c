@@ -747,6 +747,12 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 	q = kzalloc(sizeof(*q), GFP_KERNEL);
 	if (!q)
 		return -ENOMEM;
+	/* the device translates every address the queue names with it */
+	ret = ascend_vm_asid(&af->vm, &q->asid);
+	if (ret) {
+		kfree(q);
+		return ret;
+	}
 
 	area = ascend_queue_area_create(drm, size);
 	if (IS_ERR(area)) {

@@ -65,6 +65,7 @@ struct ascend_queue_area {
  * @af: the owning file; valid while the queue is in its handle table
  * @vm: the owner's device address space: every address a command names
  *	is translated here
+ * @asid: @vm's ASID, with which the device translates those addresses
  * @file: the DRM file allowed to mmap @area (revoked at destroy)
  * @handle: handle in @af's table
  * @area: the shared area
@@ -109,6 +110,7 @@ struct ascend_queue {
 	struct ascend_device *adev;
 	struct ascend_file *af;
 	struct ascend_vm *vm;
+	u32 asid;
 	struct drm_file *file;
 	u32 handle;
 

@@ -95,6 +95,17 @@ int ascend_vm_set_window(struct ascend_vm *vm, u64 base, u64 size)
 	return ret;
 }
 
+int ascend_vm_asid(struct ascend_vm *vm, u32 *asid)
+{
+	int ret;
+
+	mutex_lock(&vm->lock);
+	ret = ascend_pt_ensure(&vm->pt);
+	*asid = vm->pt.asid;
+	mutex_unlock(&vm->lock);
+	return ret;
+}
+
 bool ascend_vm_has_window(struct ascend_vm *vm)
 {
 	/* Set once, under the lock; mapping rechecks it there. */

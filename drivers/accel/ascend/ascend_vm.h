@@ -138,6 +138,12 @@ int ascend_vm_check_window(u64 base, u64 size, u32 flags, u32 pad);
 /* Validate and register the window: -EINVAL, or -EBUSY if already set. */
 int ascend_vm_set_window(struct ascend_vm *vm, u64 base, u64 size);
 bool ascend_vm_has_window(struct ascend_vm *vm);
+/*
+ * The ASID the device translates @vm's addresses with, its page tables
+ * set up if they were not yet: fixed until the address space goes.
+ * 0 and *@asid, or -ENOMEM / -ENOSPC.
+ */
+int ascend_vm_asid(struct ascend_vm *vm, u32 *asid);
 
 /*
  * Map @alloc at a VA chosen in the window, aligned to its page size.

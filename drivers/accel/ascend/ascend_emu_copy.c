@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Emulated NPU: the command processor's copy sequencer.  Ring COPY, FILL,
+ * COPY_2D, COPY_BATCH, COPY_INDIRECT and COPY_OFFSET are executed by the
+ * device itself, on its own DMA engines, with device VAs that the engines
+ * translate through the queue's address space (its ASID and peer
+ * windows).  Nothing of the driver is called and no driver lock is held:
+ * a concurrent unmap clears the descriptors and invalidates, which waits
+ * for the engine steps in flight (ascend_emu_smmu.c), so a copy racing a
+ * free of its own memory faults instead of touching what the memory
+ * became.
+ *
+ * Every byte a command names is checked to translate before the first one
+ * moves (a batch: every entry), then the work goes to the engines in jobs
+ * of at most %ASCEND_EMU_COPY_PASS bytes, each spread over the engines in
+ * %ASCEND_DMA_STEP descriptors.  Between jobs, and while waiting for one,
+ * the command's abort flag is looked at: a deadline, a queue stop or reset
+ * stops the command within one step per engine.
+ */
+#include <linux/minmax.h>
+#include <linux/sched.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+
+#include "ascend_emu.h"
+#include "ascend_hw.h"
+#include "ascend_hw_rules.h"
+
+/* Bytes of one job; rows of a 2D band per job (fewer for long rows). */
+#define ASCEND_EMU_COPY_PASS	SZ_16M
+#define ASCEND_EMU_COPY_ROWS	4096
+/* Batch entries read from device memory at a time; abort checks. */
+#define ASCEND_EMU_BATCH_READ	256
+#define ASCEND_EMU_BATCH_GAP	4096
+/* Descriptors of one batch job (many small entries). */
+#define ASCEND_EMU_BATCH_DESCS	1024
+
+static_assert(ASCEND_EMU_COPY_PASS % ASCEND_DMA_STEP == 0);
+static_assert(ASCEND_DMA_STEP % 4 == 0);	/* fills keep their phase */
+
+/**
+ * struct ascend_emu_copy - one ring copy command being executed
+ * @emu: the device
+ * @mmu: translation of the engines' VAs: the queue's ASID
+ * @abort: the command's abort flag
+ * @descs: descriptor buffer of @cap entries
+ * @cap: entries in @descs
+ * @fault_addr: out: the VA of an %ASCEND_FAULT_MMU
+ */
+struct ascend_emu_copy {
+	struct ascend_emu *emu;
+	struct ascend_dma_mmu mmu;
+	const bool *abort;
+	struct ascend_dma_desc *descs;
+	unsigned int cap;
+	u64 *fault_addr;
+};
+
+/* The fault code of a job status or translation error at @addr. */
+static u32 ascend_emu_copy_fault(struct ascend_emu_copy *c, int ret, u64 addr)
+{
+	switch (ret) {
+	case 0:
+		return ASCEND_FAULT_NONE;
+	case -EFAULT:
+		*c->fault_addr = addr;
+		return ASCEND_FAULT_MMU;
+	case -EINVAL:
+		return ASCEND_FAULT_BAD_COMMAND;
+	case -ECANCELED:
+		return ASCEND_FAULT_TIMEOUT;
+	default:
+		return ASCEND_FAULT_DMA;
+	}
+}
+
+/* Between two jobs: stop if the command was aborted, let others run. */
+static u32 ascend_emu_copy_gap(struct ascend_emu_copy *c)
+{
+	if (READ_ONCE(*c->abort))
+		return ASCEND_FAULT_TIMEOUT;
+	cond_resched();
+	return ASCEND_FAULT_NONE;
+}
+
+/* Run @n descriptors as one job and wait for it: a fault code. */
+static u32 ascend_emu_copy_run(struct ascend_emu_copy *c,
+			       const struct ascend_dma_desc *descs,
+			       unsigned int n)
+{
+	struct ascend_dma_job job = {
+		.descs = descs,
+		.count = n,
+		.mmu = &c->mmu,
+	};
+	int ret;
+
+	ret = ascend_emu_dma_run(c->emu, &job, c->abort);
+	return ascend_emu_copy_fault(c, ret, job.fault_addr);
+}
+
+/* Does all of [va, va + len) translate (for a write when @write)? */
+static u32 ascend_emu_copy_check(struct ascend_emu_copy *c, u64 va, u64 len,
+				 bool write)
+{
+	u64 fault;
+	int ret;
+
+	ret = ascend_emu_smmu_check(c->emu, c->mmu.asid, va, len, write, true,
+				    &fault);
+	/* the range that does not translate is reported by its start */
+	return ascend_emu_copy_fault(c, ret, va);
+}
+
+/* Descriptors of @len bytes from @dst/@src, one per engine step. */
+static unsigned int ascend_emu_copy_linear_descs(struct ascend_dma_desc *d,
+						 u64 dst, u64 src, u64 len)
+{
+	unsigned int n = 0;
+	u64 off, step;
+
+	for (off = 0; off < len; off += step) {
+		step = min_t(u64, len - off, ASCEND_DMA_STEP);
+		d[n++] = (struct ascend_dma_desc){
+			.kind = ASCEND_DMA_LINEAR,
+			.dst = dst + off,
+			.src = src + off,
+			.len = step,
+			.dst_as = ASCEND_AS_VA,
+			.src_as = ASCEND_AS_VA,
+		};
+	}
+	return n;
+}
+
+/* A linear copy between VAs, checked already: one job per pass. */
+static u32 ascend_emu_copy_linear(struct ascend_emu_copy *c, u64 dst, u64 src,
+				  u64 size)
+{
+	unsigned int n;
+	u64 off, len;
+	u32 code;
+
+	for (off = 0; off < size; off += len) {
+		len = min_t(u64, size - off, ASCEND_EMU_COPY_PASS);
+		if (off) {
+			code = ascend_emu_copy_gap(c);
+			if (code)
+				return code;
+		}
+		n = ascend_emu_copy_linear_descs(c->descs, dst + off,
+						 src + off, len);
+		code = ascend_emu_copy_run(c, c->descs, n);
+		if (code)
+			return code;
+	}
+	return ASCEND_FAULT_NONE;
+}
+
+static u32 ascend_emu_copy_copy(struct ascend_emu_copy *c,
+				const struct ascend_cmd_copy *cmd)
+{
+	/* the source is reported when both sides are bad */
+	return ascend_emu_copy_check(c, cmd->src, cmd->size, false) ?:
+	       ascend_emu_copy_check(c, cmd->dst, cmd->size, true) ?:
+	       ascend_emu_copy_linear(c, cmd->dst, cmd->src, cmd->size);
+}
+
+static u32 ascend_emu_copy_fill(struct ascend_emu_copy *c,
+				const struct ascend_cmd_fill *f)
+{
+	unsigned int n;
+	u64 off, len, pos, step;
+	u32 code;
+
+	code = ascend_emu_copy_check(c, f->dst, f->size, true);
+	/* jobs and descriptors start at multiples of 4: phase 0 each */
+	for (off = 0; !code && off < f->size; off += len) {
+		len = min_t(u64, f->size - off, ASCEND_EMU_COPY_PASS);
+		if (off) {
+			code = ascend_emu_copy_gap(c);
+			if (code)
+				break;
+		}
+		n = 0;
+		for (pos = 0; pos < len; pos += step) {
+			step = min_t(u64, len - pos, ASCEND_DMA_STEP);
+			c->descs[n++] = (struct ascend_dma_desc){
+				.kind = ASCEND_DMA_FILL,
+				.dst = f->dst + off + pos,
+				.len = step,
+				.pattern = f->pattern,
+				.pattern_size = f->pattern_size,
+				.dst_as = ASCEND_AS_VA,
+			};
+		}
+		code = ascend_emu_copy_run(c, c->descs, n);
+	}
+	return code;
+}
+
+static u32 ascend_emu_copy_2d(struct ascend_emu_copy *c,
+			      const struct ascend_cmd_copy_2d *d)
+{
+	unsigned int parts = min(ascend_emu_dma_engines(c->emu), c->cap);
+	u64 dspan, sspan, row, rows, per, extra, r;
+	unsigned int i, n;
+	u32 code = 0;
+
+	if (ascend_copy_2d_span(d->dst, d->dpitch, d->width, d->height,
+				&dspan) ||
+	    ascend_copy_2d_span(d->src, d->spitch, d->width, d->height,
+				&sspan))
+		return ASCEND_FAULT_BAD_COMMAND;
+	/* every byte of both spans, before the first row moves */
+	code = ascend_emu_copy_check(c, d->dst, dspan, true) ?:
+	       ascend_emu_copy_check(c, d->src, sspan, false);
+
+	for (row = 0; !code && row < d->height; row += rows) {
+		rows = clamp_t(u64, min_t(u64, ASCEND_EMU_COPY_PASS / d->width,
+					  ASCEND_EMU_COPY_ROWS),
+			       1, d->height - row);
+		if (row) {
+			code = ascend_emu_copy_gap(c);
+			if (code)
+				break;
+		}
+		/* a row longer than a pass: in passes of its own */
+		if (d->width > ASCEND_EMU_COPY_PASS) {
+			code = ascend_emu_copy_linear(c,
+						      d->dst + row * d->dpitch,
+						      d->src + row * d->spitch,
+						      d->width);
+			continue;
+		}
+		/* the band's rows shared out over the engines */
+		n = min_t(u64, parts, rows);
+		per = div64_u64_rem(rows, n, &extra);
+		for (i = 0, r = row; i < n; i++) {
+			u64 h = per + (i < extra);
+
+			c->descs[i] = (struct ascend_dma_desc){
+				.kind = ASCEND_DMA_2D,
+				.dst = d->dst + r * d->dpitch,
+				.src = d->src + r * d->spitch,
+				.len = d->width,
+				.dpitch = d->dpitch,
+				.spitch = d->spitch,
+				.height = h,
+				.dst_as = ASCEND_AS_VA,
+				.src_as = ASCEND_AS_VA,
+			};
+			r += h;
+		}
+		code = ascend_emu_copy_run(c, c->descs, n);
+	}
+	return code;
+}
+
+/*
+ * A ring COPY_BATCH: check (@run false) or run every entry.  Entries are
+ * read from device memory %ASCEND_EMU_BATCH_READ at a time, and checked
+ * by the device's rules on every read (user space may rewrite them).  A
+ * job holds at most a pass of bytes and @c->cap descriptors.
+ */
+static u32 ascend_emu_copy_batch_pass(struct ascend_emu_copy *c,
+				      const struct ascend_cmd_copy_batch *b,
+				      struct drm_ascend_copy_entry *buf,
+				      bool run)
+{
+	unsigned int nd = 0;
+	u64 queued = 0, eoff, elen;
+	u32 i, k, n, code;
+	int ret;
+
+	for (i = 0; i < b->count; i += n) {
+		u64 at = b->entries + (u64)i * sizeof(*buf);
+
+		if (i && !(i % ASCEND_EMU_BATCH_GAP)) {
+			code = ascend_emu_copy_gap(c);
+			if (code)
+				return code;
+		}
+		n = min_t(u32, b->count - i, ASCEND_EMU_BATCH_READ);
+		/* the entries may be in a linked peer's memory too */
+		ret = ascend_emu_smmu_rw(c->emu, c->mmu.asid, at, buf,
+					 n * sizeof(*buf), false, true);
+		if (ret)
+			return ascend_emu_copy_fault(c, ret, at);
+		for (k = 0; k < n; k++) {
+			const struct drm_ascend_copy_entry *e = &buf[k];
+
+			if (ascend_copy_entry_check(e))
+				return ASCEND_FAULT_BAD_COMMAND;
+			if (!e->size)
+				continue;
+			if (!run) {
+				code = ascend_emu_copy_check(c, e->dst, e->size,
+							     true) ?:
+				       ascend_emu_copy_check(c, e->src, e->size,
+							     false);
+				if (code)
+					return code;
+				continue;
+			}
+			for (eoff = 0; eoff < e->size; eoff += elen) {
+				elen = min_t(u64, e->size - eoff,
+					     ASCEND_EMU_COPY_PASS);
+				/* a job holds at most a pass: run it first */
+				if (nd && (queued + elen > ASCEND_EMU_COPY_PASS ||
+					   nd + DIV_ROUND_UP_ULL(elen,
+						ASCEND_DMA_STEP) > c->cap)) {
+					code = ascend_emu_copy_run(c, c->descs,
+								   nd) ?:
+					       ascend_emu_copy_gap(c);
+					nd = 0;
+					queued = 0;
+					if (code)
+						return code;
+				}
+				nd += ascend_emu_copy_linear_descs(c->descs + nd,
+								   e->dst + eoff,
+								   e->src + eoff,
+								   elen);
+				queued += elen;
+			}
+		}
+	}
+	return nd ? ascend_emu_copy_run(c, c->descs, nd) : ASCEND_FAULT_NONE;
+}
+
+static u32 ascend_emu_copy_batch(struct ascend_emu_copy *c,
+				 const struct ascend_cmd_copy_batch *b)
+{
+	struct drm_ascend_copy_entry *buf;
+	u32 code;
+
+	buf = kmalloc_array(ASCEND_EMU_BATCH_READ, sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return ASCEND_FAULT_DMA;
+	/* every entry is checked before any byte moves */
+	code = ascend_emu_copy_batch_pass(c, b, buf, false) ?:
+	       ascend_emu_copy_batch_pass(c, b, buf, true);
+	kfree(buf);
+	return code;
+}
+
+/* COPY_INDIRECT, COPY_OFFSET: one descriptor, read when it executes. */
+static u32 ascend_emu_copy_late(struct ascend_emu_copy *c,
+				const struct ascend_cmd *cmd)
+{
+	struct ascend_dma_desc d = {};
+
+	if (cmd->opcode == ASCEND_CMD_COPY_INDIRECT) {
+		d.kind = ASCEND_DMA_INDIRECT;
+		d.src = cmd->copy_indirect.desc;
+		d.src_as = ASCEND_AS_VA;
+	} else {
+		d.kind = ASCEND_DMA_OFFSET;
+		d.dst = cmd->copy_offset.dst_slot;
+		d.src = cmd->copy_offset.src_slot;
+		d.dst_as = ASCEND_AS_VA;
+		d.src_as = ASCEND_AS_VA;
+		d.dst_off = cmd->copy_offset.dst_offset;
+		d.src_off = cmd->copy_offset.src_offset;
+		d.len = cmd->copy_offset.size;
+	}
+	return ascend_emu_copy_run(c, &d, 1);
+}
+
+u32 ascend_emu_copy_cmd(struct ascend_emu *emu, u32 asid,
+			const struct ascend_cmd *cmd, const bool *abort,
+			u64 *fault_addr)
+{
+	struct ascend_dma_desc one;
+	struct ascend_emu_copy c = {
+		.emu = emu,
+		.mmu = { .asid = asid },
+		.abort = abort,
+		.descs = &one,
+		.cap = 1,
+		.fault_addr = fault_addr,
+	};
+	unsigned int cap;
+	u32 code;
+
+	switch (cmd->opcode) {
+	case ASCEND_CMD_COPY_INDIRECT:
+	case ASCEND_CMD_COPY_OFFSET:
+		return ascend_emu_copy_late(&c, cmd);
+	case ASCEND_CMD_COPY:
+		/* a copy of one step needs no descriptor buffer */
+		if (cmd->copy.size <= ASCEND_DMA_STEP)
+			return ascend_emu_copy_copy(&c, &cmd->copy);
+		break;
+	case ASCEND_CMD_FILL:
+		if (cmd->fill.size <= ASCEND_DMA_STEP)
+			return ascend_emu_copy_fill(&c, &cmd->fill);
+		break;
+	}
+
+	cap = cmd->opcode == ASCEND_CMD_COPY_BATCH ? ASCEND_EMU_BATCH_DESCS :
+	      max_t(unsigned int, ascend_emu_dma_engines(emu),
+		    ASCEND_EMU_COPY_PASS / ASCEND_DMA_STEP);
+	c.descs = kvmalloc_array(cap, sizeof(*c.descs), GFP_KERNEL);
+	if (!c.descs)
+		return ASCEND_FAULT_DMA;
+	c.cap = cap;
+	switch (cmd->opcode) {
+	case ASCEND_CMD_COPY:
+		code = ascend_emu_copy_copy(&c, &cmd->copy);
+		break;
+	case ASCEND_CMD_FILL:
+		code = ascend_emu_copy_fill(&c, &cmd->fill);
+		break;
+	case ASCEND_CMD_COPY_2D:
+		code = ascend_emu_copy_2d(&c, &cmd->copy_2d);
+		break;
+	case ASCEND_CMD_COPY_BATCH:
+		code = ascend_emu_copy_batch(&c, &cmd->copy_batch);
+		break;
+	default:
+		code = ASCEND_FAULT_BAD_COMMAND;
+		break;
+	}
+	kvfree(c.descs);
+	return code;
+}
