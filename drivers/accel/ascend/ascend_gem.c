@@ -134,6 +134,7 @@ static void ascend_bo_retire(struct ascend_retire *r)
 	struct ascend_hbm_buf *buf = bo->buf;
 	struct ascend_hbm_range *sub_ranges = bo->sub_ranges;
 	bool charged = !bo->imported;
+	u64 size = buf->mem.size;
 	bool parked = false;
 
 	/*
@@ -145,11 +146,15 @@ static void ascend_bo_retire(struct ascend_retire *r)
 		parked = ascend_vm_unmap_park(&af->vm, &bo->map);
 	else
 		ascend_vm_unmap(&af->vm, &bo->map);
-	if (charged)
-		atomic64_sub(buf->mem.size, &af->hbm_used);
 	/* The last reference: keep the structure for the file's next one. */
 	if (kref_put(&buf->ref, ascend_hbm_buf_free_mem))
 		kfree(xchg(&af->spare_buf, buf));
+	/*
+	 * Uncharged after the memory went back: whoever sees the file's
+	 * hbm_used drop sees the device's free memory grow with it.
+	 */
+	if (charged)
+		atomic64_sub(size, &af->hbm_used);
 	kfree(sub_ranges);
 	if (!parked)
 		kfree(bo);
