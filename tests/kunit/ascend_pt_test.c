@@ -12,6 +12,8 @@
  * above it, its SMMU; the writer reaches the memory only through the
  * backend's hbm_rw, the walker only through the device's own.
  */
+#include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/random.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -762,12 +764,58 @@ static void sm_rw(struct kunit *test)
 	pt_dev_fini(d);
 }
 
+/* An access section held by another thread for a while. */
+struct sm_accessor {
+	struct completion begun;
+	atomic_t ended;
+};
+
+static int sm_access_thread(void *data)
+{
+	struct sm_accessor *a = data;
+
+	ascend_emu_smmu_access_begin();
+	complete(&a->begun);
+	msleep(100);
+	atomic_set(&a->ended, 1);
+	ascend_emu_smmu_access_end();
+	return 0;
+}
+
+/*
+ * mmu_invalidate (and mmu_set_context) return only once the accesses by
+ * VA that had begun are over: an unmap may then free the memory.
+ */
+static void sm_invalidate_waits(struct kunit *test)
+{
+	struct pt_dev *d = pt_dev_new(test);
+	struct sm_accessor a;
+	struct task_struct *t;
+
+	init_completion(&a.begun);
+	atomic_set(&a.ended, 0);
+	KUNIT_ASSERT_EQ(test, pt_map1(d, PT_VA, 0x10000, SZ_4K, ASCEND_AS_HBM,
+				      false), 0);
+	t = kthread_run(sm_access_thread, &a, "sm_access");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wait_for_completion(&a.begun);
+	ascend_pt_unmap(&d->pt, PT_VA, SZ_4K);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a.ended), 1);
+
+	/* and with nothing in flight it does not wait */
+	KUNIT_ASSERT_EQ(test, pt_map1(d, PT_VA, 0x10000, SZ_4K, ASCEND_AS_HBM,
+				      false), 0);
+	ascend_pt_unmap(&d->pt, PT_VA, SZ_4K);
+	pt_dev_fini(d);
+}
+
 static struct kunit_case ascend_smmu_test_cases[] = {
 	KUNIT_CASE(sm_leaves),
 	KUNIT_CASE(sm_burst),
 	KUNIT_CASE(sm_tlb_invalidate),
 	KUNIT_CASE(sm_peer_window),
 	KUNIT_CASE(sm_rw),
+	KUNIT_CASE(sm_invalidate_waits),
 	{}
 };
 

@@ -28,8 +28,8 @@
  * Large copies and fills go in passes of %ASCEND_COPY_PASS bytes, each
  * translated and run under the lock, which is dropped in between: no one
  * waits for a file's address-space lock longer than one pass, and a fatal
- * signal (or, for the command processor, the command's abort) stops the
- * work between passes and, through dma_cancel(), inside one.
+ * signal stops the work between passes and, through dma_cancel(), inside
+ * one.
  */
 #include <linux/completion.h>
 #include <linux/dma-mapping.h>
@@ -152,35 +152,23 @@ static u64 ascend_dma_descs_bytes(const struct ascend_dma_desc *descs,
 }
 
 /*
- * Wait for @job; a fatal signal (@abort NULL) or *@abort stops it: the
- * engines are told to cancel it, and the wait goes on until they let go of
- * it (one bounded step per engine).  Returns 0, -EINTR or -ECANCELED.
+ * Wait for @job; a fatal signal stops it: the engines are told to cancel
+ * it, and the wait goes on until they let go of it (one bounded step per
+ * engine).  Returns 0 or -EINTR.
  */
 static int ascend_dma_wait(struct ascend_device *adev,
-			   struct ascend_dma_job *job, const bool *abort)
+			   struct ascend_dma_job *job)
 {
-	if (job->sync)
+	if (job->sync || !wait_for_completion_killable(&job->done))
 		return 0;
-	if (!abort) {
-		if (!wait_for_completion_killable(&job->done))
-			return 0;
-	} else {
-		while (!wait_for_completion_timeout(&job->done,
-						    ASCEND_DMA_ABORT_POLL))
-			if (READ_ONCE(*abort))
-				goto cancel;
-		return 0;
-	}
-cancel:
 	adev->hw->dma_cancel(adev, job);
 	wait_for_completion(&job->done);
-	return abort ? -ECANCELED : -EINTR;
+	return -EINTR;
 }
 
-int ascend_dma_run_abort(struct ascend_device *adev,
-			 const struct ascend_dma_desc *descs, unsigned int n,
-			 const struct ascend_dma_mmu *mmu, u64 *fault_addr,
-			 const bool *abort)
+int ascend_dma_run_mmu(struct ascend_device *adev,
+		       const struct ascend_dma_desc *descs, unsigned int n,
+		       const struct ascend_dma_mmu *mmu, u64 *fault_addr)
 {
 	struct ascend_dma_job job = {};
 	u64 bytes = 0;
@@ -194,7 +182,7 @@ int ascend_dma_run_abort(struct ascend_device *adev,
 	trace_ascend_dma_submit(adev->index, n, bytes, adev->num_dma_engines, 0);
 	adev->hw->dma_submit(adev, &job);
 	/* The engines own @job until it completes, cancelled or not. */
-	ret = ascend_dma_wait(adev, &job, abort);
+	ret = ascend_dma_wait(adev, &job);
 	trace_ascend_dma_done(adev->index, n, bytes, adev->num_dma_engines,
 			      ret ?: job.status);
 	if (fault_addr)
@@ -202,28 +190,20 @@ int ascend_dma_run_abort(struct ascend_device *adev,
 	return ret ?: job.status;
 }
 
-int ascend_dma_run_mmu(struct ascend_device *adev,
-		       const struct ascend_dma_desc *descs, unsigned int n,
-		       const struct ascend_dma_mmu *mmu, u64 *fault_addr)
-{
-	return ascend_dma_run_abort(adev, descs, n, mmu, fault_addr, NULL);
-}
-
 /* Run @n descriptors on the engines and wait for them. */
 static int ascend_dma_run(struct ascend_device *adev,
-			  const struct ascend_dma_desc *descs, unsigned int n,
-			  const bool *abort)
+			  const struct ascend_dma_desc *descs, unsigned int n)
 {
-	return ascend_dma_run_abort(adev, descs, n, NULL, NULL, abort);
+	return ascend_dma_run_mmu(adev, descs, n, NULL, NULL);
 }
 
 /* A fill's passes start at multiples of any pattern size (1, 2, 4). */
 static_assert(ASCEND_COPY_PASS % 4 == 0);
 
-int ascend_copy_pass_gap(struct ascend_device *adev, const bool *abort)
+int ascend_copy_pass_gap(struct ascend_device *adev)
 {
-	if (abort ? READ_ONCE(*abort) : fatal_signal_pending(current))
-		return abort ? -ECANCELED : -EINTR;
+	if (fatal_signal_pending(current))
+		return -EINTR;
 	/* a removal waits for the ioctls inside drm_dev_enter(): end soon */
 	if (READ_ONCE(adev->lost))
 		return -ENODEV;
@@ -234,8 +214,7 @@ int ascend_copy_pass_gap(struct ascend_device *adev, const bool *abort)
 /* Build the descriptors for segments of both sides and run them. */
 static int ascend_dma_copy_segs(struct ascend_device *adev,
 				const struct ascend_vm_seg *dsegs, int nd,
-				const struct ascend_vm_seg *ssegs, int ns,
-				const bool *abort)
+				const struct ascend_vm_seg *ssegs, int ns)
 {
 	struct ascend_dma_desc *descs;
 	int n, ret;
@@ -251,7 +230,7 @@ static int ascend_dma_copy_segs(struct ascend_device *adev,
 	if (WARN_ON(n < 0))
 		ret = n;
 	else
-		ret = ascend_dma_run(adev, descs, n, abort);
+		ret = ascend_dma_run(adev, descs, n);
 	kvfree(descs);
 	return ret;
 }
@@ -283,8 +262,7 @@ static __always_inline int ascend_copy_span(const struct ascend_peer_ctx *ctx,
  * and reports it); true with the copy's result in *@ret.
  */
 static bool ascend_dma_copy_span_locked(struct ascend_peer_ctx *ctx, u64 dst,
-					u64 src, u64 size, int *ret,
-					const bool *abort)
+					u64 src, u64 size, int *ret)
 {
 	struct ascend_dma_span d, s;
 	struct ascend_dma_desc desc;
@@ -302,7 +280,7 @@ static bool ascend_dma_copy_span_locked(struct ascend_peer_ctx *ctx, u64 dst,
 		.dst_as = d.as,
 		.src_as = s.as,
 	};
-	*ret = ascend_dma_run(ctx->local->adev, &desc, 1, abort);
+	*ret = ascend_dma_run(ctx->local->adev, &desc, 1);
 	return true;
 }
 
@@ -312,7 +290,7 @@ static bool ascend_dma_copy_span_locked(struct ascend_peer_ctx *ctx, u64 dst,
  * copy, and the one that reports translation errors.
  */
 static int ascend_dma_copy_segs_locked(struct ascend_peer_ctx *ctx, u64 dst,
-				       u64 src, u64 size, const bool *abort)
+				       u64 src, u64 size)
 {
 	struct ascend_vm_seg *dsegs = NULL, *ssegs = NULL;
 	int nd, ns, ret;
@@ -325,7 +303,7 @@ static int ascend_dma_copy_segs_locked(struct ascend_peer_ctx *ctx, u64 dst,
 		ret = ns;
 	else
 		ret = ascend_dma_copy_segs(ctx->local->adev, dsegs, nd, ssegs,
-					   ns, abort);
+					   ns);
 	kvfree(ssegs);
 	kvfree(dsegs);
 	return ret;
@@ -350,7 +328,7 @@ static int ascend_dma_copy_check_locked(struct ascend_peer_ctx *ctx, u64 dst,
  * both ranges is checked before the first pass moves anything.
  */
 static int ascend_dma_copy_mmu(struct ascend_file *af, u64 dst, u64 src,
-			       u64 size, const bool *abort)
+			       u64 size)
 {
 	struct ascend_peer_ctx ctx;
 	u64 off, len;
@@ -359,7 +337,7 @@ static int ascend_dma_copy_mmu(struct ascend_file *af, u64 dst, u64 src,
 	for (off = 0; off < size; off += len) {
 		len = min_t(u64, size - off, ASCEND_COPY_PASS);
 		if (off) {
-			ret = ascend_copy_pass_gap(af->adev, abort);
+			ret = ascend_copy_pass_gap(af->adev);
 			if (ret)
 				return ret;
 		}
@@ -369,10 +347,9 @@ static int ascend_dma_copy_mmu(struct ascend_file *af, u64 dst, u64 src,
 		if (!off && len < size)
 			ret = ascend_dma_copy_check_locked(&ctx, dst, src, size);
 		if (!ret && !ascend_dma_copy_span_locked(&ctx, dst + off,
-							 src + off, len, &ret,
-							 abort))
+							 src + off, len, &ret))
 			ret = ascend_dma_copy_segs_locked(&ctx, dst + off,
-							  src + off, len, abort);
+							  src + off, len);
 		ascend_peer_ctx_unlock(&ctx);
 		if (ret)
 			return ret;
@@ -382,8 +359,7 @@ static int ascend_dma_copy_mmu(struct ascend_file *af, u64 dst, u64 src,
 
 /* One pass of a fill: [dst, dst + size) of one mapping, @ctx locked. */
 static int ascend_dma_fill_locked(struct ascend_peer_ctx *ctx, u64 dst,
-				  u64 size, u64 pattern, u32 pattern_size,
-				  const bool *abort)
+				  u64 size, u64 pattern, u32 pattern_size)
 {
 	struct ascend_vm_seg *segs = NULL;
 	struct ascend_dma_desc *descs = NULL;
@@ -408,7 +384,7 @@ static int ascend_dma_fill_locked(struct ascend_peer_ctx *ctx, u64 dst,
 	if (WARN_ON(n < 0))
 		ret = n;
 	else
-		ret = ascend_dma_run(ctx->local->adev, descs, n, abort);
+		ret = ascend_dma_run(ctx->local->adev, descs, n);
 out:
 	kvfree(descs);
 	kvfree(segs);
@@ -416,7 +392,7 @@ out:
 }
 
 int ascend_dma_fill_va(struct ascend_vm *vm, u64 dst, u64 size, u64 pattern,
-		       u32 pattern_size, const bool *abort)
+		       u32 pattern_size)
 {
 	struct ascend_vm_mapping *map;
 	struct ascend_peer_ctx ctx;
@@ -431,7 +407,7 @@ int ascend_dma_fill_va(struct ascend_vm *vm, u64 dst, u64 size, u64 pattern,
 	for (off = 0; off < size; off += len) {
 		len = min_t(u64, size - off, ASCEND_COPY_PASS);
 		if (off) {
-			ret = ascend_copy_pass_gap(vm->adev, abort);
+			ret = ascend_copy_pass_gap(vm->adev);
 			if (ret)
 				return ret;
 		}
@@ -445,7 +421,7 @@ int ascend_dma_fill_va(struct ascend_vm *vm, u64 dst, u64 size, u64 pattern,
 		}
 		if (!ret)
 			ret = ascend_dma_fill_locked(&ctx, dst + off, len, pattern,
-						     pattern_size, abort);
+						     pattern_size);
 		ascend_peer_ctx_unlock(&ctx);
 		if (ret)
 			return ret;
@@ -606,7 +582,7 @@ static int ascend_copy_window(struct ascend_file *af,
 	else if (ns < 0)
 		ret = ns;
 	else
-		ret = ascend_dma_copy_segs(af->adev, dsegs, nd, ssegs, ns, NULL);
+		ret = ascend_dma_copy_segs(af->adev, dsegs, nd, ssegs, ns);
 	ascend_peer_ctx_unlock(&ctx);
 	kvfree(ssegs);
 	kvfree(dsegs);
@@ -634,7 +610,7 @@ int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size)
 		return ret;
 	/* the common case, with one lookup per side */
 	if (!chk &&
-	    ascend_dma_copy_span_locked(&ctx, dst, src, size, &ret, NULL)) {
+	    ascend_dma_copy_span_locked(&ctx, dst, src, size, &ret)) {
 		ascend_peer_ctx_unlock(&ctx);
 		return ret;
 	}
@@ -644,7 +620,7 @@ int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size)
 	ascend_peer_ctx_unlock(&ctx);
 	/* both in the MMU: pass by pass, each under the lock */
 	if (d.mmu && s.mmu)
-		return chk ?: ascend_dma_copy_mmu(af, dst, src, size, NULL);
+		return chk ?: ascend_dma_copy_mmu(af, dst, src, size);
 
 	if ((!d.mmu && !access_ok(u64_to_user_ptr(dst), size)) ||
 	    (!s.mmu && !access_ok(u64_to_user_ptr(src), size)))
@@ -656,7 +632,7 @@ int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size)
 
 	for (off = 0; off < size; off += len) {
 		len = min_t(u64, size - off, ASCEND_COPY_PIN_WINDOW);
-		ret = off ? ascend_copy_pass_gap(af->adev, NULL) : 0;
+		ret = off ? ascend_copy_pass_gap(af->adev) : 0;
 		if (!ret)
 			ret = ascend_copy_window(af, &d, &s, off, len);
 		if (ret)
@@ -696,7 +672,7 @@ static int ascend_fill_ioctl(struct drm_device *drm, void *data,
 		return ret;
 
 	return ascend_dma_fill_va(&af->vm, args->dst, args->size,
-				  args->pattern, args->pattern_size, NULL);
+				  args->pattern, args->pattern_size);
 }
 
 int ascend_ioctl_copy(struct drm_device *drm, void *data,
@@ -778,31 +754,6 @@ int ascend_copy_2d_build(u64 dst, u32 dst_as, u64 dpitch, u64 src, u32 src_as,
 		row += rows;
 	}
 	return n;
-}
-
-int ascend_copy_build_va(u64 dst, u64 src, u64 size, u64 chunk,
-			 struct ascend_dma_desc *descs, unsigned int *n,
-			 unsigned int max)
-{
-	u64 need, off;
-
-	if (!chunk)
-		return -EINVAL;
-	need = div64_u64(size + chunk - 1, chunk);
-	if (!size)
-		return 0;
-	if (need > max - *n)
-		return -E2BIG;
-	for (off = 0; off < size; off += chunk)
-		descs[(*n)++] = (struct ascend_dma_desc){
-			.kind = ASCEND_DMA_LINEAR,
-			.dst = dst + off,
-			.src = src + off,
-			.len = min(size - off, chunk),
-			.dst_as = ASCEND_AS_VA,
-			.src_as = ASCEND_AS_VA,
-		};
-	return 0;
 }
 
 int ascend_copy_batch_args_check(const struct drm_ascend_copy_batch *args)

@@ -53,14 +53,10 @@ struct ascend_vm_seg;
 #define ASCEND_COPY_2D_PASS_ROWS	4096
 
 /*
- * Between two passes of a long copy or fill: 0, or why to stop: -EINTR
- * (ioctl, @abort NULL: a fatal signal), -ECANCELED (*@abort: the command
- * processor's command was aborted), -ENODEV (the device is being removed).
+ * Between two passes of a long copy or fill: 0, or why to stop: -EINTR (a
+ * fatal signal), -ENODEV (the device is being removed).
  */
-int ascend_copy_pass_gap(struct ascend_device *adev, const bool *abort);
-
-/* How often a command processor's DMA wait looks at the command's abort. */
-#define ASCEND_DMA_ABORT_POLL	msecs_to_jiffies(5)
+int ascend_copy_pass_gap(struct ascend_device *adev);
 
 /*
  * The pages [*first, *first + *count) that hold [addr, addr + len), len > 0
@@ -139,7 +135,7 @@ int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size);
  * one writable mapping), -EINTR (a fatal signal), -ENOMEM or -EIO.
  */
 int ascend_dma_fill_va(struct ascend_vm *vm, u64 dst, u64 size, u64 pattern,
-		       u32 pattern_size, const bool *abort);
+		       u32 pattern_size);
 
 /**
  * struct ascend_copy_side - one side of a copy from an ioctl
@@ -179,22 +175,13 @@ int ascend_copy_alloc_pages(struct ascend_copy_side *d,
 
 /*
  * Run @n descriptors as one job (%ASCEND_AS_VA translated by @mmu) and
- * wait; the job's status, with its fault address in *@fault_addr.
+ * wait killably: a fatal signal cancels the job, and the call returns
+ * -EINTR once the engines let go of it.  Else the job's status, with its
+ * fault address in *@fault_addr.
  */
 int ascend_dma_run_mmu(struct ascend_device *adev,
 		       const struct ascend_dma_desc *descs, unsigned int n,
 		       const struct ascend_dma_mmu *mmu, u64 *fault_addr);
-
-/*
- * ascend_dma_run_mmu() for the command processor: *@abort (the command's
- * abort flag, polled every %ASCEND_DMA_ABORT_POLL) cancels the job, as a
- * fatal signal does for an ioctl; either returns once the engines let go
- * of the job, with -ECANCELED (abort) or -EINTR (signal).
- */
-int ascend_dma_run_abort(struct ascend_device *adev,
-			 const struct ascend_dma_desc *descs, unsigned int n,
-			 const struct ascend_dma_mmu *mmu, u64 *fault_addr,
-			 const bool *abort);
 
 /* ------------------------------------------------------------------------ */
 /* Batch, 2D, indirect and offset copies (ascend_copy_ext.c uses these) */
@@ -212,15 +199,6 @@ int ascend_copy_2d_check(const struct drm_ascend_copy_2d *args);
 int ascend_copy_2d_build(u64 dst, u32 dst_as, u64 dpitch, u64 src, u32 src_as,
 			 u64 spitch, u64 width, u64 height, unsigned int parts,
 			 struct ascend_dma_desc *descs, unsigned int max);
-
-/*
- * A linear copy of VAs (%ASCEND_AS_VA) as descriptors of at most @chunk
- * bytes; appends at @descs[*n] up to @max and advances *@n.  -E2BIG when
- * it does not fit (nothing is written then).
- */
-int ascend_copy_build_va(u64 dst, u64 src, u64 size, u64 chunk,
-			 struct ascend_dma_desc *descs, unsigned int *n,
-			 unsigned int max);
 
 /* count 1..DRM_ASCEND_COPY_BATCH_MAX, entry_size >= 24, flags 0. */
 int ascend_copy_batch_args_check(const struct drm_ascend_copy_batch *args);

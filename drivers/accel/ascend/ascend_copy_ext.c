@@ -271,7 +271,7 @@ static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
 	 */
 	if (a->width > ASCEND_COPY_PIN_WINDOW) {
 		for (row = 0; row < a->height && !ret; row++) {
-			ret = row ? ascend_copy_pass_gap(af->adev, NULL) : 0;
+			ret = row ? ascend_copy_pass_gap(af->adev) : 0;
 			if (!ret)
 				ret = ascend_copy_user(af, a->dst + row * a->dpitch,
 						       a->src + row * a->spitch,
@@ -286,7 +286,7 @@ static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
 			rows = ascend_copy_2d_pass_rows(a->width,
 							a->height - row);
 			if (row) {
-				ret = ascend_copy_pass_gap(af->adev, NULL);
+				ret = ascend_copy_pass_gap(af->adev);
 				if (ret)
 					return ret;
 			}
@@ -304,7 +304,7 @@ static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
 			rows = ascend_copy_2d_band(a->dpitch, a->width, rows);
 		if (!s.mmu)
 			rows = ascend_copy_2d_band(a->spitch, a->width, rows);
-		ret = row ? ascend_copy_pass_gap(af->adev, NULL) : 0;
+		ret = row ? ascend_copy_pass_gap(af->adev) : 0;
 		if (!ret)
 			ret = ascend_copy_2d_rows(af, a, &d, &s, row, rows);
 		if (ret)
@@ -604,7 +604,7 @@ static int ascend_batch_run(struct ascend_batch *b, u32 *fail)
 		bytes += e->size;
 		descs += div64_u64(e->size + ASCEND_COPY_CHUNK - 1,
 				   ASCEND_COPY_CHUNK) + 1;
-		ret = ascend_copy_pass_gap(b->af->adev, NULL);
+		ret = ascend_copy_pass_gap(b->af->adev);
 		if (ret)
 			return ret;
 	}
