@@ -37,6 +37,10 @@ void ascend_emu_queue_doorbell(struct ascend_device *adev,
 {
 }
 
+void ascend_emu_set_cmd_timeout(struct ascend_device *adev, u32 ms)
+{
+}
+
 /*
  * The command processor's memory access by VA (ascend_emu_cp.c, not
  * compiled in): the built-in kernels under test run on queues without a

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: the queue rules of ascend_cmd.c (ring index checks and wrap,
- * command validation, WAIT_VALUE conditions, deadlines), the NEED_WAKEUP
+ * KUnit: the queue rules (the ring index check of ascend_hw_rules.h and its
+ * wrap; the command checker ascend_emu_cmd.c: command validation,
+ * WAIT_VALUE conditions, deadlines), the NEED_WAKEUP
  * handshake, and event generations (ascend_event.c).
  */
 #include <linux/bitmap.h>
 #include <linux/slab.h>
 
+#include "ascend_emu.h"
 #include "ascend_event.h"
 #include "ascend_kunit.h"
 #include "ascend_queue_priv.h"

@@ -1,3 +1,3 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The driver source under test, compiled into the KUnit module. */
-#include "ascend_cmd.c"
+#include "ascend_emu_cmd.c"

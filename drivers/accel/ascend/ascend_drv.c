@@ -51,6 +51,26 @@ struct ascend_device *ascend_device_by_index(unsigned int index)
 	       READ_ONCE(ascend_devices[index]) : NULL;
 }
 
+/* Write the command time limit into @adev's register; devices_lock held. */
+static void ascend_device_set_cmd_timeout(struct ascend_device *adev, u32 ms)
+{
+	lockdep_assert_held(&ascend_devices_lock);
+	if (adev->hw->set_cmd_timeout)
+		adev->hw->set_cmd_timeout(adev, ms);
+}
+
+void ascend_devices_set_cmd_timeout(u32 ms)
+{
+	unsigned int i;
+
+	/* probe and remove change the table under the same lock */
+	mutex_lock(&ascend_devices_lock);
+	for (i = 0; i < ASCEND_HW_MAX_DEVICES; i++)
+		if (ascend_devices[i])
+			ascend_device_set_cmd_timeout(ascend_devices[i], ms);
+	mutex_unlock(&ascend_devices_lock);
+}
+
 static int ascend_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct ascend_file *af;
@@ -349,6 +369,9 @@ static int ascend_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 	adev->hw_running = true;
+	/* before any queue can start; again once the device is listed */
+	if (adev->hw->set_cmd_timeout)
+		adev->hw->set_cmd_timeout(adev, ascend_queue_cmd_timeout_ms());
 	ret = drmm_add_action_or_reset(&adev->drm, ascend_hw_fini_action, adev);
 	if (ret)
 		return ret;
@@ -361,6 +384,8 @@ static int ascend_probe(struct platform_device *pdev)
 
 	mutex_lock(&ascend_devices_lock);
 	WRITE_ONCE(ascend_devices[adev->index], adev);
+	/* under the lock: a change of the limit meanwhile reaches us too */
+	ascend_device_set_cmd_timeout(adev, ascend_queue_cmd_timeout_ms());
 	mutex_unlock(&ascend_devices_lock);
 
 	drm_info(&adev->drm, "%s: %llu MiB HBM, %u DMA engines, %u AI cores\n",

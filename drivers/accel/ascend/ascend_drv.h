@@ -211,6 +211,8 @@ static inline vm_fault_t ascend_vmalloc_fault(struct vm_fault *vmf,
  * structure alive (see there).
  */
 struct ascend_device *ascend_device_by_index(unsigned int index);
+/* Write @ms into the CMD_TIMEOUT register of every device present. */
+void ascend_devices_set_cmd_timeout(u32 ms);
 
 /* debugfs files of the device (ascend_debugfs.c) */
 void ascend_debugfs_init(struct ascend_device *adev);

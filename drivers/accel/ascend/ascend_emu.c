@@ -523,4 +523,5 @@ const struct ascend_hw_ops ascend_emu_ops = {
 	.dma_engine_info = ascend_emu_dma_engine_info,
 	.mmu_set_context = ascend_emu_mmu_set_context,
 	.mmu_invalidate = ascend_emu_mmu_invalidate,
+	.set_cmd_timeout = ascend_emu_set_cmd_timeout,
 };

@@ -9,6 +9,7 @@
  *  ascend_emu_smmu.c     SMMU: page-table walker and TLB
  *  ascend_emu_cp.c       command processor: serves queues, executes ring
  *                        commands, NEED_WAKEUP doorbell protocol
+ *  ascend_emu_cmd.c      the command processor's command checker
  *  ascend_emu_kernels.c  the built-in kernel library run on "AI cores",
  *                        device printf
  */
@@ -16,6 +17,7 @@
 #define __ASCEND_EMU_H__
 
 #include <linux/jiffies.h>
+#include <linux/sizes.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
@@ -96,6 +98,13 @@ void ascend_emu_dma_cancel(struct ascend_device *adev,
 int ascend_emu_dma_run(struct ascend_emu *emu, struct ascend_dma_job *job,
 		       const bool *abort);
 unsigned int ascend_emu_dma_engines(struct ascend_emu *emu);
+/*
+ * Run a small @job (at most 4 linear or fill descriptors, 4 KiB) at once
+ * in the caller's context if every engine is idle, as dma_submit() does;
+ * true when it ran (its status is final), false when it was not started.
+ */
+bool ascend_emu_dma_try_inline(struct ascend_emu *emu,
+			       struct ascend_dma_job *job);
 
 /* Slot of free-running ring index @idx (ASCEND_DMA_RING_SIZE, power of 2). */
 static inline u32 ascend_dma_ring_slot(u32 idx)
@@ -181,6 +190,25 @@ int ascend_emu_smmu_rw(struct ascend_emu *emu, u32 asid, u64 va, void *buf,
 void ascend_emu_smmu_access_begin(void);
 void ascend_emu_smmu_access_end(void);
 
+/* ascend_emu_cmd.c: the command checker */
+/*
+ * Check a copied command's fields: flags, reserved and every payload byte
+ * the opcode does not use must be zero, lengths must not wrap, addresses
+ * of values must be 8-byte aligned.  Returns 0 or ASCEND_FAULT_BAD_COMMAND.
+ * Kernel-specific launch checks are the kernel table's.
+ */
+u32 ascend_cmd_check(const struct ascend_cmd *cmd);
+
+/* Does a 64-bit word holding @mem satisfy ASCEND_WAIT_VALUE_@cond @value? */
+bool ascend_wait_value_satisfied(u64 mem, u64 value, u32 cond);
+
+/*
+ * Deadline (ns) of a command started at @now_ns with @timeout_ms, or with
+ * @default_ms when that is 0; 0 when both are 0 (no limit).
+ */
+u64 ascend_cmd_deadline(u64 now_ns, u32 timeout_ms, u32 default_ms);
+bool ascend_cmd_expired(u64 now_ns, u64 deadline_ns);
+
 /* ascend_emu_copy.c */
 /*
  * Execute ring copy command @cmd (COPY, FILL, COPY_2D, COPY_BATCH,
@@ -192,6 +220,17 @@ void ascend_emu_smmu_access_end(void);
 u32 ascend_emu_copy_cmd(struct ascend_emu *emu, u32 asid,
 			const struct ascend_cmd *cmd, const bool *abort,
 			u64 *fault_addr);
+
+/*
+ * A COPY or FILL of at most %ASCEND_EMU_COPY_NOW_BYTES, executed at once
+ * by the caller (the command processor itself) when every engine is idle:
+ * true with the fault code in *@code (and *@fault_addr), false when it
+ * must go to ascend_emu_copy_cmd() instead.
+ */
+#define ASCEND_EMU_COPY_NOW_BYTES	SZ_4K
+bool ascend_emu_copy_try_now(struct ascend_emu *emu, u32 asid,
+			     const struct ascend_cmd *cmd, u32 *code,
+			     u64 *fault_addr);
 
 /* ascend_emu_cp.c */
 /*
@@ -206,6 +245,8 @@ int ascend_emu_queue_start(struct ascend_device *adev, struct ascend_queue *q);
 void ascend_emu_queue_stop(struct ascend_device *adev, struct ascend_queue *q);
 void ascend_emu_queue_doorbell(struct ascend_device *adev,
 			       struct ascend_queue *q);
+/* hw op set_cmd_timeout */
+void ascend_emu_set_cmd_timeout(struct ascend_device *adev, u32 ms);
 
 /* ascend_emu_kernels.c */
 u32 ascend_emu_query_kernels(struct ascend_device *adev,

@@ -16,6 +16,11 @@
  * %ASCEND_DMA_STEP descriptors.  Between jobs, and while waiting for one,
  * the command's abort flag is looked at: a deadline, a queue stop or reset
  * stops the command within one step per engine.
+ *
+ * A copy or fill of at most 4 KiB is executed by the command processor at
+ * once when the engines are idle (ascend_emu_copy_try_now()), through the
+ * engines' own code: no hand-off to a worker and back, which is what a
+ * small copy costs most.
  */
 #include <linux/minmax.h>
 #include <linux/sched.h>
@@ -366,6 +371,49 @@ static u32 ascend_emu_copy_late(struct ascend_emu_copy *c,
 		d.len = cmd->copy_offset.size;
 	}
 	return ascend_emu_copy_run(c, &d, 1);
+}
+
+bool ascend_emu_copy_try_now(struct ascend_emu *emu, u32 asid,
+			     const struct ascend_cmd *cmd, u32 *code,
+			     u64 *fault_addr)
+{
+	struct ascend_dma_desc d = {};
+	struct ascend_emu_copy c = {
+		.emu = emu,
+		.mmu = { .asid = asid },
+		.fault_addr = fault_addr,
+	};
+	struct ascend_dma_job job = { .descs = &d, .count = 1, .mmu = &c.mmu };
+
+	if (cmd->opcode == ASCEND_CMD_COPY &&
+	    cmd->copy.size <= ASCEND_EMU_COPY_NOW_BYTES) {
+		d.kind = ASCEND_DMA_LINEAR;
+		d.dst = cmd->copy.dst;
+		d.src = cmd->copy.src;
+		d.len = cmd->copy.size;
+		d.src_as = ASCEND_AS_VA;
+	} else if (cmd->opcode == ASCEND_CMD_FILL &&
+		   cmd->fill.size <= ASCEND_EMU_COPY_NOW_BYTES) {
+		d.kind = ASCEND_DMA_FILL;
+		d.dst = cmd->fill.dst;
+		d.len = cmd->fill.size;
+		d.pattern = cmd->fill.pattern;
+		d.pattern_size = cmd->fill.pattern_size;
+	} else {
+		return false;
+	}
+	d.dst_as = ASCEND_AS_VA;
+	if (!ascend_emu_dma_try_inline(emu, &job))
+		return false;
+	/* a side that did not translate is reported by its start, as below */
+	if (job.status == -EFAULT)
+		*code = (d.kind == ASCEND_DMA_LINEAR ?
+			 ascend_emu_copy_check(&c, d.src, d.len, false) : 0) ?:
+			ascend_emu_copy_check(&c, d.dst, d.len, true) ?:
+			ascend_emu_copy_fault(&c, job.status, job.fault_addr);
+	else
+		*code = ascend_emu_copy_fault(&c, job.status, job.fault_addr);
+	return true;
 }
 
 u32 ascend_emu_copy_cmd(struct ascend_emu *emu, u32 asid,

@@ -91,6 +91,8 @@ struct ascend_emu_core {
  * @core_wq: idle AI cores sleep here
  * @nr_cores: number of AI cores
  * @cores: the AI cores
+ * @cmd_timeout_ms: register CMD_TIMEOUT: the limit of a command naming
+ *	none of its own (0: none), written by set_cmd_timeout
  */
 struct ascend_emu_cp {
 	struct ascend_emu *emu;
@@ -108,6 +110,7 @@ struct ascend_emu_cp {
 	wait_queue_head_t core_wq;
 	unsigned int nr_cores;
 	struct ascend_emu_core *cores;
+	u32 cmd_timeout_ms;
 };
 
 /**
@@ -243,7 +246,7 @@ static struct ascend_cp_job *ascend_cp_job_alloc(struct ascend_emu_cp *cp,
 	job->cmd = *cmd;
 	job->seq = seq;
 	job->deadline = ascend_cmd_deadline(ktime_get_ns(), timeout_ms,
-					    ascend_queue_cmd_timeout_ms());
+					    READ_ONCE(cp->cmd_timeout_ms));
 	spin_lock_init(&job->fault_lock);
 	INIT_LIST_HEAD(&job->link);
 	return job;
@@ -394,27 +397,48 @@ static void ascend_cp_dma_work(struct work_struct *work)
 }
 
 /*
- * COPY, FILL and the extended copies (2D, BATCH, INDIRECT, OFFSET): hand to
- * a worker that drives the DMA engines; the queue waits for it, so its
- * commands complete in order.  Thread only.
+ * COPY, FILL and the extended copies (2D, BATCH, INDIRECT, OFFSET): a small
+ * copy or fill runs at once when the engines are idle; anything else goes
+ * to a worker that drives the DMA engines, and the queue waits for it, so
+ * its commands complete in order.  Returns true when the queue may go on
+ * now.  Thread only.
  */
-static void ascend_cp_dma(struct ascend_emu_cp *cp, struct ascend_queue *q,
+static bool ascend_cp_dma(struct ascend_emu_cp *cp, struct ascend_queue *q,
 			  const struct ascend_cmd *cmd, u64 seq)
 {
-	struct ascend_cp_job *job = ascend_cp_job_alloc(cp, q, cmd, seq, 0);
+	struct ascend_cp_job *job;
+	u64 addr = 0;
+	u32 code;
 
-	if (!job) {
-		ascend_queue_set_fault(q, ASCEND_FAULT_DMA, seq, 0, cmd->opcode);
-		return;
-	}
-	INIT_WORK(&job->work, ascend_cp_dma_work);
 	if (trace_ascend_copy_submit_enabled())
 		trace_ascend_copy_submit(q->adev->index,
 					 ascend_file_tgid(q->file),
 					 ASCEND_TRACE_RING, cmd->opcode, 0, 1,
 					 q->adev->num_dma_engines);
+	/* a small one, engines idle: done here and now */
+	if (ascend_emu_copy_try_now(cp->emu, READ_ONCE(q->asid), cmd, &code,
+				    &addr)) {
+		if (trace_ascend_copy_done_enabled())
+			trace_ascend_copy_done(q->adev->index,
+					       ascend_file_tgid(q->file),
+					       ASCEND_TRACE_RING, cmd->opcode,
+					       0, 1, code ? -EIO : 0);
+		if (code) {
+			ascend_queue_set_fault(q, code, seq, addr, cmd->opcode);
+			return false;
+		}
+		ascend_queue_complete(q, seq);
+		return true;
+	}
+	job = ascend_cp_job_alloc(cp, q, cmd, seq, 0);
+	if (!job) {
+		ascend_queue_set_fault(q, ASCEND_FAULT_DMA, seq, 0, cmd->opcode);
+		return false;
+	}
+	INIT_WORK(&job->work, ascend_cp_dma_work);
 	ascend_cp_job_publish(cp, job);
 	queue_work(system_unbound_wq, &job->work);
+	return false;
 }
 
 /* Past its deadline?  Abort it.  Called with cp->lock held. */
@@ -487,8 +511,8 @@ static bool ascend_cp_recheck(struct ascend_queue *q)
 }
 
 /* EVENT_WAIT, WAIT_VALUE: park the queue, then check once. */
-static bool ascend_cp_park(struct ascend_queue *q, const struct ascend_cmd *cmd,
-			   u64 seq)
+static bool ascend_cp_park(struct ascend_emu_cp *cp, struct ascend_queue *q,
+			   const struct ascend_cmd *cmd, u64 seq)
 {
 	u32 timeout_ms;
 
@@ -509,7 +533,7 @@ static bool ascend_cp_park(struct ascend_queue *q, const struct ascend_cmd *cmd,
 	} else {
 		timeout_ms = cmd->value.timeout_ms;
 		q->cur_deadline = ascend_cmd_deadline(ktime_get_ns(), timeout_ms,
-						      ascend_queue_cmd_timeout_ms());
+						      READ_ONCE(cp->cmd_timeout_ms));
 	}
 	q->cur_cmd = *cmd;
 	q->cur_seq = seq;
@@ -544,8 +568,7 @@ static bool ascend_cp_exec(struct ascend_emu_cp *cp, struct ascend_queue *q,
 	case ASCEND_CMD_COPY_BATCH:
 	case ASCEND_CMD_COPY_INDIRECT:
 	case ASCEND_CMD_COPY_OFFSET:
-		ascend_cp_dma(cp, q, cmd, seq);
-		return false;
+		return ascend_cp_dma(cp, q, cmd, seq);
 	case ASCEND_CMD_EVENT_RECORD:
 		e = ascend_event_get(q->af, cmd->event.handle);
 		if (!e) {
@@ -557,7 +580,7 @@ static bool ascend_cp_exec(struct ascend_emu_cp *cp, struct ascend_queue *q,
 		break;
 	case ASCEND_CMD_EVENT_WAIT:
 	case ASCEND_CMD_WAIT_VALUE:
-		return ascend_cp_park(q, cmd, seq);
+		return ascend_cp_park(cp, q, cmd, seq);
 	case ASCEND_CMD_WRITE_VALUE:
 		ret = ascend_emu_vm_rw(q, cmd->value.addr,
 				       (void *)&cmd->value.value,
@@ -899,4 +922,12 @@ void ascend_emu_queue_doorbell(struct ascend_device *adev,
 			       struct ascend_queue *q)
 {
 	ascend_cp_kick(to_ascend_emu(adev)->cp);
+}
+
+void ascend_emu_set_cmd_timeout(struct ascend_device *adev, u32 ms)
+{
+	struct ascend_emu *emu = to_ascend_emu(adev);
+
+	if (emu && emu->cp)
+		WRITE_ONCE(emu->cp->cmd_timeout_ms, ms);
 }

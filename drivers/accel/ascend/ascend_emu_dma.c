@@ -793,11 +793,9 @@ busy:
 	return false;
 }
 
-void ascend_emu_dma_submit(struct ascend_device *adev,
-			   struct ascend_dma_job *job)
+/* What dma_submit() initialises of @job. */
+static void ascend_emu_dma_job_init(struct ascend_dma_job *job)
 {
-	struct ascend_emu_dma *dma = to_ascend_emu(adev)->dma;
-
 	job->status = 0;
 	job->fault_addr = 0;
 	job->next = 0;
@@ -805,6 +803,21 @@ void ascend_emu_dma_submit(struct ascend_device *adev,
 	job->cancel = false;
 	INIT_LIST_HEAD(&job->link);	/* on no list: dma_cancel() drops nothing */
 	atomic_set(&job->remaining, job->count);
+}
+
+bool ascend_emu_dma_try_inline(struct ascend_emu *emu,
+			       struct ascend_dma_job *job)
+{
+	ascend_emu_dma_job_init(job);
+	return job->count && ascend_emu_dma_inline(emu->dma, job);
+}
+
+void ascend_emu_dma_submit(struct ascend_device *adev,
+			   struct ascend_dma_job *job)
+{
+	struct ascend_emu_dma *dma = to_ascend_emu(adev)->dma;
+
+	ascend_emu_dma_job_init(job);
 	if (!job->count) {
 		job->sync = true;
 		return;

@@ -387,6 +387,10 @@ struct ascend_dma_engine_info {
  *	@root and its peer window table at @peers (0: none); @root 0
  *	disables the ASID.  Drops the ASID's TLB entries.  The register
  *	interface of Documentation/hardware.rst ("Device MMU")
+ * @set_cmd_timeout: the command processor's limit in ms on the run time of
+ *	one command that names none of its own (register CMD_TIMEOUT; 0: no
+ *	limit).  Written at probe, before any queue starts, and whenever the
+ *	driver's limit changes; applies to commands started afterwards
  * @mmu_invalidate: drop TLB entries of @asid that overlap [@va, @va +
  *	@len) (@len U64_MAX: every entry of @asid); on return no later
  *	translation uses a descriptor the driver changed before the call, and
@@ -414,6 +418,7 @@ struct ascend_hw_ops {
 				u64 peers);
 	void (*mmu_invalidate)(struct ascend_device *adev, u32 asid, u64 va,
 			       u64 len);
+	void (*set_cmd_timeout)(struct ascend_device *adev, u32 ms);
 };
 
 /*

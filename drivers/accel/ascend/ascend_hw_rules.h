@@ -131,4 +131,22 @@ static inline u64 ascend_fill_rotate(u64 pattern, u32 size, u32 phase)
 	       ((1ULL << bits) - 1);
 }
 
+/*
+ * A queue's write pointer, as the device reads it: plausible given the read
+ * pointer read before (@rp_before) and after (@rp_after) it?  0, or
+ * -EPROTO when it is behind or more than a ring ahead.  Correct across
+ * wrap-around of the u64 counters: rptr only grows, so a well-behaved
+ * wptr is never behind any rptr read before it, and never more than a ring
+ * ahead of any rptr read after it.
+ */
+static inline int ascend_ring_check_wptr(u64 rp_before, u64 rp_after,
+					 u64 wptr, u32 ring_entries)
+{
+	if ((s64)(wptr - rp_before) < 0)
+		return -EPROTO;
+	if ((s64)(wptr - rp_after) > 0 && wptr - rp_after > ring_entries)
+		return -EPROTO;
+	return 0;
+}
+
 #endif /* __ASCEND_HW_RULES_H__ */

@@ -43,7 +43,24 @@ MODULE_PARM_DESC(force_destroy_grace_ms,
 		 "Grace period in ms a forced queue destroy gives published work (default 200, at most 10000)");
 
 static unsigned int cmd_timeout_ms = 10000;
-module_param(cmd_timeout_ms, uint, 0644);
+
+/* A new limit goes to every device's command processor at once. */
+static int ascend_cmd_timeout_set(const char *val,
+				  const struct kernel_param *kp)
+{
+	int ret = param_set_uint(val, kp);
+
+	if (!ret)
+		ascend_devices_set_cmd_timeout(READ_ONCE(cmd_timeout_ms));
+	return ret;
+}
+
+static const struct kernel_param_ops ascend_cmd_timeout_ops = {
+	.set = ascend_cmd_timeout_set,
+	.get = param_get_uint,
+};
+module_param_cb(cmd_timeout_ms, &ascend_cmd_timeout_ops, &cmd_timeout_ms,
+		0644);
 MODULE_PARM_DESC(cmd_timeout_ms,
 		 "Default limit in ms on the run time of one queue command before it is aborted (0: no limit; default 10000)");
 

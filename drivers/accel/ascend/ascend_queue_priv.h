@@ -28,6 +28,7 @@
 #include <linux/wait.h>
 
 #include "ascend_accel.h"
+#include "ascend_hw_rules.h"
 #include "ascend_queue.h"
 
 struct ascend_device;
@@ -191,39 +192,11 @@ int ascend_queue_read_wptr(struct ascend_queue *q, u64 *wptr);
  */
 void ascend_queue_poke_retire(struct ascend_queue *q);
 
-/* ascend_cmd.c: device-independent command rules */
-
-/*
- * Is @wptr plausible given rptr read before (@rp_before) and after
- * (@rp_after) it?  0, or -EPROTO when it is behind or more than a ring
- * ahead.  Correct across wrap-around of the u64 counters.
- */
-int ascend_ring_check_wptr(u64 rp_before, u64 rp_after, u64 wptr,
-			   u32 ring_entries);
-
 /* Ring slot of command number @n (counted from 0). */
 static inline u32 ascend_ring_slot(u64 n, u32 ring_entries)
 {
 	return n & (ring_entries - 1);
 }
-
-/*
- * Check a copied command's fields: flags, reserved and every payload byte
- * the opcode does not use must be zero, lengths must not wrap, addresses
- * of values must be 8-byte aligned.  Returns 0 or ASCEND_FAULT_BAD_COMMAND.
- * Kernel-specific launch checks are the backend's.
- */
-u32 ascend_cmd_check(const struct ascend_cmd *cmd);
-
-/* Does a 64-bit word holding @mem satisfy ASCEND_WAIT_VALUE_@cond @value? */
-bool ascend_wait_value_satisfied(u64 mem, u64 value, u32 cond);
-
-/*
- * Deadline (ns) of a command started at @now_ns with @timeout_ms, or with
- * @default_ms when that is 0; 0 when both are 0 (no limit).
- */
-u64 ascend_cmd_deadline(u64 now_ns, u32 timeout_ms, u32 default_ms);
-bool ascend_cmd_expired(u64 now_ns, u64 deadline_ns);
 
 static inline bool ascend_queue_faulted(struct ascend_queue *q)
 {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Ring commands: the device-independent rules the command processor
- * applies to what it fetches, kept free of device state so KUnit can test
- * them: ring index checks, payload validation, WAIT_VALUE conditions and
- * command deadlines.
+ * Emulated NPU: the command processor's command checker.  The rules the
+ * device applies to every command it fetches (each copied out of the ring
+ * first), kept free of device state so KUnit can test them: payload
+ * validation, WAIT_VALUE conditions and command deadlines.  The copy
+ * formats' own rules are in ascend_hw_rules.h.
  */
 
 #include <linux/kernel.h>
@@ -11,23 +12,9 @@
 #include <linux/string.h>
 #include <linux/time64.h>
 
-#include "ascend_copy.h"
-#include "ascend_queue_priv.h"
-
-int ascend_ring_check_wptr(u64 rp_before, u64 rp_after, u64 wptr,
-			   u32 ring_entries)
-{
-	/*
-	 * rptr only grows.  A well-behaved wptr is never behind any rptr
-	 * read before it, and never more than a ring ahead of any rptr read
-	 * after it.  Unsigned differences: correct across the u64 wrap.
-	 */
-	if ((s64)(wptr - rp_before) < 0)
-		return -EPROTO;
-	if ((s64)(wptr - rp_after) > 0 && wptr - rp_after > ring_entries)
-		return -EPROTO;
-	return 0;
-}
+#include "ascend_accel.h"
+#include "ascend_emu.h"
+#include "ascend_hw_rules.h"
 
 /* Are the @len bytes of @p zero? */
 static bool ascend_zero(const void *p, size_t len)
