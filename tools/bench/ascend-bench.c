@@ -1330,6 +1330,198 @@ out:
 	return 0;
 }
 
+/*
+ * How long stopping a huge running ring command takes: a queue of our own
+ * runs one COPY_BATCH whose entries are a never-written buffer (zero
+ * entries: size 0, nothing copied, but each read and checked; the buffer
+ * costs no host memory), and QUEUE_DESTROY(FORCE) is timed once the
+ * command has run for a while.  Raw ioctls on a file of the bench's own,
+ * opened for this (its VA window and buffer go away with it).
+ */
+#define STOP_BO		(4ULL << 30)
+#define STOP_REPS	5
+#define STOP_RUN_MS	100
+
+static int open_node(void);
+
+/* An integer module parameter of the driver; -1 if unreadable. */
+static long driver_param(const char *name)
+{
+	const char *mod = getenv("ASCEND_DRIVER");
+	char path[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s",
+		 mod && *mod ? mod : "ascend", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/*
+ * A file of our own with a VA window of at least @size; its base in
+ * *@win (to munmap @win_size of it later).  -1 with errno set on failure.
+ */
+static int raw_file(uint64_t size, struct drm_ascend_device_info *info, void **win,
+		    size_t *win_size)
+{
+	struct drm_ascend_dev_query q = { 0 };
+	struct drm_ascend_va_window w = { 0 };
+	uint64_t align;
+	void *p;
+	int fd, e;
+
+	fd = open_node();
+	if (fd < 0)
+		return -1;
+	memset(info, 0, sizeof(*info));
+	q.type = DRM_ASCEND_QUERY_DEVICE_INFO;
+	q.size = sizeof(*info);
+	q.data = (uintptr_t)info;
+	if (ioctl(fd, DRM_IOCTL_ASCEND_DEV_QUERY, &q))
+		goto err;
+	align = info->va_window_align ? info->va_window_align : 4096;
+	if (size < info->va_window_min_size)
+		size = info->va_window_min_size;
+	size = (size + align - 1) & ~(align - 1);
+	*win_size = size + align;
+	p = mmap(NULL, *win_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		goto err;
+	*win = p;
+	w.base = ((uint64_t)(uintptr_t)p + align - 1) & ~(align - 1);
+	w.size = size;
+	if (ioctl(fd, DRM_IOCTL_ASCEND_VA_WINDOW, &w)) {
+		e = errno;
+		munmap(p, *win_size);
+		errno = e;
+		goto err;
+	}
+	return fd;
+err:
+	e = errno;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+static int bench_stop_latency(void)
+{
+	const uint32_t count = (uint32_t)(STOP_BO / sizeof(struct drm_ascend_copy_entry));
+	struct drm_ascend_device_info info;
+	struct drm_ascend_bo_create bo = { 0 };
+	double per[STOP_REPS], run_ms[STOP_REPS];
+	long grace = driver_param("force_destroy_grace_ms");
+	size_t win_size = 0;
+	void *win = NULL;
+	int fd, rep, n = 0, early = 0;
+	uint64_t t0, t;
+	double v;
+
+	fd = raw_file(2 * STOP_BO, &info, &win, &win_size);
+	if (fd < 0) {
+		perror("bench: a file with a VA window for stop_latency");
+		return 1;
+	}
+	if (!(info.capabilities & DRM_ASCEND_CAP_COPY_EXT) ||
+	    !(info.capabilities & DRM_ASCEND_CAP_QUEUES)) {
+		emit("stop_latency", -1, "ns", base_ns, "ns/no-op ioctl", -1, "max",
+		     "not available: the driver has no ring COPY_BATCH (DRM_ASCEND_CAP_COPY_EXT)");
+		goto out;
+	}
+	bo.size = STOP_BO;
+	bo.policy = DRM_ASCEND_BO_HUGE_FIRST;
+	if (ioctl(fd, DRM_IOCTL_ASCEND_BO_CREATE, &bo)) {
+		perror("bench: DRM_IOCTL_ASCEND_BO_CREATE(4 GiB)");
+		close(fd);
+		munmap(win, win_size);
+		return 1;
+	}
+	for (rep = 0; rep < STOP_REPS; rep++) {
+		struct drm_ascend_queue_create qc = { 0 };
+		struct drm_ascend_queue_destroy qd = { 0 };
+		struct drm_ascend_queue_doorbell db = { 0 };
+		struct ascend_queue_status *st;
+		struct ascend_cmd *c;
+		uint64_t start, end;
+		bool running;
+		void *area;
+
+		if (ioctl(fd, DRM_IOCTL_ASCEND_QUEUE_CREATE, &qc)) {
+			perror("bench: DRM_IOCTL_ASCEND_QUEUE_CREATE");
+			goto fail;
+		}
+		area = mmap(NULL, qc.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			    (off_t)qc.mmap_offset);
+		if (area == MAP_FAILED) {
+			perror("bench: mmap of the queue");
+			goto fail;
+		}
+		st = area;
+		c = (struct ascend_cmd *)((unsigned char *)area + st->ring_offset);
+		memset(c, 0, sizeof(*c));
+		c->opcode = ASCEND_CMD_COPY_BATCH;
+		c->copy_batch.entries = bo.va;
+		c->copy_batch.count = count;
+		__atomic_store_n(&st->wptr, 1, __ATOMIC_RELEASE);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		db.handle = qc.handle;
+		if (__atomic_load_n(&st->flags, __ATOMIC_ACQUIRE) & ASCEND_QUEUE_STATUS_NEED_WAKEUP)
+			ioctl(fd, DRM_IOCTL_ASCEND_QUEUE_DOORBELL, &db);
+		/* started: the device fetched it; then let it run */
+		start = now_ns();
+		end = start + 5000000000ull;
+		while (!__atomic_load_n(&st->rptr, __ATOMIC_ACQUIRE) && now_ns() < end)
+			usleep(1000);
+		usleep(STOP_RUN_MS * 1000);
+		running = __atomic_load_n(&st->rptr, __ATOMIC_ACQUIRE) == 1 &&
+			  !__atomic_load_n(&st->completed, __ATOMIC_ACQUIRE) &&
+			  !__atomic_load_n(&st->fault, __ATOMIC_ACQUIRE);
+		qd.handle = qc.handle;
+		qd.flags = DRM_ASCEND_QUEUE_DESTROY_FORCE;
+		t0 = now_ns();
+		if (ioctl(fd, DRM_IOCTL_ASCEND_QUEUE_DESTROY, &qd)) {
+			perror("bench: DRM_IOCTL_ASCEND_QUEUE_DESTROY(FORCE)");
+			munmap(area, qc.mmap_size);
+			goto fail;
+		}
+		t = now_ns() - t0;
+		munmap(area, qc.mmap_size);
+		if (verbose)
+			progress("stop rep %d: %s after %.1f ms, destroy %.2f ms", rep,
+				 running ? "running" : "NOT running", (t0 - start) / 1e6, t / 1e6);
+		if (!running) {
+			early++;	/* not a running command: not this figure */
+			continue;
+		}
+		run_ms[n] = (t0 - start) / 1e6;
+		per[n++] = (double)t;
+	}
+	if (!n) {
+		fprintf(stderr, "bench: stop_latency: the batch of %u entries never was running when destroyed\n",
+			count);
+		goto fail;
+	}
+	v = median(per, n);
+	emit("stop_latency", v, "ns", base_ns, "ns/no-op ioctl", -1, "max",
+	     "QUEUE_DESTROY(FORCE) of a queue running one ring COPY_BATCH of %u entries (never-written 4 GiB) for %.0f ms: median %.1f ms of %d%s (bound: 100 ms); the driver first waits force_destroy_grace_ms = %ld ms, so %.1f ms past the grace",
+	     count, median(run_ms, n), v / 1e6, n, early ? " (some batches had ended early)" : "",
+	     grace, grace >= 0 ? v / 1e6 - grace : -1.0);
+out:
+	close(fd);
+	munmap(win, win_size);
+	return 0;
+fail:
+	close(fd);
+	munmap(win, win_size);
+	return 1;
+}
+
 /* ---- main -------------------------------------------------------------- */
 
 static int open_node(void)
@@ -1482,6 +1674,8 @@ int main(void)
 		ret |= bench_memset64();
 	if (selected("host_copies"))
 		ret |= bench_host_copies();
+	if (selected("stop_latency"))
+		ret |= bench_stop_latency();
 
 	/* the baseline again: a drift between the two says the run was noisy */
 	base2 = noop_ioctl_ns(fd);
