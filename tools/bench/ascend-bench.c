@@ -30,10 +30,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1522,6 +1526,253 @@ fail:
 	return 1;
 }
 
+/*
+ * How long another file waits while one file hogs the device: a child
+ * process (this program again, ASCEND_BENCH_ATTACKER, with its own open of
+ * the device and no libaclrt) loops synchronous COPY_2Ds of millions of
+ * 1-byte rows; meanwhile we time 4 KiB synchronous aclrtMemcpy H2D from
+ * pinned memory, one by one with a pause after each (so that they spread
+ * over the attacker's calls), and the same copies with the device idle.
+ * The VM has few vCPUs, so the attacker also takes CPU time from us: a
+ * child that only spins on the CPU shows how much of the wait that is.
+ */
+#define XW_ROWS		(4ULL << 20)	/* 1-byte rows, pitch 2: 8 MiB spans */
+#define XW_N		200		/* copies timed each way */
+#define XW_PAUSE_US	5000		/* after each copy */
+#define XW_SIZE		4096u
+
+/*
+ * The attacker (a child process): never returns.  @arg: "2d:FD" or
+ * "cpu:FD", FD a pipe.  The 2D attacker tells FD its rows/s once its copy
+ * works, then one byte per huge call completed; the CPU hog writes 0 and
+ * spins.
+ */
+static void attacker_main(const char *arg)
+{
+	struct drm_ascend_device_info info;
+	struct drm_ascend_bo_create a = { 0 }, b = { 0 };
+	struct drm_ascend_copy_2d c = { 0 };
+	uint64_t t, rate;
+	size_t win_size;
+	void *win;
+	char *end;
+	long wfd;
+	int fd;
+
+	if (strncmp(arg, "2d:", 3) && strncmp(arg, "cpu:", 4))
+		_exit(2);
+	wfd = strtol(strchr(arg, ':') + 1, &end, 10);
+	if (*end || end == strchr(arg, ':') + 1 || wfd < 0 || wfd > 1024)
+		_exit(2);
+	if (arg[0] == 'c') {
+		volatile unsigned long spins = 0;
+
+		rate = 0;
+		if (write((int)wfd, &rate, sizeof(rate)) != sizeof(rate))
+			_exit(6);
+		for (;;)
+			spins++;
+	}
+	fd = raw_file(4 * XW_ROWS, &info, &win, &win_size);
+	if (fd < 0)
+		_exit(3);
+	a.size = b.size = 2 * XW_ROWS;
+	if (ioctl(fd, DRM_IOCTL_ASCEND_BO_CREATE, &a) ||
+	    ioctl(fd, DRM_IOCTL_ASCEND_BO_CREATE, &b))
+		_exit(4);
+	c.dst = a.va;
+	c.src = b.va;
+	c.dpitch = 2;
+	c.spitch = 2;
+	c.width = 1;
+	c.height = 16384;
+	t = now_ns();
+	if (ioctl(fd, DRM_IOCTL_ASCEND_COPY_2D, &c))	/* it works */
+		_exit(5);
+	t = now_ns() - t;
+	rate = c.height * 1000000000ull / (t ? t : 1);
+	c.height = XW_ROWS;
+	if (write((int)wfd, &rate, sizeof(rate)) != sizeof(rate))
+		_exit(6);
+	for (;;) {
+		if (ioctl(fd, DRM_IOCTL_ASCEND_COPY_2D, &c) && errno != EINTR)
+			_exit(7);	/* the parent sees it ended */
+		if (write((int)wfd, "c", 1) != 1)
+			_exit(8);
+	}
+}
+
+/*
+ * Start an attacker of @mode ("2d", "cpu"); its pid (-1 on failure), its
+ * rows/s in *@rate and the read end of its pipe in *@rfd.  Returns once it
+ * is attacking.
+ */
+static pid_t attacker_start(const char *mode, uint64_t *rate, int *rfd)
+{
+	char self[4096], arg[24];
+	struct pollfd pfd;
+	ssize_t len;
+	int p[2], st = 0;
+	pid_t pid, parent = getpid();
+
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0 || pipe2(p, O_CLOEXEC))
+		return -1;
+	self[len] = '\0';
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (!pid) {
+		/* die with us, even if we die first */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		snprintf(arg, sizeof(arg), "%s:%d", mode, p[1]);
+		if (fcntl(p[1], F_SETFD, 0) == 0 &&
+		    setenv("ASCEND_BENCH_ATTACKER", arg, 1) == 0)
+			execl(self, self, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	pfd.fd = p[0];
+	pfd.events = POLLIN;
+	*rate = 0;
+	if (poll(&pfd, 1, 30000) != 1 || read(p[0], rate, sizeof(*rate)) != sizeof(*rate)) {
+		close(p[0]);
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		fprintf(stderr, "bench: the attacker did not start (status %#x)\n", st);
+		return -1;
+	}
+	*rfd = p[0];
+	return pid;
+}
+
+/* ns of each of @n 4 KiB copies H2D, in @v. */
+static aclError xw_copies(double *v, int n, char *d, char *h)
+{
+	uint64_t t0;
+	aclError r;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		t0 = now_ns();
+		r = aclrtMemcpy(d, XW_SIZE, h, XW_SIZE, ACL_MEMCPY_HOST_TO_DEVICE);
+		if (r)
+			return r;
+		v[i] = (double)(now_ns() - t0);
+		usleep(XW_PAUSE_US);
+	}
+	return ACL_SUCCESS;
+}
+
+/*
+ * The copies of @v while an attacker of @mode runs; then it is killed and
+ * reaped.  *@calls: its huge calls done, *@kill_ms: how long it took to
+ * die.  0, or 1 with a message.
+ */
+static int xw_attacked(const char *mode, double *v, char *d, char *h, uint64_t *rate,
+		       unsigned long *calls, double *secs, double *kill_ms)
+{
+	int st = 0, rfd = -1;
+	char buf[64];
+	ssize_t got;
+	aclError r;
+	uint64_t t;
+	pid_t pid;
+
+	*calls = 0;
+	pid = attacker_start(mode, rate, &rfd);
+	if (pid < 0)
+		return 1;
+	usleep(100000);		/* well inside its first huge call */
+	t = now_ns();
+	r = xw_copies(v, XW_N, d, h);
+	*secs = (now_ns() - t) / 1e9;
+	t = now_ns();
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	*kill_ms = (now_ns() - t) / 1e6;
+	while ((got = read(rfd, buf, sizeof(buf))) > 0)	/* EOF: it is gone */
+		*calls += (unsigned long)got;
+	close(rfd);
+	if (r)
+		return fail("aclrtMemcpy(4 KiB H2D) while another process runs", r);
+	if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL) {
+		fprintf(stderr, "bench: the %s attacker ended before it was killed (status %#x)\n",
+			mode, st);
+		return 1;
+	}
+	return 0;
+}
+
+static int bench_cross_file_wait(void)
+{
+	double idle[XW_N], idle2[XW_N], hog[XW_N], cpu[XW_N], m_idle, m_hog, secs, cpu_secs;
+	double kill_ms, cpu_kill_ms;
+	unsigned char back[XW_SIZE];
+	char *d = NULL, *h = NULL;
+	unsigned long calls, cpu_calls;
+	uint64_t rate = 0, cpu_rate;
+	int ret = 0;
+	aclError r;
+	size_t i;
+
+	r = aclrtMallocHost((void **)&h, XW_SIZE);
+	if (not_supported(r)) {
+		emit("cross_file_wait", -1, "ns", -1, "ns idle 4 KiB copy", -1, "max",
+		     "not available: aclrtMallocHost returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+		return 0;
+	}
+	if (!r)
+		r = aclrtMalloc((void **)&d, XW_SIZE, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (r)
+		return fail("cross_file_wait set-up", r);
+	for (i = 0; i < XW_SIZE; i++)
+		h[i] = (char)(i * 11 + 5);
+	r = xw_copies(idle, 10, d, h);		/* warm-up */
+	if (!r)
+		r = xw_copies(idle, XW_N, d, h);
+	if (r) {
+		ret = fail("aclrtMemcpy(4 KiB H2D)", r);
+		goto out;
+	}
+	ret = xw_attacked("2d", hog, d, h, &rate, &calls, &secs, &kill_ms);
+	if (!ret)
+		ret = xw_attacked("cpu", cpu, d, h, &cpu_rate, &cpu_calls, &cpu_secs,
+				  &cpu_kill_ms);
+	if (ret)
+		goto out;
+	r = xw_copies(idle2, XW_N, d, h);
+	/* the last copy's bytes arrived */
+	memset(back, 0, sizeof(back));
+	if (!r)
+		r = aclrtMemcpy(back, XW_SIZE, d, XW_SIZE, ACL_MEMCPY_DEVICE_TO_HOST);
+	if (r) {
+		ret = fail("aclrtMemcpy(4 KiB)", r);
+		goto out;
+	}
+	if (memcmp(back, h, XW_SIZE)) {
+		fprintf(stderr, "bench: cross_file_wait: the 4 KiB copies left wrong bytes\n");
+		ret = 1;
+		goto out;
+	}
+	m_idle = median(idle, XW_N);
+	m_hog = median(hog, XW_N);	/* sorts hog */
+	emit("cross_file_wait", m_hog, "ns", m_idle, "ns idle 4 KiB copy", -1, "max",
+	     "sync aclrtMemcpy 4 KiB H2D (pinned), %d each way %d ms apart, while another process loops COPY_2D of %llu 1-byte rows (%.1f s each; %lu done in %.1f s): median, slowest %.2f ms; idle: before, after %.0f ns; %ld vCPUs: with a child only spinning on the CPU instead %.0f ns; killed in %.1f ms",
+	     XW_N, XW_PAUSE_US / 1000, (unsigned long long)XW_ROWS,
+	     rate ? (double)XW_ROWS / rate : -1.0, calls, secs, hog[XW_N - 1] / 1e6,
+	     median(idle2, XW_N), sysconf(_SC_NPROCESSORS_ONLN), median(cpu, XW_N), kill_ms);
+out:
+	aclrtFree(d);
+	aclrtFreeHost(h);
+	return ret;
+}
+
 /* ---- main -------------------------------------------------------------- */
 
 static int open_node(void)
@@ -1620,6 +1871,8 @@ int main(void)
 	aclError r;
 	int fd, ret = 0;
 
+	if (getenv("ASCEND_BENCH_ATTACKER"))	/* for bench_cross_file_wait() */
+		attacker_main(getenv("ASCEND_BENCH_ATTACKER"));
 	verbose = getenv("ASCEND_BENCH_VERBOSE") != NULL;
 	fd = open_node();
 	if (fd < 0)
@@ -1676,6 +1929,8 @@ int main(void)
 		ret |= bench_host_copies();
 	if (selected("stop_latency"))
 		ret |= bench_stop_latency();
+	if (selected("cross_file_wait"))
+		ret |= bench_cross_file_wait();
 
 	/* the baseline again: a drift between the two says the run was noisy */
 	base2 = noop_ioctl_ns(fd);
