@@ -1423,7 +1423,7 @@ static int bench_stop_latency(void)
 	long grace = driver_param("force_destroy_grace_ms");
 	size_t win_size = 0;
 	void *win = NULL;
-	int fd, rep, n = 0, early = 0;
+	int fd, rep, n = 0, early = 0, err;
 	uint64_t t0, t;
 	double v;
 
@@ -1440,8 +1440,14 @@ static int bench_stop_latency(void)
 	}
 	bo.size = STOP_BO;
 	bo.policy = DRM_ASCEND_BO_HUGE_FIRST;
-	if (ioctl(fd, DRM_IOCTL_ASCEND_BO_CREATE, &bo)) {
-		perror("bench: DRM_IOCTL_ASCEND_BO_CREATE(4 GiB)");
+	err = ioctl(fd, DRM_IOCTL_ASCEND_BO_CREATE, &bo) ? errno : 0;
+	if (err == ENOSPC) {
+		emit("stop_latency", -1, "ns", base_ns, "ns/no-op ioctl", -1, "max",
+		     "not available: the device has no free 4 GiB for the batch's entries (ENOSPC)");
+		goto out;
+	}
+	if (err) {
+		fprintf(stderr, "bench: DRM_IOCTL_ASCEND_BO_CREATE(4 GiB): %s\n", strerror(err));
 		close(fd);
 		munmap(win, win_size);
 		return 1;
@@ -1763,7 +1769,7 @@ static int bench_cross_file_wait(void)
 	m_idle = median(idle, XW_N);
 	m_hog = median(hog, XW_N);	/* sorts hog */
 	emit("cross_file_wait", m_hog, "ns", m_idle, "ns idle 4 KiB copy", -1, "max",
-	     "sync aclrtMemcpy 4 KiB H2D (pinned), %d each way %d ms apart, while another process loops COPY_2D of %llu 1-byte rows (%.1f s each; %lu done in %.1f s): median, slowest %.2f ms; idle: before, after %.0f ns; %ld vCPUs: with a child only spinning on the CPU instead %.0f ns; killed in %.1f ms",
+	     "sync aclrtMemcpy 4 KiB H2D (pinned), %d each way %d ms apart; value: median while another process loops COPY_2D of %llu 1-byte rows (%.1f s each; %lu done in %.1f s), slowest %.2f ms; baseline: idle, before (after: %.0f ns); %ld vCPUs: next to a child that only spins on the CPU %.0f ns; attacker killed in %.1f ms",
 	     XW_N, XW_PAUSE_US / 1000, (unsigned long long)XW_ROWS,
 	     rate ? (double)XW_ROWS / rate : -1.0, calls, secs, hog[XW_N - 1] / 1e6,
 	     median(idle2, XW_N), sysconf(_SC_NPROCESSORS_ONLN), median(cpu, XW_N), kill_ms);
