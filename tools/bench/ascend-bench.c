@@ -30,10 +30,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -172,7 +176,7 @@ static void emit(const char *name, double value, const char *unit, double baseli
 		 const char *baseline_unit, double goal, const char *direction,
 		 const char *fmt, ...)
 {
-	char note[256] = "";
+	char note[512] = "";
 	va_list ap;
 
 	if (fmt) {
@@ -1078,6 +1082,703 @@ static int bench_host_copies(void)
 	return ret;
 }
 
+/* ---- async copies, the device's pace, stopping, sharing (issue #14) ---- */
+
+/*
+ * The enqueue cost of the asynchronous copy calls: like
+ * async_enqueue_per_op, batches of one kind queued behind a long Spin, so
+ * the stream is busy and only the calls are timed.  The four kinds take
+ * turns batch by batch (drift hits all alike); the figure is the worst of
+ * their medians.
+ */
+#define ACE_BATCH	1000	/* fits a default ring (1024) behind the spin */
+#define ACE_BATCHES	11
+#define ACE_SPIN_US	100000
+#define ACE_SIZE	4096u
+
+enum { ACE_D2D64, ACE_D2D4K, ACE_H2D4K, ACE_SET4K, ACE_KINDS };
+
+static const char *const ace_name[ACE_KINDS] = {
+	"D2D 64 B", "D2D 4 KiB", "H2D 4 KiB pinned", "memset 4 KiB",
+};
+
+static aclError ace_op(int kind, char *ddst, char *dsrc, char *hsrc, aclrtStream s)
+{
+	switch (kind) {
+	case ACE_D2D64:
+		return aclrtMemcpyAsync(ddst, 64, dsrc, 64, ACL_MEMCPY_DEVICE_TO_DEVICE, s);
+	case ACE_D2D4K:
+		return aclrtMemcpyAsync(ddst, ACE_SIZE, dsrc, ACE_SIZE,
+					ACL_MEMCPY_DEVICE_TO_DEVICE, s);
+	case ACE_H2D4K:
+		return aclrtMemcpyAsync(ddst, ACE_SIZE, hsrc, ACE_SIZE,
+					ACL_MEMCPY_HOST_TO_DEVICE, s);
+	default:
+		return aclrtMemsetAsync(ddst, ACE_SIZE, 0x3e, ACE_SIZE, s);
+	}
+}
+
+static int bench_async_copy_enqueue(void)
+{
+	double per[ACE_KINDS][ACE_BATCHES], med[ACE_KINDS], worst = 0, worst_ms = 0;
+	unsigned long ioctls[ACE_KINDS] = { 0 };
+	char *ddst = NULL, *dsrc = NULL, *hsrc = NULL;
+	bool have[ACE_KINDS] = { true, true, true, true };
+	aclrtStream s = NULL;
+	struct counts c0, c;
+	uint64_t t0, t;
+	aclError r;
+	int b, kind, i, wk = -1;
+
+	r = aclrtMalloc((void **)&ddst, ACE_SIZE, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (!r)
+		r = aclrtMalloc((void **)&dsrc, ACE_SIZE, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (!r)
+		r = aclrtMemset(dsrc, ACE_SIZE, 0x5c, ACE_SIZE);
+	if (!r)
+		r = aclrtCreateStream(&s);
+	if (r)
+		return fail("async copy set-up", r);
+	r = aclrtMallocHost((void **)&hsrc, ACE_SIZE);
+	if (not_supported(r))
+		have[ACE_H2D4K] = false;
+	else if (r)
+		return fail("aclrtMallocHost(4 KiB)", r);
+	else
+		memset(hsrc, 0xc5, ACE_SIZE);
+
+	for (b = -1; b < ACE_BATCHES; b++) {
+		for (kind = 0; kind < ACE_KINDS; kind++) {
+			if (!have[kind])
+				continue;
+			if (spin_fn) {
+				r = launch_spin(s, ACE_SPIN_US);
+				if (r)
+					return fail("aclrtLaunchKernel(Spin)", r);
+			}
+			c0 = counts_now();
+			t0 = now_ns();
+			for (i = 0; i < ACE_BATCH; i++) {
+				r = ace_op(kind, ddst, dsrc, hsrc, s);
+				if (r)
+					break;
+			}
+			t = now_ns() - t0;
+			c = counts_since(c0);
+			if (not_supported(r) && b < 0 && i == 0) {
+				have[kind] = false;	/* not implemented: say so */
+				continue;
+			}
+			if (r)
+				return fail(kind == ACE_SET4K ? "aclrtMemsetAsync" :
+					    "aclrtMemcpyAsync", r);
+			r = aclrtSynchronizeStream(s);
+			if (r)
+				return fail("aclrtSynchronizeStream", r);
+			if (verbose)
+				progress("%s enqueue batch %d: %.2f ms, %lu ioctls",
+					 ace_name[kind], b, t / 1e6, c.total);
+			if (b < 0)
+				continue;
+			per[kind][b] = (double)t / ACE_BATCH;
+			ioctls[kind] += c.total;
+			if (t / 1e6 > worst_ms)
+				worst_ms = t / 1e6;
+		}
+	}
+	aclrtDestroyStream(s);
+	if (hsrc)
+		aclrtFreeHost(hsrc);
+	aclrtFree(ddst);
+	aclrtFree(dsrc);
+	if (spin_fn && worst_ms * 1000 > ACE_SPIN_US)
+		progress("warning: a copy batch took %.1f ms, longer than the %d ms spin: the stream went idle",
+			 worst_ms, ACE_SPIN_US / 1000);
+	for (kind = 0; kind < ACE_KINDS; kind++) {
+		med[kind] = have[kind] ? median(per[kind], ACE_BATCHES) : -1;
+		if (med[kind] > worst) {
+			worst = med[kind];
+			wk = kind;
+		}
+	}
+	if (wk < 0) {
+		emit("async_copy_enqueue_per_op", -1, "ns", base_ns, "ns/no-op ioctl", 0.3, "max",
+		     "not available: aclrtMemcpyAsync and aclrtMemsetAsync return ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+		return 0;
+	}
+#define ACE_X(k) (have[k] ? med[k] / base_ns : -1.0), \
+		 (have[k] ? (double)ioctls[k] / (ACE_BATCHES * ACE_BATCH) : -1.0)
+	emit("async_copy_enqueue_per_op", worst, "ns", base_ns, "ns/no-op ioctl", 0.3, "max",
+	     "worst: %s; in no-op ioctls (ioctls/op): D2D 64 B %.2f (%.3f), D2D 4 KiB %.2f (%.3f), H2D 4 KiB pinned %.2f (%.3f), memset 4 KiB %.2f (%.3f); %d per batch behind %s, %d batches (-1: n/a)",
+	     ace_name[wk], ACE_X(ACE_D2D64), ACE_X(ACE_D2D4K), ACE_X(ACE_H2D4K),
+	     ACE_X(ACE_SET4K), ACE_BATCH, spin_fn ? "a 100 ms Spin" : "the batch itself",
+	     ACE_BATCHES);
+#undef ACE_X
+	return 0;
+}
+
+/*
+ * The device's own time per small copy: Spin(S) + DSC_N 64-byte D2D copies
+ * enqueued and synchronised, minus Spin(S) alone.  The copies are all
+ * enqueued while the Spin runs, so neither the enqueue nor the wake-up of
+ * the stream is in the difference; the two runs alternate (ABBA) so that
+ * drift cancels.  Every copy goes to its own 64 bytes, and the bytes of
+ * every run are checked.
+ */
+#define DSC_N		1000	/* fits a default ring (1024) behind the spin */
+#define DSC_REPS	9
+#define DSC_SPIN_US	30000
+#define DSC_BYTES	((size_t)DSC_N * 64)
+
+/* ns from enqueueing Spin + (@copies ? DSC_N copies : nothing) to the sync. */
+static double dsc_run(bool copies, char *ddst, char *dsrc, aclrtStream s, double *enq_ms,
+		      aclError *err)
+{
+	uint64_t t0, t1;
+	int i;
+
+	t0 = now_ns();
+	*err = launch_spin(s, DSC_SPIN_US);
+	for (i = 0; copies && i < DSC_N && !*err; i++)
+		*err = aclrtMemcpyAsync(ddst + i * 64, 64, dsrc + i * 64, 64,
+					ACL_MEMCPY_DEVICE_TO_DEVICE, s);
+	t1 = now_ns();
+	if (!*err)
+		*err = aclrtSynchronizeStream(s);
+	if (copies && (t1 - t0) / 1e6 > *enq_ms)
+		*enq_ms = (t1 - t0) / 1e6;
+	return (double)(now_ns() - t0);
+}
+
+static int bench_device_small_copy(void)
+{
+	double per[DSC_REPS], t[2] = { 0, 0 }, t0s[DSC_REPS], enq_ms = 0, v;
+	unsigned char *pat, *back;
+	char *ddst = NULL, *dsrc = NULL;
+	aclrtStream s = NULL;
+	aclError r;
+	size_t i;
+	int rep, j, which, bad = 0;
+
+	if (!spin_fn) {
+		emit("device_small_copy_per_op", -1, "ns", base_ns, "ns/no-op ioctl", 2, "max",
+		     "not available: the device has no Spin kernel to start the stream with");
+		return 0;
+	}
+	pat = malloc(DSC_BYTES);
+	back = malloc(DSC_BYTES);
+	if (!pat || !back)
+		return fail("malloc", ACL_ERROR_RT_MEMORY_ALLOCATION);
+	for (i = 0; i < DSC_BYTES; i++)
+		pat[i] = (unsigned char)(i * 13 + i / 64);
+	r = aclrtMalloc((void **)&ddst, DSC_BYTES, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (!r)
+		r = aclrtMalloc((void **)&dsrc, DSC_BYTES, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (!r)
+		r = aclrtMemcpy(dsrc, DSC_BYTES, pat, DSC_BYTES, ACL_MEMCPY_HOST_TO_DEVICE);
+	if (!r)
+		r = aclrtCreateStream(&s);
+	if (r)
+		return fail("small copy set-up", r);
+	for (rep = -1; rep < DSC_REPS; rep++) {
+		for (j = 0; j < 2; j++) {
+			which = rep & 1 ? 1 - j : j;	/* 0: Spin alone, 1: with copies */
+			/* before both runs, so that they stay alike */
+			r = aclrtMemset(ddst, DSC_BYTES, 0, DSC_BYTES);
+			if (r)
+				return fail("aclrtMemset", r);
+			t[which] = dsc_run(which, ddst, dsrc, s, &enq_ms, &r);
+			if (not_supported(r)) {
+				emit("device_small_copy_per_op", -1, "ns", base_ns, "ns/no-op ioctl",
+				     2, "max", "not available: aclrtMemcpyAsync D2D returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+				goto out;
+			}
+			if (r)
+				return fail("Spin + aclrtMemcpyAsync D2D + sync", r);
+			if (!which)
+				continue;
+			/* a benchmark that copies nothing measures nothing */
+			r = aclrtMemcpy(back, DSC_BYTES, ddst, DSC_BYTES, ACL_MEMCPY_DEVICE_TO_HOST);
+			if (r)
+				return fail("aclrtMemcpy D2H", r);
+			if (memcmp(back, pat, DSC_BYTES))
+				bad++;
+		}
+		if (verbose)
+			progress("small copies rep %d: spin alone %.2f ms, with %d copies %.2f ms",
+				 rep, t[0] / 1e6, DSC_N, t[1] / 1e6);
+		if (rep >= 0) {
+			per[rep] = (t[1] - t[0]) / DSC_N;
+			t0s[rep] = t[0];
+		}
+	}
+	if (bad) {
+		fprintf(stderr, "bench: %d of %d runs of %d 64-byte copies left wrong bytes\n",
+			bad, DSC_REPS + 1, DSC_N);
+		return 1;
+	}
+	if (enq_ms * 1000 > DSC_SPIN_US / 2)
+		progress("warning: enqueueing %d copies took %.1f ms, not well inside the %d ms spin",
+			 DSC_N, enq_ms, DSC_SPIN_US / 1000);
+	v = median(per, DSC_REPS);
+	emit("device_small_copy_per_op", v > 0 ? v : 0, "ns", base_ns, "ns/no-op ioctl", 2, "max",
+	     "(Spin(30 ms) + %d x 64 B aclrtMemcpyAsync D2D + sync) - (Spin alone + sync), / %d; median of %d ABBA pairs; Spin alone %.1f ms; enqueue at most %.1f ms; bytes checked%s",
+	     DSC_N, DSC_N, DSC_REPS, median(t0s, DSC_REPS) / 1e6, enq_ms,
+	     v > 0 ? "" : "; the difference was below the noise");
+out:
+	aclrtDestroyStream(s);
+	aclrtFree(ddst);
+	aclrtFree(dsrc);
+	free(pat);
+	free(back);
+	return 0;
+}
+
+/*
+ * How long stopping a huge running ring command takes: a queue of our own
+ * runs one COPY_BATCH whose entries are a never-written buffer (zero
+ * entries: size 0, nothing copied, but each read and checked; the buffer
+ * costs no host memory), and QUEUE_DESTROY(FORCE) is timed once the
+ * command has run for a while.  Raw ioctls on a file of the bench's own,
+ * opened for this (its VA window and buffer go away with it).
+ */
+#define STOP_BO		(4ULL << 30)
+#define STOP_REPS	5
+#define STOP_RUN_MS	100
+
+static int open_node(void);
+
+/* An integer module parameter of the driver; -1 if unreadable. */
+static long driver_param(const char *name)
+{
+	const char *mod = getenv("ASCEND_DRIVER");
+	char path[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s",
+		 mod && *mod ? mod : "ascend", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/*
+ * A file of our own with a VA window of at least @size; its base in
+ * *@win (to munmap @win_size of it later).  -1 with errno set on failure.
+ */
+static int raw_file(uint64_t size, struct drm_ascend_device_info *info, void **win,
+		    size_t *win_size)
+{
+	struct drm_ascend_dev_query q = { 0 };
+	struct drm_ascend_va_window w = { 0 };
+	uint64_t align;
+	void *p;
+	int fd, e;
+
+	fd = open_node();
+	if (fd < 0)
+		return -1;
+	memset(info, 0, sizeof(*info));
+	q.type = DRM_ASCEND_QUERY_DEVICE_INFO;
+	q.size = sizeof(*info);
+	q.data = (uintptr_t)info;
+	if (ioctl(fd, DRM_IOCTL_ASCEND_DEV_QUERY, &q))
+		goto err;
+	align = info->va_window_align ? info->va_window_align : 4096;
+	if (size < info->va_window_min_size)
+		size = info->va_window_min_size;
+	size = (size + align - 1) & ~(align - 1);
+	*win_size = size + align;
+	p = mmap(NULL, *win_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		goto err;
+	*win = p;
+	w.base = ((uint64_t)(uintptr_t)p + align - 1) & ~(align - 1);
+	w.size = size;
+	if (ioctl(fd, DRM_IOCTL_ASCEND_VA_WINDOW, &w)) {
+		e = errno;
+		munmap(p, *win_size);
+		errno = e;
+		goto err;
+	}
+	return fd;
+err:
+	e = errno;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+static int bench_stop_latency(void)
+{
+	const uint32_t count = (uint32_t)(STOP_BO / sizeof(struct drm_ascend_copy_entry));
+	struct drm_ascend_device_info info;
+	struct drm_ascend_bo_create bo = { 0 };
+	double per[STOP_REPS], run_ms[STOP_REPS];
+	long grace = driver_param("force_destroy_grace_ms");
+	size_t win_size = 0;
+	void *win = NULL;
+	int fd, rep, n = 0, early = 0, err;
+	uint64_t t0, t;
+	double v;
+
+	fd = raw_file(2 * STOP_BO, &info, &win, &win_size);
+	if (fd < 0) {
+		perror("bench: a file with a VA window for stop_latency");
+		return 1;
+	}
+	if (!(info.capabilities & DRM_ASCEND_CAP_COPY_EXT) ||
+	    !(info.capabilities & DRM_ASCEND_CAP_QUEUES)) {
+		emit("stop_latency", -1, "ns", base_ns, "ns/no-op ioctl", -1, "max",
+		     "not available: the driver has no ring COPY_BATCH (DRM_ASCEND_CAP_COPY_EXT)");
+		goto out;
+	}
+	bo.size = STOP_BO;
+	bo.policy = DRM_ASCEND_BO_HUGE_FIRST;
+	err = ioctl(fd, DRM_IOCTL_ASCEND_BO_CREATE, &bo) ? errno : 0;
+	if (err == ENOSPC) {
+		emit("stop_latency", -1, "ns", base_ns, "ns/no-op ioctl", -1, "max",
+		     "not available: the device has no free 4 GiB for the batch's entries (ENOSPC)");
+		goto out;
+	}
+	if (err) {
+		fprintf(stderr, "bench: DRM_IOCTL_ASCEND_BO_CREATE(4 GiB): %s\n", strerror(err));
+		close(fd);
+		munmap(win, win_size);
+		return 1;
+	}
+	for (rep = 0; rep < STOP_REPS; rep++) {
+		struct drm_ascend_queue_create qc = { 0 };
+		struct drm_ascend_queue_destroy qd = { 0 };
+		struct drm_ascend_queue_doorbell db = { 0 };
+		struct ascend_queue_status *st;
+		struct ascend_cmd *c;
+		uint64_t start, end;
+		bool running;
+		void *area;
+
+		if (ioctl(fd, DRM_IOCTL_ASCEND_QUEUE_CREATE, &qc)) {
+			perror("bench: DRM_IOCTL_ASCEND_QUEUE_CREATE");
+			goto fail;
+		}
+		area = mmap(NULL, qc.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			    (off_t)qc.mmap_offset);
+		if (area == MAP_FAILED) {
+			perror("bench: mmap of the queue");
+			goto fail;
+		}
+		st = area;
+		c = (struct ascend_cmd *)((unsigned char *)area + st->ring_offset);
+		memset(c, 0, sizeof(*c));
+		c->opcode = ASCEND_CMD_COPY_BATCH;
+		c->copy_batch.entries = bo.va;
+		c->copy_batch.count = count;
+		__atomic_store_n(&st->wptr, 1, __ATOMIC_RELEASE);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		db.handle = qc.handle;
+		if (__atomic_load_n(&st->flags, __ATOMIC_ACQUIRE) & ASCEND_QUEUE_STATUS_NEED_WAKEUP)
+			ioctl(fd, DRM_IOCTL_ASCEND_QUEUE_DOORBELL, &db);
+		/* started: the device fetched it; then let it run */
+		start = now_ns();
+		end = start + 5000000000ull;
+		while (!__atomic_load_n(&st->rptr, __ATOMIC_ACQUIRE) && now_ns() < end)
+			usleep(1000);
+		usleep(STOP_RUN_MS * 1000);
+		running = __atomic_load_n(&st->rptr, __ATOMIC_ACQUIRE) == 1 &&
+			  !__atomic_load_n(&st->completed, __ATOMIC_ACQUIRE) &&
+			  !__atomic_load_n(&st->fault, __ATOMIC_ACQUIRE);
+		qd.handle = qc.handle;
+		qd.flags = DRM_ASCEND_QUEUE_DESTROY_FORCE;
+		t0 = now_ns();
+		if (ioctl(fd, DRM_IOCTL_ASCEND_QUEUE_DESTROY, &qd)) {
+			perror("bench: DRM_IOCTL_ASCEND_QUEUE_DESTROY(FORCE)");
+			munmap(area, qc.mmap_size);
+			goto fail;
+		}
+		t = now_ns() - t0;
+		munmap(area, qc.mmap_size);
+		if (verbose)
+			progress("stop rep %d: %s after %.1f ms, destroy %.2f ms", rep,
+				 running ? "running" : "NOT running", (t0 - start) / 1e6, t / 1e6);
+		if (!running) {
+			early++;	/* not a running command: not this figure */
+			continue;
+		}
+		run_ms[n] = (t0 - start) / 1e6;
+		per[n++] = (double)t;
+	}
+	if (!n) {
+		fprintf(stderr, "bench: stop_latency: the batch of %u entries never was running when destroyed\n",
+			count);
+		goto fail;
+	}
+	v = median(per, n);
+	emit("stop_latency", v, "ns", base_ns, "ns/no-op ioctl", -1, "max",
+	     "QUEUE_DESTROY(FORCE) of a queue running one ring COPY_BATCH of %u entries (never-written 4 GiB) for %.0f ms: median %.1f ms of %d%s (bound: 100 ms); the driver first waits force_destroy_grace_ms = %ld ms, so %.1f ms past the grace",
+	     count, median(run_ms, n), v / 1e6, n, early ? " (some batches had ended early)" : "",
+	     grace, grace >= 0 ? v / 1e6 - grace : -1.0);
+out:
+	close(fd);
+	munmap(win, win_size);
+	return 0;
+fail:
+	close(fd);
+	munmap(win, win_size);
+	return 1;
+}
+
+/*
+ * How long another file waits while one file hogs the device: a child
+ * process (this program again, ASCEND_BENCH_ATTACKER, with its own open of
+ * the device and no libaclrt) loops synchronous COPY_2Ds of millions of
+ * 1-byte rows; meanwhile we time 4 KiB synchronous aclrtMemcpy H2D from
+ * pinned memory, one by one with a pause after each (so that they spread
+ * over the attacker's calls), and the same copies with the device idle.
+ * The VM has few vCPUs, so the attacker also takes CPU time from us: a
+ * child that only spins on the CPU shows how much of the wait that is.
+ */
+#define XW_ROWS		(4ULL << 20)	/* 1-byte rows, pitch 2: 8 MiB spans */
+#define XW_N		200		/* copies timed each way */
+#define XW_PAUSE_US	5000		/* after each copy */
+#define XW_SIZE		4096u
+
+/*
+ * The attacker (a child process): never returns.  @arg: "2d:FD" or
+ * "cpu:FD", FD a pipe.  The 2D attacker tells FD its rows/s once its copy
+ * works, then one byte per huge call completed; the CPU hog writes 0 and
+ * spins.
+ */
+static void attacker_main(const char *arg)
+{
+	struct drm_ascend_device_info info;
+	struct drm_ascend_bo_create a = { 0 }, b = { 0 };
+	struct drm_ascend_copy_2d c = { 0 };
+	uint64_t t, rate;
+	size_t win_size;
+	void *win;
+	char *end;
+	long wfd;
+	int fd;
+
+	if (strncmp(arg, "2d:", 3) && strncmp(arg, "cpu:", 4))
+		_exit(2);
+	wfd = strtol(strchr(arg, ':') + 1, &end, 10);
+	if (*end || end == strchr(arg, ':') + 1 || wfd < 0 || wfd > 1024)
+		_exit(2);
+	if (arg[0] == 'c') {
+		volatile unsigned long spins = 0;
+
+		rate = 0;
+		if (write((int)wfd, &rate, sizeof(rate)) != sizeof(rate))
+			_exit(6);
+		for (;;)
+			spins++;
+	}
+	fd = raw_file(4 * XW_ROWS, &info, &win, &win_size);
+	if (fd < 0)
+		_exit(3);
+	a.size = b.size = 2 * XW_ROWS;
+	if (ioctl(fd, DRM_IOCTL_ASCEND_BO_CREATE, &a) ||
+	    ioctl(fd, DRM_IOCTL_ASCEND_BO_CREATE, &b))
+		_exit(4);
+	c.dst = a.va;
+	c.src = b.va;
+	c.dpitch = 2;
+	c.spitch = 2;
+	c.width = 1;
+	c.height = 16384;
+	t = now_ns();
+	if (ioctl(fd, DRM_IOCTL_ASCEND_COPY_2D, &c))	/* it works */
+		_exit(5);
+	t = now_ns() - t;
+	rate = c.height * 1000000000ull / (t ? t : 1);
+	c.height = XW_ROWS;
+	if (write((int)wfd, &rate, sizeof(rate)) != sizeof(rate))
+		_exit(6);
+	for (;;) {
+		if (ioctl(fd, DRM_IOCTL_ASCEND_COPY_2D, &c) && errno != EINTR)
+			_exit(7);	/* the parent sees it ended */
+		if (write((int)wfd, "c", 1) != 1)
+			_exit(8);
+	}
+}
+
+/*
+ * Start an attacker of @mode ("2d", "cpu"); its pid (-1 on failure), its
+ * rows/s in *@rate and the read end of its pipe in *@rfd.  Returns once it
+ * is attacking.
+ */
+static pid_t attacker_start(const char *mode, uint64_t *rate, int *rfd)
+{
+	char self[4096], arg[24];
+	struct pollfd pfd;
+	ssize_t len;
+	int p[2], st = 0;
+	pid_t pid, parent = getpid();
+
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0 || pipe2(p, O_CLOEXEC))
+		return -1;
+	self[len] = '\0';
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (!pid) {
+		/* die with us, even if we die first */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		snprintf(arg, sizeof(arg), "%s:%d", mode, p[1]);
+		if (fcntl(p[1], F_SETFD, 0) == 0 &&
+		    setenv("ASCEND_BENCH_ATTACKER", arg, 1) == 0)
+			execl(self, self, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	pfd.fd = p[0];
+	pfd.events = POLLIN;
+	*rate = 0;
+	if (poll(&pfd, 1, 30000) != 1 || read(p[0], rate, sizeof(*rate)) != sizeof(*rate)) {
+		close(p[0]);
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		fprintf(stderr, "bench: the attacker did not start (status %#x)\n", st);
+		return -1;
+	}
+	*rfd = p[0];
+	return pid;
+}
+
+/* ns of each of @n 4 KiB copies H2D, in @v. */
+static aclError xw_copies(double *v, int n, char *d, char *h)
+{
+	uint64_t t0;
+	aclError r;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		t0 = now_ns();
+		r = aclrtMemcpy(d, XW_SIZE, h, XW_SIZE, ACL_MEMCPY_HOST_TO_DEVICE);
+		if (r)
+			return r;
+		v[i] = (double)(now_ns() - t0);
+		usleep(XW_PAUSE_US);
+	}
+	return ACL_SUCCESS;
+}
+
+/*
+ * The copies of @v while an attacker of @mode runs; then it is killed and
+ * reaped.  *@calls: its huge calls done, *@kill_ms: how long it took to
+ * die.  0, or 1 with a message.
+ */
+static int xw_attacked(const char *mode, double *v, char *d, char *h, uint64_t *rate,
+		       unsigned long *calls, double *secs, double *kill_ms)
+{
+	int st = 0, rfd = -1;
+	char buf[64];
+	ssize_t got;
+	aclError r;
+	uint64_t t;
+	pid_t pid;
+
+	*calls = 0;
+	pid = attacker_start(mode, rate, &rfd);
+	if (pid < 0)
+		return 1;
+	usleep(100000);		/* well inside its first huge call */
+	t = now_ns();
+	r = xw_copies(v, XW_N, d, h);
+	*secs = (now_ns() - t) / 1e9;
+	t = now_ns();
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	*kill_ms = (now_ns() - t) / 1e6;
+	while ((got = read(rfd, buf, sizeof(buf))) > 0)	/* EOF: it is gone */
+		*calls += (unsigned long)got;
+	close(rfd);
+	if (r)
+		return fail("aclrtMemcpy(4 KiB H2D) while another process runs", r);
+	if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL) {
+		fprintf(stderr, "bench: the %s attacker ended before it was killed (status %#x)\n",
+			mode, st);
+		return 1;
+	}
+	return 0;
+}
+
+static int bench_cross_file_wait(void)
+{
+	double idle[XW_N], idle2[XW_N], hog[XW_N], cpu[XW_N], m_idle, m_hog, secs, cpu_secs;
+	double kill_ms, cpu_kill_ms;
+	unsigned char back[XW_SIZE];
+	char *d = NULL, *h = NULL;
+	unsigned long calls, cpu_calls;
+	uint64_t rate = 0, cpu_rate;
+	int ret = 0;
+	aclError r;
+	size_t i;
+
+	r = aclrtMallocHost((void **)&h, XW_SIZE);
+	if (not_supported(r)) {
+		emit("cross_file_wait", -1, "ns", -1, "ns idle 4 KiB copy", -1, "max",
+		     "not available: aclrtMallocHost returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+		return 0;
+	}
+	if (!r)
+		r = aclrtMalloc((void **)&d, XW_SIZE, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (r)
+		return fail("cross_file_wait set-up", r);
+	for (i = 0; i < XW_SIZE; i++)
+		h[i] = (char)(i * 11 + 5);
+	r = xw_copies(idle, 10, d, h);		/* warm-up */
+	if (!r)
+		r = xw_copies(idle, XW_N, d, h);
+	if (r) {
+		ret = fail("aclrtMemcpy(4 KiB H2D)", r);
+		goto out;
+	}
+	ret = xw_attacked("2d", hog, d, h, &rate, &calls, &secs, &kill_ms);
+	if (!ret)
+		ret = xw_attacked("cpu", cpu, d, h, &cpu_rate, &cpu_calls, &cpu_secs,
+				  &cpu_kill_ms);
+	if (ret)
+		goto out;
+	r = xw_copies(idle2, XW_N, d, h);
+	/* the last copy's bytes arrived */
+	memset(back, 0, sizeof(back));
+	if (!r)
+		r = aclrtMemcpy(back, XW_SIZE, d, XW_SIZE, ACL_MEMCPY_DEVICE_TO_HOST);
+	if (r) {
+		ret = fail("aclrtMemcpy(4 KiB)", r);
+		goto out;
+	}
+	if (memcmp(back, h, XW_SIZE)) {
+		fprintf(stderr, "bench: cross_file_wait: the 4 KiB copies left wrong bytes\n");
+		ret = 1;
+		goto out;
+	}
+	m_idle = median(idle, XW_N);
+	m_hog = median(hog, XW_N);	/* sorts hog */
+	emit("cross_file_wait", m_hog, "ns", m_idle, "ns idle 4 KiB copy", -1, "max",
+	     "sync aclrtMemcpy 4 KiB H2D (pinned), %d each way %d ms apart; value: median while another process loops COPY_2D of %llu 1-byte rows (%.1f s each; %lu done in %.1f s), slowest %.2f ms; baseline: idle, before (after: %.0f ns); %ld vCPUs: next to a child that only spins on the CPU %.0f ns; attacker killed in %.1f ms",
+	     XW_N, XW_PAUSE_US / 1000, (unsigned long long)XW_ROWS,
+	     rate ? (double)XW_ROWS / rate : -1.0, calls, secs, hog[XW_N - 1] / 1e6,
+	     median(idle2, XW_N), sysconf(_SC_NPROCESSORS_ONLN), median(cpu, XW_N), kill_ms);
+out:
+	aclrtFree(d);
+	aclrtFreeHost(h);
+	return ret;
+}
+
 /* ---- main -------------------------------------------------------------- */
 
 static int open_node(void)
@@ -1176,6 +1877,8 @@ int main(void)
 	aclError r;
 	int fd, ret = 0;
 
+	if (getenv("ASCEND_BENCH_ATTACKER"))	/* for bench_cross_file_wait() */
+		attacker_main(getenv("ASCEND_BENCH_ATTACKER"));
 	verbose = getenv("ASCEND_BENCH_VERBOSE") != NULL;
 	fd = open_node();
 	if (fd < 0)
@@ -1208,6 +1911,10 @@ int main(void)
 		ret |= bench_malloc_free();
 	if (selected("async_enqueue_per_op"))
 		ret |= bench_async_enqueue(&k);
+	if (selected("async_copy_enqueue_per_op"))
+		ret |= bench_async_copy_enqueue();
+	if (selected("device_small_copy_per_op"))
+		ret |= bench_device_small_copy();
 	if (selected("raw_ring_enqueue_per_op"))
 		ret |= bench_raw_ring(fd);
 	if (selected("launch_sync_roundtrip"))
@@ -1226,6 +1933,10 @@ int main(void)
 		ret |= bench_memset64();
 	if (selected("host_copies"))
 		ret |= bench_host_copies();
+	if (selected("stop_latency"))
+		ret |= bench_stop_latency();
+	if (selected("cross_file_wait"))
+		ret |= bench_cross_file_wait();
 
 	/* the baseline again: a drift between the two says the run was noisy */
 	base2 = noop_ioctl_ns(fd);
