@@ -406,8 +406,8 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
 	if (ret)
 		return ret;
 
-	copy_locate(dst, &ds);
-	copy_locate(src, &ss);
+	/* one look at the address map for both sides: the enqueue is hot */
+	copy_locate2(dst, &ds, src, &ss);
 	k = copy_auto_correct(ss.loc, ds.loc, kind);
 	if (k < 0)
 		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
@@ -422,9 +422,9 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
 	if (dst == src)
 		return ACL_SUCCESS;
 	dir = ds.loc == CL_DEV ? (ss.loc == CL_DEV ? D2D : H2D) : D2H;
-	ret = dir == D2H ? ACL_SUCCESS : copy_check_range("dst", dst, count);
+	ret = dir == D2H ? ACL_SUCCESS : copy_check_side_range("dst", dst, count, &ds);
 	if (!ret && dir != H2D)
-		ret = copy_check_range("src", src, count);
+		ret = copy_check_side_range("src", src, count, &ss);
 	if (ret)
 		return ret;
 	if (dir == D2D && overlap(dst, src, count))
