@@ -40,7 +40,8 @@
  * READ_ONCE().  A reader resolving ASCEND_AS_PEER(n) runs a job the driver
  * built from a peer link, which pins a file of the peer and so its
  * struct ascend_device; remove waits for such jobs (ascend_peer_barrier())
- * before it stops the backend.
+ * before it stops the backend.  Copies the devices run themselves through
+ * peer windows hold no driver lock: the backend's fini waits for them.
  */
 static DEFINE_MUTEX(ascend_devices_lock);	/* protects ascend_devices */
 static struct ascend_device *ascend_devices[ASCEND_HW_MAX_DEVICES];

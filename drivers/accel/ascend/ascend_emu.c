@@ -497,6 +497,14 @@ static void ascend_emu_fini(struct ascend_device *adev)
 
 	ascend_emu_cp_fini(emu);
 	ascend_emu_dma_fini(emu);
+	/*
+	 * Another NPU's engines may be inside an access that reached this
+	 * one's tables or HBM through a peer window (the command processor's
+	 * copies hold no driver lock).  The device is out of the index since
+	 * remove began, so no new access finds it; wait for those in flight
+	 * before the memory goes.
+	 */
+	ascend_emu_smmu_sync();
 	ascend_emu_smmu_fini(emu);
 	ascend_emu_hbm_release(emu);
 	adev->hw_priv = NULL;

@@ -189,6 +189,8 @@ int ascend_emu_smmu_rw(struct ascend_emu *emu, u32 asid, u64 va, void *buf,
  */
 void ascend_emu_smmu_access_begin(void);
 void ascend_emu_smmu_access_end(void);
+/* Wait until every access section that began before the call is over. */
+void ascend_emu_smmu_sync(void);
 
 /* ascend_emu_cmd.c: the command checker */
 /*

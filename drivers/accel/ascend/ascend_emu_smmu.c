@@ -109,8 +109,7 @@ void ascend_emu_smmu_access_end(void)
 	up_read(&ascend_emu_access_sem);
 }
 
-/* Wait until every access by VA that began before the call is over. */
-static void ascend_emu_smmu_sync(void)
+void ascend_emu_smmu_sync(void)
 {
 	down_write(&ascend_emu_access_sem);
 	up_write(&ascend_emu_access_sem);
