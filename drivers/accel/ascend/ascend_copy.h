@@ -214,8 +214,4 @@ int ascend_copy_batch_validate(const struct drm_ascend_copy_entry *e,
 					      bool write),
 			       void *ctx, u32 *fail_index);
 
-/* ascend_copy_ext.c: the device side of the ring commands */
-struct ascend_cmd;
-struct ascend_emu_fault;
-
 #endif /* __ASCEND_COPY_H__ */

@@ -43,7 +43,8 @@
  * before it stops the backend.  Copies the devices run themselves through
  * peer windows hold no driver lock: the backend's fini waits for them.
  */
-static DEFINE_MUTEX(ascend_devices_lock);	/* protects ascend_devices */
+/* protects ascend_devices; serialises the CMD_TIMEOUT writes with probe */
+static DEFINE_MUTEX(ascend_devices_lock);
 static struct ascend_device *ascend_devices[ASCEND_HW_MAX_DEVICES];
 
 struct ascend_device *ascend_device_by_index(unsigned int index)

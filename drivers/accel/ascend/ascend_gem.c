@@ -41,8 +41,10 @@
  * whole allocation in hbm_used until its own BO retires; importers are not
  * charged (the device-wide HBM counters count the allocation once).
  *
- * The device side translates and accesses memory under vm->lock, so an
- * unmap also waits for a synchronous copy or fill in flight.
+ * A synchronous copy or fill translates and runs each pass under vm->lock,
+ * so an unmap waits for the pass in flight; the device's own accesses (ring
+ * commands) take no driver lock: the unmap's MMU invalidation waits for
+ * those in flight.
  */
 #include <linux/dma-buf.h>
 #include <linux/overflow.h>
