@@ -39,6 +39,7 @@ static int emu_test_init(struct kunit *test)
 	ctx->emu->adev = ctx->adev;
 	xa_init(&ctx->emu->hbm_pages);
 	xa_init(&ctx->emu->table_pages);
+	spin_lock_init(&ctx->emu->event_lock);
 	KUNIT_ASSERT_EQ(test, ascend_emu_dma_init(ctx->emu, EMU_ENGINES), 0);
 
 	test->priv = ctx;
@@ -431,6 +432,119 @@ static void emu_dma_fill_lazy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, &d, 1), -EIO);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Events: slots, tables, notifications */
+
+/* Write a 32/64-bit little-endian word of device memory. */
+static void emu_put(struct kunit *test, struct ascend_emu *emu, u64 addr,
+		    u64 val, size_t size)
+{
+	__le64 v64 = cpu_to_le64(val);
+	__le32 v32 = cpu_to_le32(val);
+
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(emu->adev, addr,
+						size == 8 ? (void *)&v64 :
+						(void *)&v32, size, true), 0);
+}
+
+/*
+ * A handle finds its slot through the directory and the leaf; a handle
+ * of an absent leaf, an empty entry, an out-of-range slot or handle, and
+ * no table at all name no event.
+ */
+static void emu_event_lookup(struct kunit *test)
+{
+	struct emu_ctx *ctx = test->priv;
+	struct ascend_emu *emu = ctx->emu;
+	/* two table pages in the page-table memory, past the event memory */
+	u64 dir = EMU_HBM_SIZE + ASCEND_HW_EVENT_MEM_SIZE;
+	u64 leaf = dir + ASCEND_MMU_TABLE_SIZE;
+	u32 slot = 0;
+
+	/* leaf 2: handles 2048 .. 3071 */
+	emu_put(test, emu, dir + 2 * 8, leaf, 8);
+	emu_put(test, emu, leaf + 5 * 4, 77, 4);		/* handle 2053 */
+	emu_put(test, emu, leaf + 6 * 4, ASCEND_HW_EVENT_SLOTS, 4);
+
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 2053, &slot), 0);
+	KUNIT_EXPECT_EQ(test, slot, 77U);
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 2054, &slot),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 2052, &slot),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 5, &slot),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir,
+						      ASCEND_HW_EVTAB_HANDLES,
+						      &slot), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, 0, 2053, &slot),
+			-ENOENT);
+	/* a directory entry that is no table page */
+	emu_put(test, emu, dir + 3 * 8, leaf + 4, 8);
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 3 * 1024, &slot),
+			-ENOENT);
+}
+
+/*
+ * A record raises the generation (never lowers it), takes the timestamp
+ * only for a slot that asks for one, and sets the slot's pending bit and
+ * its summary bit in the notification area.
+ */
+static void emu_event_record(struct kunit *test)
+{
+	struct emu_ctx *ctx = test->priv;
+	struct ascend_emu *emu = ctx->emu;
+	u64 ts_addr = ascend_hw_event_slot_addr(EMU_HBM_SIZE, 300) + 8;
+	__le64 *area = kunit_kzalloc(test, ASCEND_HW_EVENT_NOTIFY_SIZE,
+				     GFP_KERNEL);
+	__le64 ts;
+
+	KUNIT_ASSERT_NOT_NULL(test, area);
+	/* no device behind the test context: the bus address is physical */
+	ascend_emu_set_event_notify(ctx->adev, virt_to_phys(area));
+
+	emu_put(test, emu, ascend_hw_event_slot_addr(EMU_HBM_SIZE, 300) + 16,
+		ASCEND_HW_EVENT_TIMESTAMP, 4);
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu, 300), 0ULL);
+	ascend_emu_event_record(emu, 300, 5);
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu, 300), 5ULL);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, ts_addr, &ts,
+						sizeof(ts), false), 0);
+	KUNIT_EXPECT_NE(test, le64_to_cpu(ts), 0ULL);
+	/* slot 300: pending word 4 bit 44, summary word 0 bit 4 */
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(area[ASCEND_HW_EVENT_SUMMARY + 4]),
+			BIT_ULL(44));
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(area[0]), BIT_ULL(4));
+
+	/* an older generation changes nothing and notifies nobody */
+	area[ASCEND_HW_EVENT_SUMMARY + 4] = 0;
+	area[0] = 0;
+	ascend_emu_event_record(emu, 300, 3);
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu, 300), 5ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(area[ASCEND_HW_EVENT_SUMMARY + 4]),
+			0ULL);
+
+	/* a slot without the timestamp flag keeps 0; slot 65535: last bits */
+	ascend_emu_event_record(emu, ASCEND_HW_EVENT_SLOTS - 1, 1);
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu,
+						   ASCEND_HW_EVENT_SLOTS - 1),
+			1ULL);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev,
+						ascend_hw_event_slot_addr(EMU_HBM_SIZE,
+									  ASCEND_HW_EVENT_SLOTS - 1) + 8,
+						&ts, sizeof(ts), false), 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ts), 0ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(area[ASCEND_HW_EVENT_SUMMARY +
+						ASCEND_HW_EVENT_SLOTS / 64 - 1]),
+			BIT_ULL(63));
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(area[ASCEND_HW_EVENT_SUMMARY - 1]),
+			BIT_ULL(63));
+	/* slot 0 does not exist */
+	ascend_emu_event_record(emu, 0, 9);
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu, 0), 0ULL);
+	ascend_emu_set_event_notify(ctx->adev, 0);
+}
+
 static struct kunit_case ascend_emu_test_cases[] = {
 	KUNIT_CASE(emu_hbm_lazy),
 	KUNIT_CASE(emu_hbm_discard),
@@ -441,6 +555,8 @@ static struct kunit_case ascend_emu_test_cases[] = {
 	KUNIT_CASE(emu_dma_concurrent_jobs),
 	KUNIT_CASE(emu_dma_fill_patterns),
 	KUNIT_CASE(emu_dma_fill_lazy),
+	KUNIT_CASE(emu_event_lookup),
+	KUNIT_CASE(emu_event_record),
 	{}
 };
 

@@ -41,6 +41,16 @@ void ascend_emu_set_cmd_timeout(struct ascend_device *adev, u32 ms)
 {
 }
 
+void ascend_emu_cp_kick(struct ascend_emu *emu)
+{
+}
+
+/* ascend_emu_bus.c: the test contexts have no interrupt line */
+unsigned int ascend_emu_bus_irq(unsigned int index)
+{
+	return 0;
+}
+
 /*
  * The command processor's memory access by VA (ascend_emu_cp.c, not
  * compiled in): the built-in kernels under test run on queues without a

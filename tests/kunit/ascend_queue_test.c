@@ -2,14 +2,13 @@
 /*
  * KUnit: the queue rules (the ring index check of ascend_hw_rules.h and its
  * wrap; the command checker ascend_emu_cmd.c: command validation,
- * WAIT_VALUE conditions, deadlines), the NEED_WAKEUP
- * handshake, and event generations (ascend_event.c).
+ * WAIT_VALUE conditions, deadlines) and the NEED_WAKEUP handshake.  The
+ * device's event slots are ascend_emu_test.c's.
  */
 #include <linux/bitmap.h>
 #include <linux/slab.h>
 
 #include "ascend_emu.h"
-#include "ascend_event.h"
 #include "ascend_kunit.h"
 #include "ascend_queue_priv.h"
 
@@ -479,55 +478,6 @@ static void cmd_deadlines(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d, now + (u64)U32_MAX * NSEC_PER_MSEC);
 }
 
-/* ------------------------------------------------------------------------ */
-/* Event generations */
-
-static void event_generations(struct kunit *test)
-{
-	struct ascend_event *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
-	u64 ts;
-
-	KUNIT_ASSERT_NOT_NULL(test, e);
-	ascend_event_init(e, NULL, DRM_ASCEND_EVENT_TIMESTAMP);
-	KUNIT_EXPECT_EQ(test, e->completed, 0ULL);
-	KUNIT_EXPECT_EQ(test, e->timestamp_ns, 0ULL);
-	KUNIT_EXPECT_TRUE(test, ascend_event_reached(e, 0));
-	KUNIT_EXPECT_FALSE(test, ascend_event_reached(e, 1));
-
-	ascend_event_complete(e, 2);
-	KUNIT_EXPECT_EQ(test, e->completed, 2ULL);
-	KUNIT_EXPECT_NE(test, e->timestamp_ns, 0ULL);
-	KUNIT_EXPECT_TRUE(test, ascend_event_reached(e, 1));
-	KUNIT_EXPECT_TRUE(test, ascend_event_reached(e, 2));
-	KUNIT_EXPECT_FALSE(test, ascend_event_reached(e, 3));
-
-	/* an older record never moves the event back, nor its timestamp */
-	ts = e->timestamp_ns;
-	ascend_event_complete(e, 1);
-	KUNIT_EXPECT_EQ(test, e->completed, 2ULL);
-	KUNIT_EXPECT_EQ(test, e->timestamp_ns, ts);
-
-	/* re-recording the same generation takes a new timestamp */
-	ascend_event_complete(e, 2);
-	KUNIT_EXPECT_GE(test, e->timestamp_ns, ts);
-
-	/* a destroyed event ends every wait */
-	WRITE_ONCE(e->dead, true);
-	KUNIT_EXPECT_TRUE(test, ascend_event_reached(e, 100));
-	KUNIT_EXPECT_TRUE(test, ascend_event_dead(e));
-}
-
-static void event_no_timestamp(struct kunit *test)
-{
-	struct ascend_event *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, e);
-	ascend_event_init(e, NULL, 0);
-	ascend_event_complete(e, 1);
-	KUNIT_EXPECT_EQ(test, e->completed, 1ULL);
-	KUNIT_EXPECT_EQ(test, e->timestamp_ns, 0ULL);
-}
-
 static struct kunit_case ascend_queue_test_cases[] = {
 	KUNIT_CASE(ring_wptr_check),
 	KUNIT_CASE(ring_slot_wrap),
@@ -541,8 +491,6 @@ static struct kunit_case ascend_queue_test_cases[] = {
 	KUNIT_CASE(cmd_check_value),
 	KUNIT_CASE(wait_value_conditions),
 	KUNIT_CASE(cmd_deadlines),
-	KUNIT_CASE(event_generations),
-	KUNIT_CASE(event_no_timestamp),
 	{}
 };
 

@@ -27,6 +27,7 @@
 
 #include "ascend_drv.h"
 #include "ascend_event.h"
+#include "ascend_irq.h"
 #include "ascend_gem.h"
 #include "ascend_host.h"
 #include "ascend_hw.h"
@@ -363,6 +364,9 @@ static int ascend_probe(struct platform_device *pdev)
 	ret = ascend_host_init(adev);
 	if (ret)
 		return ret;
+	ret = ascend_event_device_init(adev);
+	if (ret)
+		return ret;
 
 	ascend_debugfs_init(adev);	/* files appear once registered */
 
@@ -375,6 +379,9 @@ static int ascend_probe(struct platform_device *pdev)
 	if (adev->hw->set_cmd_timeout)
 		adev->hw->set_cmd_timeout(adev, ascend_queue_cmd_timeout_ms());
 	ret = drmm_add_action_or_reset(&adev->drm, ascend_hw_fini_action, adev);
+	if (ret)
+		return ret;
+	ret = ascend_irq_init(adev);
 	if (ret)
 		return ret;
 

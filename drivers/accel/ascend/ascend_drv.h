@@ -20,6 +20,7 @@
 #include <linux/xarray.h>
 
 #include "ascend_accel.h"
+#include "ascend_evtab.h"
 #include "ascend_fault.h"
 #include "ascend_hbm.h"
 #include "ascend_pt.h"
@@ -99,6 +100,12 @@ struct ascend_fault_log {
  * @host_bos: host objects DMA-mapped on the device (ascend_host.c)
  * @fault: fault-injection countdowns (ascend_fault.h; atomics, no lock)
  * @fault_log: the last queue faults, for debugfs "faults"
+ * @event_slots: event slot -> &struct ascend_event: allocates the slots
+ *	(from 1) and lets the interrupt handler find an event (RCU)
+ * @irq: the device's interrupt (ascend_irq.c)
+ * @event_notify: the event notification area the device writes
+ *	(ascend_hw.h, "Interrupts"), coherent DMA memory
+ * @event_notify_bus: its bus address
  */
 struct ascend_device {
 	struct drm_device drm;
@@ -122,6 +129,10 @@ struct ascend_device {
 	struct list_head host_bos;
 	struct ascend_fault fault;
 	struct ascend_fault_log fault_log;
+	struct xarray event_slots;
+	int irq;
+	__le64 *event_notify;
+	dma_addr_t event_notify_bus;
 };
 
 static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
@@ -142,6 +153,7 @@ static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
  * @copy_pinned: bytes of pageable host memory pinned right now for copies
  * @events: event handle -> &struct ascend_event (allocated from 1; the
  *	xarray's own lock protects it, ascend_event.c)
+ * @evtab: the same map as the device reads it (ascend_evtab.h)
  * @retire_lock: protects @retires and @retire_fallbacks
  * @retires: pending &struct ascend_retire (ascend_queue_file_defer())
  * @retire_fallbacks: entries of @retires without a queue snapshot
@@ -169,6 +181,7 @@ struct ascend_file {
 	atomic64_t host_pinned;
 	atomic64_t copy_pinned;
 	struct xarray events;
+	struct ascend_evtab evtab;
 	spinlock_t retire_lock;	/* protects retires, retire_fallbacks */
 	struct list_head retires;
 	unsigned int retire_fallbacks;

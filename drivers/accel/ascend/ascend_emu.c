@@ -212,6 +212,27 @@ static struct page *ascend_emu_sys_page(struct ascend_emu *emu, u64 addr)
 	return pfn_to_page(pfn);
 }
 
+void *ascend_emu_mem_ptr(struct ascend_emu *emu, u64 addr, bool write)
+{
+	struct page *page;
+
+	if (!ascend_emu_in_hbm(emu, addr, 1))
+		return NULL;
+	page = ascend_emu_page(emu, addr >> PAGE_SHIFT, write);
+	/* backing pages are GFP_KERNEL: in the direct map */
+	return IS_ERR_OR_NULL(page) ? NULL :
+	       page_address(page) + offset_in_page(addr);
+}
+
+void *ascend_emu_sys_ptr(struct ascend_emu *emu, u64 addr)
+{
+	struct page *page = ascend_emu_sys_page(emu, addr);
+
+	if (!page || PageHighMem(page))
+		return NULL;
+	return page_address(page) + offset_in_page(addr);
+}
+
 /*
  * The emulated NPU whose HBM the peer address space @as names, or NULL
  * (also once that device is removed: its state is gone).  The driver holds
@@ -465,6 +486,8 @@ static int ascend_emu_init(struct ascend_device *adev)
 	emu->adev = adev;
 	xa_init(&emu->hbm_pages);
 	xa_init(&emu->table_pages);
+	spin_lock_init(&emu->event_lock);
+	emu->irq = ascend_emu_bus_irq(adev->index);
 	adev->hw_priv = emu;
 
 	ret = ascend_emu_smmu_init(emu);
@@ -532,4 +555,7 @@ const struct ascend_hw_ops ascend_emu_ops = {
 	.mmu_set_context = ascend_emu_mmu_set_context,
 	.mmu_invalidate = ascend_emu_mmu_invalidate,
 	.set_cmd_timeout = ascend_emu_set_cmd_timeout,
+	.event_signal = ascend_emu_event_signal,
+	.event_sync = ascend_emu_event_sync,
+	.set_event_notify = ascend_emu_set_event_notify,
 };

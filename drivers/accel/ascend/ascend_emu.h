@@ -43,6 +43,9 @@ struct ascend_emu_smmu;
  * @dma: DMA engine state (ascend_emu_dma.c)
  * @cp: command processor state (ascend_emu_cp.c)
  * @smmu: SMMU state (ascend_emu_smmu.c)
+ * @irq: the Linux interrupt of the device's line (ascend_emu_bus.c)
+ * @event_lock: serialises the device's writes of event slots
+ * @event_notify: register EVENT_NOTIFY (bus address, 0: none)
  */
 struct ascend_emu {
 	struct ascend_device *adev;
@@ -51,6 +54,9 @@ struct ascend_emu {
 	struct ascend_emu_dma *dma;
 	struct ascend_emu_cp *cp;
 	struct ascend_emu_smmu *smmu;
+	unsigned int irq;
+	spinlock_t event_lock;	/* event slot writes */
+	u64 event_notify;
 };
 
 static inline struct ascend_emu *to_ascend_emu(struct ascend_device *adev)
@@ -76,6 +82,15 @@ struct ascend_emu *ascend_emu_peer(u32 as);
 /* Device-side access to host memory by bus address (hw op sys_rw). */
 int ascend_emu_sys_rw(struct ascend_device *adev, u64 addr, void *buf,
 		      size_t len, bool write);
+/*
+ * The CPU address of device memory at @addr (HBM or page-table memory),
+ * backed first when @write; NULL when out of range, never written (and not
+ * @write) or out of backing memory.  Valid within the page, until it is
+ * discarded.  For the device's word-sized (atomic) accesses.
+ */
+void *ascend_emu_mem_ptr(struct ascend_emu *emu, u64 addr, bool write);
+/* The CPU address of host memory at bus address @addr, or NULL. */
+void *ascend_emu_sys_ptr(struct ascend_emu *emu, u64 addr);
 void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len);
 /* Host pages backing the HBM of every emulated NPU now. */
 unsigned long ascend_emu_backed_pages(void);
@@ -249,6 +264,28 @@ void ascend_emu_queue_doorbell(struct ascend_device *adev,
 			       struct ascend_queue *q);
 /* hw op set_cmd_timeout */
 void ascend_emu_set_cmd_timeout(struct ascend_device *adev, u32 ms);
+
+/* ascend_emu_event.c: event slots, event tables, notifications */
+/*
+ * The slot event @handle names in the event table at @table: 0 and
+ * *@slot, or -ENOENT (no such event).  Inside an access section, so that
+ * event_sync() waits for the use of what it found.
+ */
+int ascend_emu_event_lookup(struct ascend_emu *emu, u64 table, u32 handle,
+			    u32 *slot);
+/* Record @gen in @slot (max), then notify the driver. */
+void ascend_emu_event_record(struct ascend_emu *emu, u32 slot, u64 gen);
+/* The generation @slot completed (acquire). */
+u64 ascend_emu_event_gen(struct ascend_emu *emu, u32 slot);
+/* hw ops event_signal, event_sync, set_event_notify */
+void ascend_emu_event_signal(struct ascend_device *adev, u32 slot, u64 gen);
+void ascend_emu_event_sync(struct ascend_device *adev);
+void ascend_emu_set_event_notify(struct ascend_device *adev, u64 bus_addr);
+/* Wake the command processor: parked queues re-check (ascend_emu_cp.c). */
+void ascend_emu_cp_kick(struct ascend_emu *emu);
+
+/* ascend_emu_bus.c: the Linux interrupt of NPU @index's line, 0: none */
+unsigned int ascend_emu_bus_irq(unsigned int index);
 
 /* ascend_emu_kernels.c */
 u32 ascend_emu_query_kernels(struct ascend_device *adev,

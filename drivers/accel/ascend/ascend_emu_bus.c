@@ -22,6 +22,8 @@
  */
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
+#include <linux/irq.h>
+#include <linux/irqdomain.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -65,6 +67,32 @@ static DEFINE_MUTEX(ascend_emu_bus_lock);	/* protects ascend_emu_devs */
 static struct platform_device *ascend_emu_devs[ASCEND_HW_MAX_DEVICES];
 static struct platform_device *ascend_emu_parent;
 
+/*
+ * The interrupt lines of the NPUs: an interrupt domain of the emulator,
+ * hardware interrupt N for NPU N.  The device raises its line from its
+ * own threads (ascend_emu_raise_irq()); there is no controller to mask.
+ */
+static struct fwnode_handle *ascend_emu_irq_fwnode;
+static struct irq_domain *ascend_emu_irq_domain;
+static unsigned int ascend_emu_irqs[ASCEND_HW_MAX_DEVICES];
+
+static int ascend_emu_irq_map(struct irq_domain *d, unsigned int virq,
+			      irq_hw_number_t hw)
+{
+	irq_set_chip_and_handler(virq, &dummy_irq_chip, handle_edge_irq);
+	return 0;
+}
+
+static const struct irq_domain_ops ascend_emu_irq_ops = {
+	.map = ascend_emu_irq_map,
+	.xlate = irq_domain_xlate_onecell,
+};
+
+unsigned int ascend_emu_bus_irq(unsigned int index)
+{
+	return index < ASCEND_HW_MAX_DEVICES ? ascend_emu_irqs[index] : 0;
+}
+
 /* Create NPU @index and let the driver bind; caller holds the lock. */
 static int ascend_emu_dev_new(unsigned int index)
 {
@@ -86,6 +114,8 @@ static int ascend_emu_dev_new(unsigned int index)
 		.dma_mask = DMA_BIT_MASK(64),
 	};
 	struct platform_device *pdev;
+	struct resource res;
+	unsigned int virq;
 	bool bound;
 
 	lockdep_assert_held(&ascend_emu_bus_lock);
@@ -94,9 +124,21 @@ static int ascend_emu_dev_new(unsigned int index)
 	if (ascend_emu_devs[index])
 		return -EEXIST;
 
+	virq = irq_create_mapping(ascend_emu_irq_domain, index);
+	if (!virq)
+		return -ENOMEM;
+	res = (struct resource)DEFINE_RES_IRQ(virq);
+	info.res = &res;
+	info.num_res = 1;
+	/* the device finds its line here when the driver brings it up */
+	WRITE_ONCE(ascend_emu_irqs[index], virq);
+
 	pdev = platform_device_register_full(&info);
-	if (IS_ERR(pdev))
+	if (IS_ERR(pdev)) {
+		WRITE_ONCE(ascend_emu_irqs[index], 0);
+		irq_dispose_mapping(virq);
 		return PTR_ERR(pdev);
+	}
 
 	/* The driver probes it synchronously; a device nobody took is gone. */
 	device_lock(&pdev->dev);
@@ -104,6 +146,8 @@ static int ascend_emu_dev_new(unsigned int index)
 	device_unlock(&pdev->dev);
 	if (!bound) {
 		platform_device_unregister(pdev);
+		WRITE_ONCE(ascend_emu_irqs[index], 0);
+		irq_dispose_mapping(virq);
 		return -ENODEV;
 	}
 	ascend_emu_devs[index] = pdev;
@@ -121,6 +165,8 @@ static int ascend_emu_dev_del(unsigned int index)
 	/* unbinds the driver: its remove unplugs the device */
 	platform_device_unregister(ascend_emu_devs[index]);
 	ascend_emu_devs[index] = NULL;
+	irq_dispose_mapping(ascend_emu_irqs[index]);
+	WRITE_ONCE(ascend_emu_irqs[index], 0);
 	return 0;
 }
 
@@ -200,11 +246,25 @@ int ascend_emu_bus_init(void)
 		return -EINVAL;
 	}
 
+	ascend_emu_irq_fwnode = irq_domain_alloc_named_fwnode("ascend-emu");
+	if (!ascend_emu_irq_fwnode)
+		return -ENOMEM;
+	ascend_emu_irq_domain = irq_domain_create_linear(ascend_emu_irq_fwnode,
+							 ASCEND_HW_MAX_DEVICES,
+							 &ascend_emu_irq_ops,
+							 NULL);
+	if (!ascend_emu_irq_domain) {
+		ret = -ENOMEM;
+		goto err_free_fwnode;
+	}
+
 	ascend_emu_parent = platform_device_register_simple("ascend-emu",
 							    PLATFORM_DEVID_NONE,
 							    NULL, 0);
-	if (IS_ERR(ascend_emu_parent))
-		return PTR_ERR(ascend_emu_parent);
+	if (IS_ERR(ascend_emu_parent)) {
+		ret = PTR_ERR(ascend_emu_parent);
+		goto err_remove_domain;
+	}
 
 	mutex_lock(&ascend_emu_bus_lock);
 	for (i = 0; i < num_devices; i++) {
@@ -226,6 +286,10 @@ int ascend_emu_bus_init(void)
 err_del_devices:
 	ascend_emu_del_all();
 	platform_device_unregister(ascend_emu_parent);
+err_remove_domain:
+	irq_domain_remove(ascend_emu_irq_domain);
+err_free_fwnode:
+	irq_domain_free_fwnode(ascend_emu_irq_fwnode);
 	return ret;
 }
 
@@ -235,6 +299,8 @@ void ascend_emu_bus_exit(void)
 	sysfs_remove_group(&ascend_emu_parent->dev.kobj, &ascend_emu_bus_group);
 	ascend_emu_del_all();
 	platform_device_unregister(ascend_emu_parent);
+	irq_domain_remove(ascend_emu_irq_domain);
+	irq_domain_free_fwnode(ascend_emu_irq_fwnode);
 	/* every device is gone: so is every page that backed its HBM */
 	WARN(ascend_emu_backed_pages(), "ascend: %lu HBM backing pages leaked\n",
 	     ascend_emu_backed_pages());

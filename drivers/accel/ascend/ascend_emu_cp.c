@@ -43,7 +43,6 @@
 #include <linux/workqueue.h>
 
 #include "ascend_emu.h"
-#include "ascend_event.h"
 #include "ascend_queue_priv.h"
 #include "ascend_trace.h"
 
@@ -152,6 +151,12 @@ static void ascend_cp_kick(struct ascend_emu_cp *cp)
 {
 	atomic_inc(&cp->kicks);
 	wake_up(&cp->wake_wq);
+}
+
+void ascend_emu_cp_kick(struct ascend_emu *emu)
+{
+	if (emu->cp)
+		ascend_cp_kick(emu->cp);
 }
 
 /* Can the thread fetch from @q?  Called with cp->lock held. */
@@ -461,6 +466,60 @@ static u32 ascend_cp_mem_fault(int err)
 }
 
 /*
+ * Events: the queue's event table maps the command's handle to a slot.
+ * Every lookup and the slot access after it are one access section, so
+ * that the driver's event_sync() waits for them.
+ */
+static int ascend_cp_event_find(struct ascend_queue *q, u32 handle, u32 *slot)
+{
+	int ret;
+
+	ascend_emu_smmu_access_begin();
+	ret = ascend_emu_event_lookup(to_ascend_emu(q->adev),
+				      READ_ONCE(q->event_table), handle, slot);
+	ascend_emu_smmu_access_end();
+	return ret;
+}
+
+static u32 ascend_cp_event_record(struct ascend_queue *q,
+				  const struct ascend_cmd *cmd)
+{
+	struct ascend_emu *emu = to_ascend_emu(q->adev);
+	u32 slot, code = ASCEND_FAULT_NONE;
+
+	ascend_emu_smmu_access_begin();
+	if (ascend_emu_event_lookup(emu, READ_ONCE(q->event_table),
+				    cmd->event.handle, &slot))
+		code = ASCEND_FAULT_BAD_COMMAND;
+	else
+		ascend_emu_event_record(emu, slot, cmd->event.gen);
+	ascend_emu_smmu_access_end();
+	return code;
+}
+
+/*
+ * A parked EVENT_WAIT: has its slot reached the generation?  A handle
+ * that no longer names the slot it parked on (the event was destroyed)
+ * faults the command.
+ */
+static u32 ascend_cp_event_check(struct ascend_queue *q,
+				 const struct ascend_cmd *cmd, bool *done)
+{
+	struct ascend_emu *emu = to_ascend_emu(q->adev);
+	u32 slot, code = ASCEND_FAULT_NONE;
+
+	ascend_emu_smmu_access_begin();
+	if (ascend_emu_event_lookup(emu, READ_ONCE(q->event_table),
+				    cmd->event.handle, &slot) ||
+	    slot != q->cur_slot)
+		code = ASCEND_FAULT_BAD_COMMAND;
+	else
+		*done = ascend_emu_event_gen(emu, slot) >= cmd->event.gen;
+	ascend_emu_smmu_access_end();
+	return code;
+}
+
+/*
  * Re-check the parked command of @q.  Returns true when it completed (the
  * queue goes on), false when it still waits or faulted.  Thread only.
  */
@@ -473,10 +532,7 @@ static bool ascend_cp_recheck(struct ascend_queue *q)
 	int ret;
 
 	if (cmd->opcode == ASCEND_CMD_EVENT_WAIT) {
-		if (ascend_event_dead(q->cur_event))
-			code = ASCEND_FAULT_BAD_COMMAND;
-		else
-			done = ascend_event_reached(q->cur_event, cmd->event.gen);
+		code = ascend_cp_event_check(q, cmd, &done);
 	} else {
 		ret = ascend_emu_vm_rw(q, cmd->value.addr, &mem, sizeof(mem),
 				       false);
@@ -497,10 +553,6 @@ static bool ascend_cp_recheck(struct ascend_queue *q)
 			addr = cmd->value.addr;
 	}
 
-	if (q->cur_event) {
-		ascend_event_put(q->cur_event);
-		q->cur_event = NULL;
-	}
 	WRITE_ONCE(q->cur_state, ASCEND_CUR_IDLE);
 	if (code) {
 		ascend_queue_set_fault(q, code, q->cur_seq, addr, cmd->opcode);
@@ -516,10 +568,8 @@ static bool ascend_cp_park(struct ascend_emu_cp *cp, struct ascend_queue *q,
 {
 	u32 timeout_ms;
 
-	q->cur_event = NULL;
 	if (cmd->opcode == ASCEND_CMD_EVENT_WAIT) {
-		q->cur_event = ascend_event_get(q->af, cmd->event.handle);
-		if (!q->cur_event) {
+		if (ascend_cp_event_find(q, cmd->event.handle, &q->cur_slot)) {
 			ascend_queue_set_fault(q, ASCEND_FAULT_BAD_COMMAND, seq,
 					       0, cmd->opcode);
 			return false;
@@ -548,7 +598,6 @@ static bool ascend_cp_park(struct ascend_emu_cp *cp, struct ascend_queue *q,
 static bool ascend_cp_exec(struct ascend_emu_cp *cp, struct ascend_queue *q,
 			   const struct ascend_cmd *cmd, u64 seq)
 {
-	struct ascend_event *e;
 	u32 code;
 	u64 addr = 0;
 	int ret;
@@ -570,13 +619,9 @@ static bool ascend_cp_exec(struct ascend_emu_cp *cp, struct ascend_queue *q,
 	case ASCEND_CMD_COPY_OFFSET:
 		return ascend_cp_dma(cp, q, cmd, seq);
 	case ASCEND_CMD_EVENT_RECORD:
-		e = ascend_event_get(q->af, cmd->event.handle);
-		if (!e) {
-			code = ASCEND_FAULT_BAD_COMMAND;
+		code = ascend_cp_event_record(q, cmd);
+		if (code)
 			goto fault;
-		}
-		ascend_event_complete(e, cmd->event.gen);
-		ascend_event_put(e);
 		break;
 	case ASCEND_CMD_EVENT_WAIT:
 	case ASCEND_CMD_WAIT_VALUE:
@@ -910,12 +955,8 @@ void ascend_emu_queue_stop(struct ascend_device *adev, struct ascend_queue *q)
 		   !READ_ONCE(q->cur_job));
 
 	/* a parked command is dropped; the queue is no longer served */
-	if (q->cur_state == ASCEND_CUR_STALLED) {
-		if (q->cur_event)
-			ascend_event_put(q->cur_event);
-		q->cur_event = NULL;
+	if (q->cur_state == ASCEND_CUR_STALLED)
 		WRITE_ONCE(q->cur_state, ASCEND_CUR_IDLE);
-	}
 }
 
 void ascend_emu_queue_doorbell(struct ascend_device *adev,

@@ -1,22 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Events: the EVENT_* ioctls and the helpers the command processor uses
- * for ASCEND_CMD_EVENT_RECORD and ASCEND_CMD_EVENT_WAIT.
+ * Events: the EVENT_* ioctls, the handles queue commands name, and the
+ * device's event slots behind them.
  *
- * An event lives in its file's xarray (handles from 1).  Lookups take a
- * reference under the xarray's lock, so the table's reference is still
- * held when they do; destroy erases the handle and drops the table's
- * reference.  A queue command stalled on an event holds its own reference.
+ * An event is a slot of the device's event memory (ascend_hw.h): the device
+ * alone writes its generation, for EVENT_RECORD commands and for the host's
+ * EVENT_SIGNAL (a register write), and raises its notification interrupt,
+ * which wakes the host waiters (ascend_irq.c -> ascend_event_notified()).
+ * The driver reads the generation through the aperture.
+ *
+ * A handle lives in its file's xarray (handles from 1) and, for the device,
+ * in the file's event table (ascend_evtab.c).  Lookups take a reference
+ * under the xarray's lock.  Destroy erases the handle from both tables and
+ * drops the table's reference.  The slot goes back only with the last
+ * reference, after the device's event_sync: nothing the device looked up
+ * can then touch the slot's next owner, and an ioctl still holding the
+ * event never signals a slot that is somebody else's.
  *
  * IPC (ascend_ipc.c) shares one event between files of the device: an
  * export and every importer's table hold a "handle" (@handles) besides a
  * reference.  Destroying a handle, or closing its file, kills the event
- * (marks it dead, wakes its waiters, faults stalled commands) only when it
- * was the last handle or export naming it.
+ * (marks it dead, wakes its waiters) only when it was the last handle or
+ * export naming it; a queue parked on a handle its file destroyed faults.
  */
 
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
+#include <drm/drm_managed.h>
 #include <drm/drm_utils.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
@@ -28,20 +38,35 @@
 #include "ascend_hw.h"
 #include "ascend_queue.h"
 
-void ascend_event_init(struct ascend_event *e, struct ascend_device *adev,
-		       u32 flags)
+static void ascend_event_slots_fini(struct drm_device *drm, void *arg)
 {
-	kref_init(&e->ref);
-	refcount_set(&e->handles, 1);
-	e->adev = adev;
-	e->flags = flags;
-	spin_lock_init(&e->lock);
-	init_waitqueue_head(&e->wq);
+	struct xarray *slots = arg;
+
+	WARN_ON(!xa_empty(slots));
+	xa_destroy(slots);
+}
+
+int ascend_event_device_init(struct ascend_device *adev)
+{
+	xa_init_flags(&adev->event_slots, XA_FLAGS_ALLOC1);
+	return drmm_add_action_or_reset(&adev->drm, ascend_event_slots_fini,
+					&adev->event_slots);
 }
 
 static void ascend_event_release(struct kref *ref)
 {
-	kfree(container_of(ref, struct ascend_event, ref));
+	struct ascend_event *e = container_of(ref, struct ascend_event, ref);
+	struct ascend_device *adev = e->adev;
+	int idx;
+
+	/* no command the device looked the slot up for still uses it */
+	if (drm_dev_enter(&adev->drm, &idx)) {
+		adev->hw->event_sync(adev);
+		drm_dev_exit(idx);
+	}
+	xa_erase(&adev->event_slots, e->slot);
+	/* the interrupt handler may still be looking at it */
+	kfree_rcu(e, rcu);
 }
 
 void ascend_event_put(struct ascend_event *e)
@@ -61,45 +86,46 @@ struct ascend_event *ascend_event_get(struct ascend_file *af, u32 handle)
 	return e;
 }
 
-void ascend_event_complete(struct ascend_event *e, u64 gen)
+/* The completed generation. */
+static u64 ascend_event_gen(struct ascend_event *e)
 {
-	spin_lock(&e->lock);
-	if (gen >= e->completed) {
-		e->completed = gen;
-		if (e->flags & DRM_ASCEND_EVENT_TIMESTAMP)
-			e->timestamp_ns = ktime_get_ns();
-	}
-	spin_unlock(&e->lock);
-	/* a record nobody waits for on the host skips the wait-queue lock */
-	if (wq_has_sleeper(&e->wq))
-		wake_up_all(&e->wq);
+	/* acquire: pairs with the device's release of the record */
+	return le64_to_cpu(smp_load_acquire(&e->hw->gen));
 }
 
 bool ascend_event_reached(struct ascend_event *e, u64 gen)
 {
+	struct ascend_device *adev = e->adev;
 	bool ret;
+	int idx;
 
-	spin_lock(&e->lock);
-	ret = e->dead || e->completed >= gen;
-	spin_unlock(&e->lock);
+	if (READ_ONCE(e->dead) || READ_ONCE(adev->lost))
+		return true;
+	if (!drm_dev_enter(&adev->drm, &idx))
+		return true;
+	ret = ascend_event_gen(e) >= gen;
+	drm_dev_exit(idx);
 	return ret;
 }
 
-bool ascend_event_dead(struct ascend_event *e)
+void ascend_event_notified(struct ascend_device *adev, u32 slot)
 {
-	return READ_ONCE(e->dead);
+	struct ascend_event *e = xa_load(&adev->event_slots, slot);
+
+	/* a record nobody waits for on the host skips the wait-queue lock */
+	if (e && wq_has_sleeper(&e->wq))
+		wake_up_all(&e->wq);
 }
 
 void ascend_event_file_init(struct ascend_file *af)
 {
 	xa_init_flags(&af->events, XA_FLAGS_ALLOC1);
+	ascend_evtab_init(&af->evtab);
 }
 
 static void ascend_event_kill(struct ascend_event *e)
 {
-	spin_lock(&e->lock);
 	WRITE_ONCE(e->dead, true);
-	spin_unlock(&e->lock);
 	wake_up_all(&e->wq);
 }
 
@@ -109,7 +135,7 @@ void ascend_event_hold(struct ascend_event *e)
 	kref_get(&e->ref);
 }
 
-/* Queues stalled on an event re-check it (not once the device is gone). */
+/* Queues parked on an event re-check it (not once the device is gone). */
 static void ascend_event_kick(struct ascend_device *adev)
 {
 	int idx;
@@ -123,34 +149,39 @@ static void ascend_event_kick(struct ascend_device *adev)
 /* Drop a handle and its reference; the last handle kills the event. */
 void ascend_event_unhold(struct ascend_event *e)
 {
-	if (refcount_dec_and_test(&e->handles)) {
+	if (refcount_dec_and_test(&e->handles))
 		ascend_event_kill(e);
-		/* queues stalled on it re-check and fault */
-		ascend_event_kick(e->adev);
-	}
 	ascend_event_put(e);
 }
 
 void ascend_event_device_lost(struct ascend_device *adev)
 {
-	struct drm_file *file;
 	struct ascend_event *e;
 	unsigned long idx;
 
-	/*
-	 * adev->lost is set: wake every host waiter so that it sees it.  A
-	 * file leaves the list before its events go (postclose).
-	 */
-	mutex_lock(&adev->drm.filelist_mutex);
-	list_for_each_entry(file, &adev->drm.filelist, lhead) {
-		struct ascend_file *af = to_ascend_file(file);
+	/* adev->lost is set: wake every host waiter so that it sees it */
+	rcu_read_lock();
+	xa_for_each(&adev->event_slots, idx, e)
+		wake_up_all(&e->wq);
+	rcu_read_unlock();
+}
 
-		xa_lock(&af->events);
-		xa_for_each(&af->events, idx, e)
-			wake_up_all(&e->wq);
-		xa_unlock(&af->events);
+/* Put @e under a new handle of @af, in both tables; holds a handle. */
+static int ascend_event_add(struct ascend_file *af, struct ascend_event *e,
+			    u32 *handle)
+{
+	int ret;
+
+	ret = xa_alloc(&af->events, handle, e,
+		       XA_LIMIT(1, ASCEND_MAX_EVENTS_PER_FILE), GFP_KERNEL);
+	if (ret)
+		return ret == -EBUSY ? -ENOSPC : ret;
+	ret = ascend_evtab_set(af->adev, &af->evtab, *handle, e->slot);
+	if (ret) {
+		xa_erase(&af->events, *handle);
+		return ret;
 	}
-	mutex_unlock(&adev->drm.filelist_mutex);
+	return 0;
 }
 
 int ascend_event_import(struct ascend_file *af, struct ascend_event *e,
@@ -159,13 +190,10 @@ int ascend_event_import(struct ascend_file *af, struct ascend_event *e,
 	int ret;
 
 	ascend_event_hold(e);
-	ret = xa_alloc(&af->events, handle, e,
-		       XA_LIMIT(1, ASCEND_MAX_EVENTS_PER_FILE), GFP_KERNEL);
-	if (ret) {
+	ret = ascend_event_add(af, e, handle);
+	if (ret)
 		ascend_event_unhold(e);
-		return ret == -EBUSY ? -ENOSPC : ret;
-	}
-	return 0;
+	return ret;
 }
 
 void ascend_event_file_fini(struct ascend_file *af)
@@ -173,11 +201,57 @@ void ascend_event_file_fini(struct ascend_file *af)
 	struct ascend_event *e;
 	unsigned long idx;
 
+	/* the file's queues are stopped: the device reads its table no more */
 	xa_for_each(&af->events, idx, e) {
 		xa_erase(&af->events, idx);
 		ascend_event_unhold(e);
 	}
 	xa_destroy(&af->events);
+	ascend_evtab_fini(af->adev, &af->evtab);
+}
+
+/*
+ * A new event with a fresh slot, or an ERR_PTR: -ENOSPC when every slot
+ * of the device is taken.  Inside drm_dev_enter().
+ */
+static struct ascend_event *ascend_event_new(struct ascend_device *adev,
+					     u32 flags)
+{
+	struct ascend_event *e;
+	u64 addr;
+	void *page;
+	int ret;
+
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&e->ref);
+	refcount_set(&e->handles, 1);
+	e->adev = adev;
+	e->flags = flags;
+	init_waitqueue_head(&e->wq);
+
+	ret = xa_alloc(&adev->event_slots, &e->slot, e,
+		       XA_LIMIT(1, ASCEND_HW_EVENT_SLOTS - 1), GFP_KERNEL);
+	if (ret) {
+		kfree(e);
+		return ERR_PTR(ret == -EBUSY ? -ENOSPC : ret);
+	}
+	addr = ascend_hw_event_slot_addr(adev->hbm_size, e->slot);
+	page = adev->hw->hbm_map_page ?
+	       adev->hw->hbm_map_page(adev, round_down(addr, PAGE_SIZE)) : NULL;
+	if (!page) {
+		xa_erase(&adev->event_slots, e->slot);
+		kfree_rcu(e, rcu);
+		return ERR_PTR(-ENOMEM);
+	}
+	e->hw = page + offset_in_page(addr);
+	/* nothing of the device uses a free slot (see the release) */
+	WRITE_ONCE(e->hw->gen, 0);
+	WRITE_ONCE(e->hw->timestamp, 0);
+	WRITE_ONCE(e->hw->flags, cpu_to_le32(flags & DRM_ASCEND_EVENT_TIMESTAMP ?
+					     ASCEND_HW_EVENT_TIMESTAMP : 0));
+	return e;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -198,16 +272,13 @@ int ascend_ioctl_event_create(struct drm_device *drm, void *data,
 			       ASCEND_FAULT_SITE_EVENT_CREATE))
 		return -ENOMEM;
 
-	e = kzalloc(sizeof(*e), GFP_KERNEL);
-	if (!e)
-		return -ENOMEM;
-	ascend_event_init(e, to_ascend_device(drm), args->flags);
-
-	ret = xa_alloc(&af->events, &handle, e,
-		       XA_LIMIT(1, ASCEND_MAX_EVENTS_PER_FILE), GFP_KERNEL);
+	e = ascend_event_new(to_ascend_device(drm), args->flags);
+	if (IS_ERR(e))
+		return PTR_ERR(e);
+	ret = ascend_event_add(af, e, &handle);
 	if (ret) {
-		kfree(e);
-		return ret == -EBUSY ? -ENOSPC : ret;
+		ascend_event_unhold(e);
+		return ret;
 	}
 	args->handle = handle;
 	return 0;
@@ -226,6 +297,10 @@ int ascend_ioctl_event_destroy(struct drm_device *drm, void *data,
 	e = xa_erase(&af->events, args->handle);
 	if (!e)
 		return -ENOENT;
+	/* the device's commands no longer find it under this handle */
+	ascend_evtab_set(af->adev, &af->evtab, args->handle, 0);
+	/* queues parked on it re-check and fault */
+	ascend_event_kick(af->adev);
 	ascend_event_unhold(e);
 	return 0;
 }
@@ -237,6 +312,7 @@ int ascend_ioctl_event_wait(struct drm_device *drm, void *data,
 	struct drm_ascend_event_wait *args = data;
 	struct ascend_event *e;
 	long timeout, ret = 0;
+	int idx;
 
 	if (args->flags)
 		return -EINVAL;
@@ -260,12 +336,16 @@ int ascend_ioctl_event_wait(struct drm_device *drm, void *data,
 			goto out;
 	}
 
-	spin_lock(&e->lock);
-	args->completed = e->completed;
-	args->timestamp_ns = e->timestamp_ns;
-	spin_unlock(&e->lock);
+	args->completed = 0;
+	args->timestamp_ns = 0;
+	if (drm_dev_enter(drm, &idx)) {
+		args->completed = ascend_event_gen(e);
+		if (e->flags & DRM_ASCEND_EVENT_TIMESTAMP)
+			args->timestamp_ns = le64_to_cpu(READ_ONCE(e->hw->timestamp));
+		drm_dev_exit(idx);
+	}
 
-	if (ascend_event_dead(e))
+	if (READ_ONCE(e->dead))
 		ret = -ENOENT;
 	else if (args->gen && args->completed < args->gen)
 		ret = READ_ONCE(e->adev->lost) ? -ENODEV : -ETIME;
@@ -289,9 +369,9 @@ int ascend_ioctl_event_signal(struct drm_device *drm, void *data,
 	e = ascend_event_get(af, args->handle);
 	if (!e)
 		return -ENOENT;
-	ascend_event_complete(e, args->gen);
-	/* queues stalled on the event re-check at once (a hw ioctl) */
-	e->adev->hw->queue_doorbell(e->adev, NULL);
+	/* the device records it and wakes its own waiters and the host's */
+	if (!READ_ONCE(e->dead))
+		e->adev->hw->event_signal(e->adev, e->slot, args->gen);
 	ascend_event_put(e);
 	return 0;
 }

@@ -173,9 +173,10 @@ struct ascend_dma_span {
 
 /*
  * Device memory: HBM at [0, hbm size), then the page-table memory, of
- * ascend_mmu_table_mem_size(hbm size) bytes, where the driver keeps its
- * table pages (1/128 of the HBM, at least 16 MiB: mapping all of HBM with
- * 4 KiB leaves takes 1/512).  The HBM manager hands out only the HBM.
+ * ascend_mmu_table_mem_size(hbm size) bytes, which starts with the event
+ * memory (see "Event memory" below) and then holds the driver's table
+ * pages (1/128 of the HBM, at least 16 MiB: mapping all of HBM with 4 KiB
+ * leaves takes 1/512).  The HBM manager hands out only the HBM.
  */
 static inline u64 ascend_mmu_table_mem_size(u64 hbm_size)
 {
@@ -184,6 +185,67 @@ static inline u64 ascend_mmu_table_mem_size(u64 hbm_size)
 
 /* The largest output address a descriptor can hold, plus one. */
 #define ASCEND_PTE_ADDR_LIMIT	BIT_ULL(52)
+
+/*
+ * Event memory: the first ASCEND_HW_EVENT_MEM_SIZE bytes of the page-table
+ * memory hold the device's event slots (the table pages follow them).
+ * Slot 0 is never used.  Only the device writes a slot while it is in use:
+ * EVENT_RECORD commands and the driver's event_signal() register write set
+ * @gen to max(@gen, generation), and when that raised it and @flags has
+ * %ASCEND_HW_EVENT_TIMESTAMP, @timestamp to the device clock (ns, the
+ * emulated NPU's is ktime_get_ns()) first.  The driver initialises a slot
+ * before it hands the slot out and reads it through the aperture.
+ */
+#define ASCEND_HW_EVENT_SLOTS		65536
+#define ASCEND_HW_EVENT_TIMESTAMP	BIT(0)
+
+struct ascend_hw_event_slot {
+	__le64 gen;
+	__le64 timestamp;
+	__le32 flags;
+	__le32 rsvd0;
+	__le64 rsvd1;
+};
+
+#define ASCEND_HW_EVENT_MEM_SIZE \
+	(ASCEND_HW_EVENT_SLOTS * sizeof(struct ascend_hw_event_slot))
+
+/* Device address of event slot @slot on a device with @hbm_size of HBM. */
+static inline u64 ascend_hw_event_slot_addr(u64 hbm_size, u32 slot)
+{
+	return hbm_size + (u64)slot * sizeof(struct ascend_hw_event_slot);
+}
+
+/*
+ * Event tables: which slots the commands of a queue may name.  A ring
+ * command names an event by the handle its file knows it by; the queue's
+ * event table (a device address, see queue_start) maps the handle to a
+ * slot.  The table is a directory page of ASCEND_HW_EVTAB_DIR_ENTRIES
+ * little-endian 64-bit device addresses of leaf pages (0: none), each leaf
+ * ASCEND_HW_EVTAB_LEAF_ENTRIES little-endian 32-bit slot numbers (0: no
+ * event); handle h is entry h % LEAF_ENTRIES of leaf h / LEAF_ENTRIES.  A
+ * handle without a slot faults the command (ASCEND_FAULT_BAD_COMMAND).
+ */
+#define ASCEND_HW_EVTAB_DIR_ENTRIES	512
+#define ASCEND_HW_EVTAB_LEAF_ENTRIES	1024
+#define ASCEND_HW_EVTAB_HANDLES \
+	(ASCEND_HW_EVTAB_DIR_ENTRIES * ASCEND_HW_EVTAB_LEAF_ENTRIES)
+
+/*
+ * Interrupts.  The device has one interrupt line (the platform device's
+ * IRQ resource 0) and raises it after it wrote a notification:
+ *
+ * Event notifications: after a slot's @gen changed the device sets bit
+ * (slot % 64) of word (slot / 64) of the event pending bitmap, then bit
+ * (slot / 64) % 64 of summary word (slot / 4096), with atomic ORs, in host
+ * memory at the bus address set_event_notify() gave: ASCEND_HW_EVENT_SUMMARY
+ * little-endian 64-bit summary words followed by ASCEND_HW_EVENT_SLOTS / 64
+ * pending words.  The driver clears what it consumed with atomic
+ * exchanges, summary word first.
+ */
+#define ASCEND_HW_EVENT_SUMMARY	(ASCEND_HW_EVENT_SLOTS / 64 / 64)
+#define ASCEND_HW_EVENT_NOTIFY_SIZE \
+	((ASCEND_HW_EVENT_SUMMARY + ASCEND_HW_EVENT_SLOTS / 64) * sizeof(u64))
 
 /*
  * The peer window table of an address space: one 4 KiB page of
@@ -376,7 +438,8 @@ struct ascend_dma_engine_info {
  *	first (0 if every transfer had run).  The submitter waits for it
  *	before it frees anything the job names.  (The emulated NPU's test
  *	hook that pauses its engines delays that completion too.)
- * @queue_start: make the command processor serve @q
+ * @queue_start: make the command processor serve @q; its event commands
+ *	use the event table at @q->event_table
  * @queue_stop: stop serving @q; on return the device no longer touches it
  * @queue_doorbell: wake the command processor for @q; @q may be NULL: it
  *	then re-checks every queue stalled on an event or a value
@@ -391,6 +454,15 @@ struct ascend_dma_engine_info {
  *	one command that names none of its own (register CMD_TIMEOUT; 0: no
  *	limit).  Written at probe, before any queue starts, and whenever the
  *	driver's limit changes; applies to commands started afterwards
+ * @event_signal: register EVENT_SIGNAL: record generation @gen in event
+ *	slot @slot as an EVENT_RECORD command would (notification included)
+ * @event_sync: on return no command still uses an event table entry or a
+ *	slot it looked up before the call: a slot the driver took out of
+ *	every table may be handed out again
+ * @set_event_notify: register EVENT_NOTIFY: the bus address of the event
+ *	notification area (%ASCEND_HW_EVENT_NOTIFY_SIZE bytes of host memory
+ *	the driver mapped for the device), 0: none.  Written at probe after
+ *	the interrupt handler was installed
  * @mmu_invalidate: drop TLB entries of @asid that overlap [@va, @va +
  *	@len) (@len U64_MAX: every entry of @asid); on return no later
  *	translation uses a descriptor the driver changed before the call, and
@@ -419,6 +491,9 @@ struct ascend_hw_ops {
 	void (*mmu_invalidate)(struct ascend_device *adev, u32 asid, u64 va,
 			       u64 len);
 	void (*set_cmd_timeout)(struct ascend_device *adev, u32 ms);
+	void (*event_signal)(struct ascend_device *adev, u32 slot, u64 gen);
+	void (*event_sync)(struct ascend_device *adev);
+	void (*set_event_notify)(struct ascend_device *adev, u64 bus_addr);
 };
 
 /*

@@ -55,8 +55,10 @@ int ascend_pt_pool_setup(struct ascend_pt_pool *pool, u64 hbm_size)
 {
 	spin_lock_init(&pool->lock);
 	ida_init(&pool->asids);
-	pool->base = hbm_size;
-	pool->npages = ascend_mmu_table_mem_size(hbm_size) >> PAGE_SHIFT;
+	/* the event memory comes first (ascend_hw.h) */
+	pool->base = hbm_size + ASCEND_HW_EVENT_MEM_SIZE;
+	pool->npages = (ascend_mmu_table_mem_size(hbm_size) -
+			ASCEND_HW_EVENT_MEM_SIZE) >> PAGE_SHIFT;
 	pool->used = 0;
 	pool->hint = 0;
 	pool->bitmap = bitmap_zalloc(pool->npages, GFP_KERNEL);
@@ -142,10 +144,8 @@ static void ascend_pt_hw_invalidate(struct ascend_device *adev, u32 asid,
 	}
 }
 
-/* A zeroed table page: its device-physical address, or 0 (none free). */
-static u64 ascend_pt_page_alloc(struct ascend_pt *pt)
+u64 ascend_pt_pool_page_alloc(struct ascend_device *adev)
 {
-	struct ascend_device *adev = pt->adev;
 	struct ascend_pt_pool *pool = &adev->pt_pool;
 	unsigned long i;
 	u64 addr;
@@ -177,13 +177,11 @@ static u64 ascend_pt_page_alloc(struct ascend_pt *pt)
 		spin_unlock(&pool->lock);
 		return 0;
 	}
-	pt->nr_pages++;
 	return addr;
 }
 
-static void ascend_pt_page_free(struct ascend_pt *pt, u64 addr)
+void ascend_pt_pool_page_free(struct ascend_device *adev, u64 addr)
 {
-	struct ascend_device *adev = pt->adev;
 	struct ascend_pt_pool *pool = &adev->pt_pool;
 	unsigned long i = (addr - pool->base) >> PAGE_SHIFT;
 
@@ -194,6 +192,21 @@ static void ascend_pt_page_free(struct ascend_pt *pt, u64 addr)
 		pool->used--;
 	}
 	spin_unlock(&pool->lock);
+}
+
+/* A zeroed table page of @pt: its device-physical address, or 0. */
+static u64 ascend_pt_page_alloc(struct ascend_pt *pt)
+{
+	u64 addr = ascend_pt_pool_page_alloc(pt->adev);
+
+	if (addr)
+		pt->nr_pages++;
+	return addr;
+}
+
+static void ascend_pt_page_free(struct ascend_pt *pt, u64 addr)
+{
+	ascend_pt_pool_page_free(pt->adev, addr);
 	pt->nr_pages--;
 }
 

@@ -122,6 +122,14 @@ int ascend_pt_pool_setup(struct ascend_pt_pool *pool, u64 hbm_size);
 void ascend_pt_pool_release(struct ascend_pt_pool *pool);
 
 void ascend_pt_init(struct ascend_pt *pt, struct ascend_device *adev);
+/*
+ * A zeroed page of page-table memory for another table the device reads
+ * (the event tables): its device-physical address, or 0 when none is
+ * free.  Process context.
+ */
+u64 ascend_pt_pool_page_alloc(struct ascend_device *adev);
+void ascend_pt_pool_page_free(struct ascend_device *adev, u64 addr);
+
 /* Frees every table and the ASID; nothing of it may be in use. */
 void ascend_pt_fini(struct ascend_pt *pt);
 

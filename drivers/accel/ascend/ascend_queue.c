@@ -766,6 +766,9 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 		return -ENOMEM;
 	/* the device translates every address the queue names with it */
 	ret = ascend_vm_asid(&af->vm, &q->asid);
+	/* and looks up every event the queue names here */
+	if (!ret)
+		ret = ascend_evtab_dir(adev, &af->evtab, &q->event_table);
 	if (ret) {
 		kfree(q);
 		return ret;

@@ -32,7 +32,6 @@
 #include "ascend_queue.h"
 
 struct ascend_device;
-struct ascend_event;
 struct ascend_file;
 struct ascend_vm;
 
@@ -67,6 +66,8 @@ struct ascend_queue_area {
  * @vm: the owner's device address space: every address a command names
  *	is translated here
  * @asid: @vm's ASID, with which the device translates those addresses
+ * @event_table: device address of the file's event table (ascend_evtab.h),
+ *	in which the device looks up the events the commands name
  * @file: the DRM file allowed to mmap @area (revoked at destroy)
  * @handle: handle in @af's table
  * @area: the shared area
@@ -102,7 +103,7 @@ struct ascend_queue_area {
  * @cur_seq: sequence number of the stalled or running command
  * @cur_deadline: ktime_get_ns() deadline of that command, 0 = none
  * @cur_cmd: copy of the stalled command (command processor only)
- * @cur_event: event a stalled EVENT_WAIT holds a reference to
+ * @cur_slot: event slot a stalled EVENT_WAIT watches
  * @cur_job: backend job of a running command (under the command
  *	processor's lock)
  */
@@ -112,6 +113,7 @@ struct ascend_queue {
 	struct ascend_file *af;
 	struct ascend_vm *vm;
 	u32 asid;
+	u64 event_table;
 	struct drm_file *file;
 	u32 handle;
 
@@ -147,7 +149,7 @@ struct ascend_queue {
 	u64 cur_seq;
 	u64 cur_deadline;
 	struct ascend_cmd cur_cmd;
-	struct ascend_event *cur_event;
+	u32 cur_slot;
 	void *cur_job;
 };
 

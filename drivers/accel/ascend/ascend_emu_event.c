@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Emulated NPU: events (ascend_hw.h, "Event memory", "Event tables",
+ * "Interrupts").  The command processor looks a handle up in its queue's
+ * event table and reads or records the slot; the driver's EVENT_SIGNAL
+ * register records one too.  After a record that raised a slot's
+ * generation, the device sets the slot's notification bits in host memory
+ * and raises its interrupt line.
+ *
+ * Lookups and the accesses that follow them happen in one access section
+ * of the SMMU's (ascend_emu_smmu_access_begin()), so event_sync() is that
+ * section barrier: once it returns, no command still holds a slot it
+ * found in a table entry the driver had cleared.
+ */
+
+#include <linux/bitops.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/spinlock.h>
+#include <linux/timekeeping.h>
+
+#include "ascend_emu.h"
+
+int ascend_emu_event_lookup(struct ascend_emu *emu, u64 table, u32 handle,
+			    u32 *slot)
+{
+	unsigned int leaf_idx = handle / ASCEND_HW_EVTAB_LEAF_ENTRIES;
+	__le64 *dir;
+	__le32 *ent;
+	u64 leaf;
+	u32 s;
+
+	if (!table || leaf_idx >= ASCEND_HW_EVTAB_DIR_ENTRIES)
+		return -ENOENT;
+	dir = ascend_emu_mem_ptr(emu, table + leaf_idx * sizeof(*dir), false);
+	if (!dir)
+		return -ENOENT;
+	/* acquire: the leaf was written before the entry naming it */
+	leaf = le64_to_cpu(smp_load_acquire(dir));
+	if (!leaf || !IS_ALIGNED(leaf, ASCEND_MMU_TABLE_SIZE))
+		return -ENOENT;
+	ent = ascend_emu_mem_ptr(emu, leaf + (handle %
+					      ASCEND_HW_EVTAB_LEAF_ENTRIES) *
+				 sizeof(*ent), false);
+	if (!ent)
+		return -ENOENT;
+	/* acquire: the slot was initialised before the entry naming it */
+	s = le32_to_cpu(smp_load_acquire(ent));
+	if (!s || s >= ASCEND_HW_EVENT_SLOTS)
+		return -ENOENT;
+	*slot = s;
+	return 0;
+}
+
+static struct ascend_hw_event_slot *ascend_emu_slot(struct ascend_emu *emu,
+						    u32 slot, bool write)
+{
+	if (!slot || slot >= ASCEND_HW_EVENT_SLOTS)
+		return NULL;
+	return ascend_emu_mem_ptr(emu,
+				  ascend_hw_event_slot_addr(emu->adev->hbm.size,
+							    slot), write);
+}
+
+u64 ascend_emu_event_gen(struct ascend_emu *emu, u32 slot)
+{
+	struct ascend_hw_event_slot *s = ascend_emu_slot(emu, slot, false);
+
+	if (!s)
+		return 0;
+	/* acquire: pairs with the release of the record */
+	return le64_to_cpu(smp_load_acquire(&s->gen));
+}
+
+/*
+ * Set the slot's bits in the notification area, pending word before
+ * summary word (the driver takes them in the other order), then raise the
+ * line.  The line is edge-like: a raise while the handler runs makes it
+ * run again, so no notification waits for the next one.
+ */
+static void ascend_emu_event_notify(struct ascend_emu *emu, u32 slot)
+{
+	u64 area = READ_ONCE(emu->event_notify);
+	unsigned int word = slot / 64;
+	unsigned long *pending, *summary;
+
+	if (!area)
+		return;
+	pending = ascend_emu_sys_ptr(emu, area + (ASCEND_HW_EVENT_SUMMARY +
+						  word) * sizeof(u64));
+	summary = ascend_emu_sys_ptr(emu, area + word / 64 * sizeof(u64));
+	if (!pending || !summary)
+		return;
+	/* little-endian words: bit n of the word is bit n of the long */
+	set_bit(slot % 64, pending);
+	set_bit(word % 64, summary);
+	if (emu->irq)
+		generic_handle_irq_safe(emu->irq);
+}
+
+void ascend_emu_event_record(struct ascend_emu *emu, u32 slot, u64 gen)
+{
+	struct ascend_hw_event_slot *s = ascend_emu_slot(emu, slot, true);
+	bool raised = false;
+
+	if (!s)
+		return;
+	spin_lock(&emu->event_lock);
+	if (gen >= le64_to_cpu(s->gen)) {
+		if (le32_to_cpu(READ_ONCE(s->flags)) & ASCEND_HW_EVENT_TIMESTAMP)
+			WRITE_ONCE(s->timestamp, cpu_to_le64(ktime_get_ns()));
+		/* release: what came before the record is seen with it */
+		smp_store_release(&s->gen, cpu_to_le64(gen));
+		raised = true;
+	}
+	spin_unlock(&emu->event_lock);
+	if (raised)
+		ascend_emu_event_notify(emu, slot);
+}
+
+void ascend_emu_event_signal(struct ascend_device *adev, u32 slot, u64 gen)
+{
+	struct ascend_emu *emu = to_ascend_emu(adev);
+
+	ascend_emu_event_record(emu, slot, gen);
+	/* queues parked on the slot re-check now */
+	ascend_emu_cp_kick(emu);
+}
+
+void ascend_emu_event_sync(struct ascend_device *adev)
+{
+	ascend_emu_smmu_sync();
+}
+
+void ascend_emu_set_event_notify(struct ascend_device *adev, u64 bus_addr)
+{
+	WRITE_ONCE(to_ascend_emu(adev)->event_notify, bus_addr);
+}

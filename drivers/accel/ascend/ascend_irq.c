@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The device's interrupt.  The device sets bits of the notification area
+ * in host memory and then raises its line; the handler takes the bits
+ * with atomic exchanges (a summary word, then the pending words it names)
+ * and wakes whoever waits on what they name.  It runs in hard interrupt
+ * context and does nothing that can sleep: a lookup under RCU and a
+ * wake-up per notified event.
+ */
+
+#include <linux/bitops.h>
+#include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
+#include <linux/platform_device.h>
+#include <linux/rcupdate.h>
+
+#include "ascend_drv.h"
+#include "ascend_event.h"
+#include "ascend_hw.h"
+#include "ascend_irq.h"
+
+/* Consume one pending word of the event bitmap. */
+static void ascend_irq_events(struct ascend_device *adev, unsigned int word)
+{
+	__le64 *pending = adev->event_notify + ASCEND_HW_EVENT_SUMMARY;
+	unsigned long bits = le64_to_cpu(xchg(&pending[word], cpu_to_le64(0)));
+	unsigned int b;
+
+	for_each_set_bit(b, &bits, 64)
+		ascend_event_notified(adev, word * 64 + b);
+}
+
+static irqreturn_t ascend_irq_handler(int irq, void *data)
+{
+	struct ascend_device *adev = data;
+	__le64 *summary = adev->event_notify;
+	irqreturn_t ret = IRQ_NONE;
+	unsigned long bits;
+	unsigned int i, b;
+
+	rcu_read_lock();
+	for (i = 0; i < ASCEND_HW_EVENT_SUMMARY; i++) {
+		if (!READ_ONCE(summary[i]))
+			continue;
+		/* the summary first: a bit set after this is seen next time */
+		bits = le64_to_cpu(xchg(&summary[i], cpu_to_le64(0)));
+		for_each_set_bit(b, &bits, 64)
+			ascend_irq_events(adev, i * 64 + b);
+		ret = IRQ_HANDLED;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+int ascend_irq_init(struct ascend_device *adev)
+{
+	struct device *dev = &adev->pdev->dev;
+	int ret;
+
+	adev->irq = platform_get_irq(adev->pdev, 0);
+	if (adev->irq < 0)
+		return adev->irq;
+	adev->event_notify = dmam_alloc_coherent(dev,
+						 ASCEND_HW_EVENT_NOTIFY_SIZE,
+						 &adev->event_notify_bus,
+						 GFP_KERNEL);
+	if (!adev->event_notify)
+		return -ENOMEM;
+	ret = devm_request_irq(dev, adev->irq, ascend_irq_handler, 0,
+			       dev_name(dev), adev);
+	if (ret)
+		return ret;
+	adev->hw->set_event_notify(adev, adev->event_notify_bus);
+	return 0;
+}
