@@ -116,7 +116,12 @@ TEST(register_and_errors)
 		      ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 	CHECK_ACL_ERR(aclrtHostRegister(m, n, (aclrtHostRegisterType)3, &dp),
 		      ACL_ERROR_INVALID_PARAM);
-	CHECK_ACL_ERR(aclrtHostRegisterV2(m, n, 0x40), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclrtHostRegisterV2(m, n, 0x40), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclrtHostRegisterV2(m, n, ACL_HOST_REG_MAPPED | 0x40),
+		      ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclrtHostRegisterV2(m, n, 0), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclrtHostRegisterV2(NULL, n, 0x40), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclrtHostRegisterV2(m, 0, ACL_HOST_REG_MAPPED), ACL_ERROR_INVALID_PARAM);
 
 	REQUIRE_ACL(aclrtHostRegister(m, n, ACL_HOST_REGISTER_MAPPED, &dp));
 	CHECK(dp == m);
@@ -128,10 +133,8 @@ TEST(register_and_errors)
 		      ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
 	CHECK_ACL_ERR(aclrtHostRegisterV2(m - pg(), 2 * pg(), ACL_HOST_REG_MAPPED),
 		      ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
-	/* aclrtMallocHost memory is pinned already. */
+	/* aclrtMallocHost memory is not registered until registered. */
 	REQUIRE_ACL(aclrtMallocHost((void **)&h, pg()));
-	CHECK_ACL_ERR(aclrtHostRegisterV2(h, pg(), ACL_HOST_REG_PINNED),
-		      ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
 	CHECK_ACL_ERR(aclrtHostUnregister(h), ACL_ERROR_HOST_MEMORY_NOT_REGISTERED);
 	CHECK_ACL_ERR(aclrtFreeHost(m), ACL_ERROR_RT_PARAM_INVALID);
 	/* Device pointers. */
@@ -162,6 +165,53 @@ TEST(register_and_errors)
 	munmap(m, n);
 	CHECK_ACL_FAIL(aclrtHostRegister(m, n, ACL_HOST_REGISTER_MAPPED, &dp));
 	CHECK_ACL_OK(aclrtFreeHost(h));
+}
+
+/*
+ * CANN's zero-copy sample: aclrtMallocHost memory registered MAPPED, used by
+ * the device through aclrtHostGetDevicePointer, unregistered, freed.
+ */
+TEST(register_malloc_host)
+{
+	size_t n = 4 * pg();
+	char *h = NULL, *h2 = NULL, *d = NULL;
+	void *dp = NULL;
+
+	acl_setup();
+	REQUIRE_ACL(aclrtMallocHost((void **)&h, n));
+	CHECK_ACL_OK(aclrtHostRegisterV2(h, n, ACL_HOST_REG_MAPPED));
+	/* the same range, a part of it, again: already registered */
+	CHECK_ACL_ERR(aclrtHostRegisterV2(h, n, ACL_HOST_REG_MAPPED),
+		      ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+	CHECK_ACL_ERR(aclrtHostRegisterV2(h + pg(), pg(), ACL_HOST_REG_PINNED),
+		      ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+	CHECK_ACL_ERR(aclrtHostRegister(h, pg(), ACL_HOST_REGISTER_MAPPED, &dp),
+		      ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+	CHECK_ACL_OK(aclrtHostGetDevicePointer(h, &dp, 0));
+	CHECK(dp == h);
+	/* the device reaches it: bytes through the mapped pointer */
+	REQUIRE_ACL(aclrtMalloc((void **)&d, n, ACL_MEM_MALLOC_NORMAL_ONLY));
+	fill_pattern(h, n, 31);
+	CHECK_ACL_OK(aclrtMemcpy(d, n, dp, n, ACL_MEMCPY_DEFAULT));
+	memset(h, 0, n);
+	CHECK_ACL_OK(aclrtMemcpy(h, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST));
+	CHECK_EQ(check_pattern(h, n, 31), -1);
+	CHECK_ACL_ERR(aclrtHostUnregister(h + pg()), ACL_ERROR_HOST_MEMORY_NOT_REGISTERED);
+	CHECK_ACL_OK(aclrtHostUnregister(h));
+	CHECK_ACL_ERR(aclrtHostUnregister(h), ACL_ERROR_HOST_MEMORY_NOT_REGISTERED);
+	/* a part may be registered, and again after unregistering */
+	CHECK_ACL_OK(aclrtHostRegisterV2(h + pg(), 2 * pg(), ACL_HOST_REG_PINNED));
+	/* crossing the allocation's end is not inside it */
+	CHECK_ACL_ERR(aclrtHostRegisterV2(h + 2 * pg(), n, ACL_HOST_REG_MAPPED),
+		      ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+	/* freeing the allocation drops its registration */
+	CHECK_ACL_OK(aclrtFreeHost(h));
+	CHECK_ACL_ERR(aclrtHostUnregister(h + pg()), ACL_ERROR_HOST_MEMORY_NOT_REGISTERED);
+	REQUIRE_ACL(aclrtMallocHost((void **)&h2, n));
+	CHECK_ACL_OK(aclrtHostRegisterV2(h2, n, ACL_HOST_REG_MAPPED));
+	CHECK_ACL_OK(aclrtHostUnregister(h2));
+	CHECK_ACL_OK(aclrtFreeHost(h2));
+	CHECK_ACL_OK(aclrtFree(d));
 }
 
 /* Registered memory stays the caller's: data before and after survives. */

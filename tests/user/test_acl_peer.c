@@ -64,7 +64,12 @@ TEST(enable_disable_status)
 	CHECK_ACL_ERR(aclrtDevicePeerAccessStatus(0, 0, &st), ACL_ERROR_INVALID_PARAM);
 	CHECK_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &st));
 	CHECK_EQ(st, 0);
-	CHECK_ACL_ERR(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_RT_PARAM_INVALID);
+	/* off already: disabling succeeds and changes nothing */
+	CHECK_ACL_OK(aclrtDeviceDisablePeerAccess(1));
+	CHECK_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &st));
+	CHECK_EQ(st, 0);
+	CHECK_ACL_ERR(aclrtDeviceDisablePeerAccess(0), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclrtDeviceDisablePeerAccess(ndev()), ACL_ERROR_RT_INVALID_DEVICEID);
 	/* device 1 was never set: enabling opens it */
 	enable_or_skip(1);
 	CHECK_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &st));
@@ -99,6 +104,28 @@ TEST(reset_of_peer_removes_link)
 	CHECK_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &st));
 	CHECK_EQ(st, 0);
 	REQUIRE_ACL(aclrtResetDevice(0));
+}
+
+/* CANN's P2P sample: both directions on, device 1 force-reset, then device 0
+ * disables its link to 1, which the reset already removed. */
+TEST(disable_after_peer_force_reset)
+{
+	int32_t st = -1;
+
+	REQUIRE_ACL(aclInit(NULL));
+	if (ndev() < 2)
+		SKIP("needs 2 devices");
+	REQUIRE_ACL(aclrtSetDevice(0));
+	enable_or_skip(1);
+	REQUIRE_ACL(aclrtSetDevice(1));
+	REQUIRE_ACL(aclrtDeviceEnablePeerAccess(0, 0));
+	CHECK_ACL_OK(aclrtDeviceDisablePeerAccess(0));
+	CHECK_ACL_OK(aclrtResetDeviceForce(1));
+	REQUIRE_ACL(aclrtSetDevice(0));
+	CHECK_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &st));
+	CHECK_EQ(st, 0);
+	CHECK_ACL_OK(aclrtDeviceDisablePeerAccess(1));
+	CHECK_ACL_OK(aclrtResetDeviceForce(0));
 }
 
 int main(void)

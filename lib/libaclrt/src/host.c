@@ -547,6 +547,7 @@ static aclError free_host(void *hostPtr, bool sync)
 			      "%p was freed by another thread meanwhile", hostPtr);
 		goto out;
 	}
+	host_overlay_drop(a.va);
 	if (dev)
 		ledger_wait(dev, a.va, a.size);
 	munmap((void *)a.va, a.size);
@@ -596,6 +597,10 @@ static aclError do_register(void *ptr, uint64_t size, uint32_t kflags)
 			       "[%p, +%llu) wraps around the address space", ptr,
 			       (unsigned long long)size);
 	if (addrmap_overlap((uintptr_t)ptr, size, &o)) {
+		/* inside one aclrtMallocHost allocation: CANN accepts it */
+		if (o.kind == ALLOC_HOST && (o.hflags & HOST_F_ALLOC) &&
+		    (uintptr_t)ptr >= o.va && (uintptr_t)ptr + size <= o.va + o.size)
+			return host_overlay_add(ptr, size, &o, dev_current());
 		if (o.kind == ALLOC_HOST)
 			return acl_err(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
 				       "[%p, +%llu) overlaps pinned host memory [%#lx, +%zu) (%s)",
@@ -682,16 +687,21 @@ aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type,
 
 /*
  * aclrtHostRegisterV2: PINNED and MAPPED are one thing here (pinned pages
- * are always mapped for the device at their host address; 0 means the
- * same); READONLY lets the device only read them; IOMEMORY is not
- * supported (207000).  Memory that is already pinned -> 507910.
+ * are always mapped for the device at their host address); READONLY lets the device only read them; IOMEMORY is not
+ * supported (207000).  Memory that is already registered -> 507910;
+ * aclrtMallocHost memory may be registered once (host_overlay.c).
  */
 aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag)
 {
 	API_ENTER();
-	if (flag & ~(uint32_t)REG_V2_FLAGS)
-		return acl_err(ACL_ERROR_INVALID_PARAM,
-			       "flag %#x has bits other than ACL_HOST_REG_MAPPED (0x2), _IOMEMORY (0x4), _READONLY (0x8) and _PINNED (0x10000000)",
+	if (!ptr)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "ptr is NULL");
+	if (!size)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "size is 0");
+	/* CANN's runtime check: at least one known bit, no other (107000) */
+	if (!(flag & REG_V2_FLAGS) || (flag & ~(uint32_t)REG_V2_FLAGS))
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "flag %#x is not a combination of ACL_HOST_REG_MAPPED (0x2), _IOMEMORY (0x4), _READONLY (0x8) and _PINNED (0x10000000)",
 			       flag);
 	if (flag & ACL_HOST_REG_IOMEMORY)
 		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -708,6 +718,8 @@ aclError aclrtHostUnregister(void *ptr)
 	API_ENTER();
 	if (!ptr)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "ptr is NULL");
+	if (host_overlay_remove(ptr))
+		return ACL_SUCCESS;
 	if (!host_lookup(ptr, HOST_F_REGISTERED, &a, &dev) || !dev)
 		return acl_err(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
 			       "%p is not the start of memory registered with aclrtHostRegister",

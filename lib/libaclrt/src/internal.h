@@ -292,6 +292,11 @@ bool addrmap_overlap(uintptr_t lo, size_t n, struct acl_alloc *out);
  * aclrtMallocHost memory (kept, CPU-only); both returned for GEM_CLOSE. */
 size_t addrmap_take_host(int dev_id, struct acl_alloc **out);
 
+/* host_overlay.c: registrations over aclrtMallocHost memory (bookkeeping) */
+aclError host_overlay_add(void *ptr, uint64_t size, const struct acl_alloc *a, int dev_id);
+bool host_overlay_remove(const void *ptr);
+void host_overlay_drop(uintptr_t alloc);
+
 /* host.c: pinned host memory, staging for pageable copies, and the ledger
  * of queued commands that use host memory (so that frees wait for them) */
 bool host_usable(const struct acl_alloc *a, int dev_id);	/* in dev's MMU */

@@ -185,6 +185,15 @@ typedef enum {
     ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT = 2,
 } aclMemType;
 
+/* aclrtSetSysParamOpt / aclrtCtxSetSysParamOpt options */
+typedef enum {
+    ACL_OPT_DETERMINISTIC = 0,
+    ACL_OPT_ENABLE_DEBUG_KERNEL = 1,
+    ACL_OPT_STRONG_CONSISTENCY ACL_DEPRECATED_MESSAGE(
+        "ACL_OPT_STRONG_CONSISTENCY is deprecated, use ACL_OPT_DETERMINISTIC with value 2 instead") = 2,
+    ACL_OPT_ENABLE_KERNEL_EARLY_START = 3
+} aclSysParamOpt;
+
 /* Create a descriptor of @size bytes at @data (host or device memory). */
 ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size);
 

@@ -1273,6 +1273,677 @@ ACL_FUNC_VISIBILITY aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *t
 ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
 
+
+/*
+ * The rest of CANN's acl_rt.h (issue 16): constants, types and functions
+ * declared so that programs using them build.  unsupported.c lists the ones
+ * that are not implemented.
+ */
+
+#define ACL_NOTIFY_DEFAULT 0x00000000U
+#define ACL_NOTIFY_DEVICE_USE_ONLY 0x00000001U
+#define ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x02UL
+#define ACL_RT_NOTIFY_IMPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS 0x02UL
+#define ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY 0x0UL
+#define ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE 0x1UL
+#define ACL_RT_MAX_RECORD_PA_NUM_PER_DEV 20U
+#define ACL_RT_MEM_LINK_IDX_0 0U
+#define ACL_RT_MEM_LINK_IDX_1 1U
+#define ACL_HOST_DEVICE_CONNECT_TYPE_PCIE 0
+#define ACL_HOST_DEVICE_CONNECT_TYPE_HCCS 1
+#define ACL_HOST_DEVICE_CONNECT_TYPE_UB 2
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_SIO 0
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS 1
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_ONE_PORT_PATH 2
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH 3
+#define ACL_RT_BINARY_MAGIC_ELF_AICORE 0x43554245U
+#define ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE 0x41415246U
+#define ACL_RT_BINARY_MAGIC_ELF_CUBE_CORE 0x41494343U
+#define ACL_DEVICE_FORM_FACTOR_POD 0
+#define ACL_DEVICE_FORM_FACTOR_A_K 1
+#define ACL_DEVICE_FORM_FACTOR_A_X 2
+#define ACL_DEVICE_FORM_FACTOR_PCIE_CARD 3
+#define ACL_RT_CMO_MAX_BARRIER_NUM 6U
+#define ACL_RT_DEVS_TOPOLOGY_HCCS 0x01ULL
+#define ACL_RT_DEVS_TOPOLOGY_PIX 0x02ULL
+#define ACL_RT_DEVS_TOPOLOGY_PIB 0x04ULL
+#define ACL_RT_DEVS_TOPOLOGY_PHB 0x08ULL
+#define ACL_RT_DEVS_TOPOLOGY_SYS 0x10ULL
+#define ACL_RT_DEVS_TOPOLOGY_SIO 0x20ULL
+#define ACL_RT_DEVS_TOPOLOGY_HCCS_SW 0x40ULL
+
+typedef enum aclrtMemManagedAdviseType {
+    ACL_MEM_ADVISE_SET_READ_MOSTLY = 0,
+    ACL_MEM_ADVISE_UNSET_READ_MOSTLY,
+    ACL_MEM_ADVISE_SET_PREFERRED_LOCATION,
+    ACL_MEM_ADVISE_UNSET_PREFERRED_LOCATION,
+    ACL_MEM_ADVISE_SET_ACCESSED_BY,
+    ACL_MEM_ADVISE_UNSET_ACCESSED_BY,
+} aclrtMemManagedAdviseType;
+
+typedef enum aclrtGroupAttr {
+    ACL_GROUP_AICORE_INT,
+    ACL_GROUP_AIV_INT,
+    ACL_GROUP_AIC_INT,
+    ACL_GROUP_SDMANUM_INT,
+    ACL_GROUP_ASQNUM_INT,
+    ACL_GROUP_GROUPID_INT
+} aclrtGroupAttr;
+
+typedef enum aclrtMemManagedRangeAttribute {
+    ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY = 1,
+    ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION,
+    ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY,
+    ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE,
+    ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID,
+    ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION,
+    ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE,
+    ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID,
+} aclrtMemManagedRangeAttribute;
+
+typedef void (*aclrtOpExceptionCallback)(aclrtExceptionInfo *exceptionInfo, void *userData);
+
+typedef enum {
+    ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,
+    ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL,
+    ACL_MODEL_RI_CAPTURE_MODE_RELAXED,
+} aclmdlRICaptureMode;
+
+typedef enum {
+    ACL_MODEL_RI_CAPTURE_STATUS_NONE = 0,
+    ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE,
+    ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED,
+} aclmdlRICaptureStatus;
+
+typedef enum {
+    ACL_STREAM_ATTR_FAILURE_MODE = 1,
+    ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK = 2,
+    ACL_STREAM_ATTR_USER_CUSTOM_TAG = 3,
+    ACL_STREAM_ATTR_CACHE_OP_INFO = 4,
+    ACL_STREAM_ATTR_PRIORITY = 5,
+} aclrtStreamAttr;
+
+typedef union {
+    uint64_t failureMode;
+    uint32_t overflowSwitch;
+    uint32_t userCustomTag;
+    uint32_t cacheOpInfoSwitch;
+    uint32_t streamPriority;
+    uint32_t reserve[4];
+} aclrtStreamAttrValue;
+
+typedef enum aclmdlRITaskType {
+    ACL_MODEL_RI_TASK_DEFAULT,
+    ACL_MODEL_RI_TASK_KERNEL,
+    ACL_MODEL_RI_TASK_EVENT_RECORD,
+    ACL_MODEL_RI_TASK_EVENT_WAIT,
+    ACL_MODEL_RI_TASK_EVENT_RESET,
+    ACL_MODEL_RI_TASK_VALUE_WRITE,
+    ACL_MODEL_RI_TASK_VALUE_WAIT,
+} aclmdlRITaskType;
+
+typedef struct aclmdlRIKernelTaskParams {
+    aclrtFuncHandle funcHandle;
+    aclrtLaunchKernelCfg *cfg;
+    void *args;
+    uint32_t isHostArgs;
+    size_t argsSize;
+    uint32_t numBlocks;
+    uint32_t rsv[10];
+} aclmdlRIKernelTaskParams;
+
+typedef struct aclmdlRIEventRecordTaskParams {
+    aclrtEvent event;
+    uint32_t eventFlag;
+    uint32_t recordFlag;
+} aclmdlRIEventRecordTaskParams;
+
+typedef struct aclmdlRIEventWaitTaskParams {
+    aclrtEvent event;
+    uint32_t eventFlag;
+    uint32_t waitFlag;
+} aclmdlRIEventWaitTaskParams;
+
+typedef struct aclmdlRIEventResetTaskParams {
+    aclrtEvent event;
+    uint32_t eventFlag;
+    uint32_t resetFlag;
+} aclmdlRIEventResetTaskParams;
+
+typedef struct aclmdlRIValueWriteTaskParams {
+    void *devAddr;
+    uint64_t value;
+} aclmdlRIValueWriteTaskParams;
+
+typedef struct aclmdlRIValueWaitTaskParams {
+    void *devAddr;
+    uint64_t value;
+    uint32_t flag;
+} aclmdlRIValueWaitTaskParams;
+
+typedef struct aclmdlRITaskParams {
+    aclmdlRITaskType type;
+    uint32_t rsv0[3];
+    aclrtTaskGrp taskGrp;
+    void *opInfoPtr;
+    size_t opInfoSize;
+    uint8_t rsv1[32];
+    union {
+        uint8_t rsv2[128];
+        struct aclmdlRIKernelTaskParams kernelTaskParams;
+        struct aclmdlRIEventRecordTaskParams eventRecordTaskParams;
+        struct aclmdlRIEventWaitTaskParams eventWaitTaskParams;
+        struct aclmdlRIEventResetTaskParams eventResetTaskParams;
+        struct aclmdlRIValueWriteTaskParams valueWriteTaskParams;
+        struct aclmdlRIValueWaitTaskParams valueWaitTaskParams;
+    };
+} aclmdlRITaskParams;
+
+typedef enum {
+    ACL_RT_EQUAL = 0,
+    ACL_RT_NOT_EQUAL,
+    ACL_RT_GREATER,
+    ACL_RT_GREATER_OR_EQUAL,
+    ACL_RT_LESS,
+    ACL_RT_LESS_OR_EQUAL
+} aclrtCondition;
+
+typedef enum {
+    ACL_RT_SWITCH_INT32 = 0,
+    ACL_RT_SWITCH_INT64 = 1,
+} aclrtCompareDataType;
+
+typedef struct {
+    aclrtCmoType cmoType;
+    uint32_t barrierId;
+} aclrtBarrierCmoInfo;
+
+typedef struct {
+    size_t barrierNum;
+    aclrtBarrierCmoInfo cmoInfo[ACL_RT_CMO_MAX_BARRIER_NUM];
+} aclrtBarrierTaskInfo;
+
+typedef enum {
+    ACL_RT_DEVICE_TASK_ABORT_PRE = 0,
+    ACL_RT_DEVICE_TASK_ABORT_POST,
+} aclrtDeviceTaskAbortStage;
+
+typedef enum {
+    ACL_RT_UPDATE_RANDOM_TASK = 1,
+    ACL_RT_UPDATE_AIC_AIV_TASK,
+} aclrtUpdateTaskAttrId;
+
+typedef struct {
+    void *srcAddr;
+    size_t size;
+    uint32_t rsv[4];
+} aclrtRandomTaskUpdateAttr;
+
+typedef struct {
+    void *binHandle;
+    void *funcEntryAddr;
+    void *blockDimAddr;
+    uint32_t rsv[4];
+} aclrtAicAivTaskUpdateAttr;
+
+typedef union {
+    aclrtRandomTaskUpdateAttr randomTaskAttr;
+    aclrtAicAivTaskUpdateAttr aicAivTaskAttr;
+} aclrtUpdateTaskAttrVal;
+
+typedef struct {
+    aclrtUpdateTaskAttrId id;
+    aclrtUpdateTaskAttrVal val;
+} aclrtTaskUpdateInfo;
+
+typedef enum {
+    ACL_RT_DEVICE_STATE_SET_PRE = 0,
+    ACL_RT_DEVICE_STATE_SET_POST,
+    ACL_RT_DEVICE_STATE_RESET_PRE,
+    ACL_RT_DEVICE_STATE_RESET_POST,
+} aclrtDeviceState;
+
+typedef void (*aclrtDeviceStateCallback)(int32_t deviceId, aclrtDeviceState state, void *args);
+
+typedef enum {
+    ACL_RT_SNAPSHOT_LOCK_PRE = 0,
+    ACL_RT_SNAPSHOT_BACKUP_PRE,
+    ACL_RT_SNAPSHOT_BACKUP_POST,
+    ACL_RT_SNAPSHOT_RESTORE_PRE,
+    ACL_RT_SNAPSHOT_RESTORE_POST,
+    ACL_RT_SNAPSHOT_UNLOCK_POST,
+} aclrtSnapShotStage;
+
+typedef uint32_t (*aclrtSnapShotCallBack)(int32_t deviceId, void *args);
+
+typedef struct aclrtSnapShotBackupArgs {
+    uint32_t backupFlags;
+    char reserved[60];
+} aclrtSnapShotBackupArgs;
+
+typedef struct aclrtSnapShotRestoreArgs {
+    uint32_t restoreFlags;
+    char reserved[60];
+} aclrtSnapShotRestoreArgs;
+
+typedef struct aclrtUuid {
+    char bytes[16];
+} aclrtUuid;
+
+typedef int32_t (*aclrtDeviceTaskAbortCallback)(
+    int32_t deviceId, aclrtDeviceTaskAbortStage stage, uint32_t timeout, void *args);
+
+typedef enum {
+    ACL_FUNC_ATTR_KERNEL_TYPE = 1,
+    ACL_FUNC_ATTR_KERNEL_RATIO = 2,
+    ACL_FUNC_ATTR_KERNEL_SCHED_MODE = 3,
+} aclrtFuncAttribute;
+
+typedef enum {
+    ACL_KERNEL_TYPE_AICORE = 0,
+    ACL_KERNEL_TYPE_CUBE = 1,
+    ACL_KERNEL_TYPE_VECTOR = 2,
+    ACL_KERNEL_TYPE_MIX = 3,
+    ACL_KERNEL_TYPE_AICPU = 100,
+} aclrtKernelType;
+
+typedef enum {
+    ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE = 0,
+    ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE = 1,
+    ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE = 2,
+    ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE = 4,
+} aclrtCntNotifyRecordMode;
+
+typedef struct {
+    aclrtCntNotifyRecordMode mode;
+    uint32_t value;
+} aclrtCntNotifyRecordInfo;
+
+typedef enum {
+    ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE = 0,
+    ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE = 1,
+    ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE = 2,
+    ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE = 3,
+    ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE = 4,
+} aclrtCntNotifyWaitMode;
+
+typedef struct {
+    aclrtCntNotifyWaitMode mode;
+    uint32_t value;
+    uint32_t timeout;
+    uint8_t isClear;
+    uint8_t rsv[3];
+} aclrtCntNotifyWaitInfo;
+
+typedef enum {
+    ACL_RT_HAC_TYPE_STARS = 0,
+    ACL_RT_HAC_TYPE_AICPU,
+    ACL_RT_HAC_TYPE_AIC,
+    ACL_RT_HAC_TYPE_AIV,
+    ACL_RT_HAC_TYPE_PCIEDMA,
+    ACL_RT_HAC_TYPE_RDMA,
+    ACL_RT_HAC_TYPE_SDMA,
+    ACL_RT_HAC_TYPE_DVPP,
+    ACL_RT_HAC_TYPE_UDMA,
+    ACL_RT_HAC_TYPE_CCU
+} aclrtHacType;
+
+typedef enum { ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED = 0, ACL_RT_HOST_MEM_MAP_SUPPORTED } aclrtHostMemMapCapability;
+
+typedef enum {
+    ACL_RT_MEM_ACCESS_LINK_SIO = 0,
+    ACL_RT_MEM_ACCESS_LINK_HCCS = 1,
+    ACL_RT_MEM_ACCESS_UB_ONE_PORT_PATH = 2,
+    ACL_RT_MEM_ACCESS_UB_MULTI_PORT_PATH = 3,
+} aclrtMemLinkType;
+
+typedef enum aclrtAtomicOperationCapability {
+    ACL_RT_ATOMIC_CAPABILITY_SIGNED = 1U << 0,
+    ACL_RT_ATOMIC_CAPABILITY_UNSIGNED = 1U << 1,
+    ACL_RT_ATOMIC_CAPABILITY_REDUCATION = 1U << 2,
+    ACL_RT_ATOMIC_CAPABILITY_REDUCTION = 1U << 2,
+    ACL_RT_ATOMIC_CAPABILITY_SCALAR8 = 1U << 3,
+    ACL_RT_ATOMIC_CAPABILITY_SCALAR16 = 1U << 4,
+    ACL_RT_ATOMIC_CAPABILITY_SCALAR32 = 1U << 5,
+    ACL_RT_ATOMIC_CAPABILITY_SCALAR64 = 1U << 6,
+    ACL_RT_ATOMIC_CAPABILITY_SCALAR128 = 1U << 7,
+    ACL_RT_ATOMIC_CAPABILITY_VECTOR32X4 = 1U << 8,
+} aclrtAtomicOperationCapability;
+
+typedef enum aclrtAtomicOperation {
+    ACL_RT_ATOMIC_OPERATION_INTEGER_ADD = 0,
+    ACL_RT_ATOMIC_OPERATION_INTEGER_MIN = 1,
+    ACL_RT_ATOMIC_OPERATION_INTEGER_MAX = 2,
+    ACL_RT_ATOMIC_OPERATION_INTEGER_INCREMENT = 3,
+    ACL_RT_ATOMIC_OPERATION_INTEGER_DECREMENT = 4,
+    ACL_RT_ATOMIC_OPERATION_AND = 5,
+    ACL_RT_ATOMIC_OPERATION_OR = 6,
+    ACL_RT_ATOMIC_OPERATION_XOR = 7,
+    ACL_RT_ATOMIC_OPERATION_EXCHANGE = 8,
+    ACL_RT_ATOMIC_OPERATION_CAS = 9,
+    ACL_RT_ATOMIC_OPERATION_FLOAT_ADD = 10,
+    ACL_RT_ATOMIC_OPERATION_FLOAT_MIN = 11,
+    ACL_RT_ATOMIC_OPERATION_FLOAT_MAX = 12,
+    ACL_RT_ATOMIC_OPERATION_DMA_ADD = 30,
+    ACL_RT_ATOMIC_OPERATION_DMA_MIN = 31,
+    ACL_RT_ATOMIC_OPERATION_DMA_MAX = 32,
+    ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_ADD = 40,
+    ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_MIN = 41,
+    ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_MAX = 42,
+    ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_CAS = 43,
+    ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_EXCH = 44,
+} aclrtAtomicOperation;
+
+typedef void *aclmdlRICondHandle;
+
+typedef enum {
+    ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT = 1,
+} aclmdlRICondHandleFlag;
+
+typedef enum {
+    ACL_MODEL_RI_COND_TYPE_IF = 0,
+    ACL_MODEL_RI_COND_TYPE_WHILE = 1,
+    ACL_MODEL_RI_COND_TYPE_SWITCH = 2,
+} aclmdlRICondTaskType;
+
+typedef struct tagAclmdlRICondTaskParams {
+    aclmdlRICondHandle handle;
+    aclmdlRICondTaskType type;
+    uint32_t size;
+    aclmdlRI *modelRIArray;
+} aclmdlRICondTaskParams;
+
+typedef enum aclrtDeviceLimit {
+    ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE = 0,
+    ACL_RT_DEV_LIMIT_SIMT_DVG_WARP_STACK_SIZE = 1,
+    ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE = 2,
+    ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE = 3,
+    ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE = 4,
+} aclrtDeviceLimit;
+
+typedef enum aclRegisterCallbackType {
+    ACL_REG_TYPE_ACL_MODEL,
+    ACL_REG_TYPE_ACL_OP_EXECUTOR,
+    ACL_REG_TYPE_ACL_OP_CBLAS,
+    ACL_REG_TYPE_ACL_OP_COMPILER,
+    ACL_REG_TYPE_ACL_TDT_CHANNEL,
+    ACL_REG_TYPE_ACL_TDT_QUEUE,
+    ACL_REG_TYPE_ACL_DVPP,
+    ACL_REG_TYPE_ACL_RETR,
+    ACL_REG_TYPE_OTHER = 0xFFFF,
+} aclRegisterCallbackType;
+
+typedef aclError (*aclInitCallbackFunc)(const char *configStr, size_t len, void *userData);
+
+typedef aclError (*aclFinalizeCallbackFunc)(void *userData);
+
+typedef enum aclrtProcessState {
+    ACL_RT_PROCESS_STATE_RUNNING = 0,
+    ACL_RT_PROCESS_STATE_LOCKED,
+} aclrtProcessState;
+
+ACL_FUNC_VISIBILITY aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle,
+                                                             aclrtOpExceptionCallback callback,
+                                                             void *userData);
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+ACL_FUNC_VISIBILITY aclError aclrtSetTsDevice(aclrtTsId tsId);
+ACL_FUNC_VISIBILITY aclError aclrtMallocForTaskScheduler(void **devPtr, size_t size,
+                                                         aclrtMemMallocPolicy policy, aclrtMallocConfig *cfg);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void *ptr,
+                                                    size_t size, void *data, size_t dataSize);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute *attributes,
+                                                     size_t numAttributes, const void *ptr, size_t size,
+                                                     void **data, size_t *dataSizes);
+ACL_FUNC_VISIBILITY aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
+                                                         aclrtHostMemMapCapability *capabilities);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedAdvise(const void *const ptr, uint64_t size,
+                                                   aclrtMemManagedAdviseType advise,
+                                                   aclrtMemManagedLocation location);
+ACL_FUNC_VISIBILITY aclError aclrtMemMapNoAccess(void *virPtr, size_t size, size_t offset,
+                                                 aclrtDrvMemHandle handle, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtSetGroup(int32_t groupId);
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupCount(uint32_t *count);
+ACL_FUNC_VISIBILITY aclrtGroupInfo *aclrtCreateGroupInfo();
+ACL_FUNC_VISIBILITY aclError aclrtDestroyGroupInfo(aclrtGroupInfo *groupInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetAllGroupInfo(aclrtGroupInfo *groupInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo *groupInfo, int32_t groupIndex,
+                                                     aclrtGroupAttr attr, void *attrValue, size_t valueLen,
+                                                     size_t *paramRetSize);
+ACL_FUNC_VISIBILITY aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo,
+                                                  size_t inputNum, size_t *outputNum);
+ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtGetOpTimeOutInterval(uint64_t *interval);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandleV2(void *shareableHandle,
+                                                               aclrtMemSharedHandleType shareType,
+                                                               int32_t *pid, size_t pidNum);
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType cmoType, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray,
+                                                size_t arraySize, size_t *retSize);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray,
+                                               size_t arraySize);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void **binAddr,
+                                                      size_t *binSize);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEntry,
+                                                           aclrtFuncHandle *funcHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char *name, void **dptr,
+                                                  size_t *size);
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncBySymbol(const void *symbol, aclrtFuncHandle *funcHandle);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void **aicAddr, void **aivAddr);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t *aicSize,
+                                                  size_t *aivSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t *memSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize,
+                                                       size_t *actualArgsSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle,
+                                                          aclrtArgsHandle argsHandle, void *userHostMem,
+                                                          size_t actualArgsSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle,
+                                                       aclrtParamHandle paramHandle, void *param,
+                                                       size_t paramSize);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams *params);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams *params);
+ACL_FUNC_VISIBILITY aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId,
+                                                            aclrtLaunchKernelAttrValue *attrValue);
+ACL_FUNC_VISIBILITY aclError aclmdlRIUpdate(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskDisable(aclmdlRITask task);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAvailableNum(uint32_t *streamCount);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+                                                     aclrtStreamAttrValue *value);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+                                                     aclrtStreamAttrValue *value);
+ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyCreate(aclrtCntNotify *cntNotify, uint64_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify);
+ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream,
+                                                     uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId);
+ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId);
+ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid *uuid);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetHostAtomicCapabilities(uint32_t *capabilities,
+                                                                  const aclrtAtomicOperation *operations,
+                                                                  const uint32_t count, int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetP2PAtomicCapabilities(uint32_t *capabilities,
+                                                                 const aclrtAtomicOperation *operations,
+                                                                 const uint32_t count, int32_t srcDeviceId,
+                                                                 int32_t dstDeviceId);
+ACL_FUNC_VISIBILITY aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t *flags, int32_t *active);
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabel(aclrtLabel *label);
+ACL_FUNC_VISIBILITY aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabel(aclrtLabel label);
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabelList(aclrtLabel *labels, size_t num, aclrtLabelList *labelList);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabelList(aclrtLabelList labelList);
+ACL_FUNC_VISIBILITY aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue, aclrtLabelList labelList,
+                                                     aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtSwitchStream(void *leftValue, aclrtCondition cond, void *rightValue,
+                                               aclrtCompareDataType dataType, aclrtStream trueStream,
+                                               aclrtStream falseStream, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char *name);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf *buf);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t *num);
+ACL_FUNC_VISIBILITY aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf);
+ACL_FUNC_VISIBILITY aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf *newBuf);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufUserData(const aclrtMbuf buf, void *dataPtr, size_t size,
+                                                 size_t offset);
+ACL_FUNC_VISIBILITY aclError aclrtSetBufUserData(aclrtMbuf buf, const void *dataPtr, size_t size,
+                                                 size_t offset);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufData(const aclrtMbuf buf, void **dataPtr, size_t *size);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t *len);
+ACL_FUNC_VISIBILITY aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len);
+ACL_FUNC_VISIBILITY aclError aclrtFreeBuf(aclrtMbuf buf);
+ACL_FUNC_VISIBILITY aclError aclrtAllocBuf(aclrtMbuf *buf, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char *funcName,
+                                                  const char *kernelName, aclrtFuncHandle *funcHandle);
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithBarrier(void *src, size_t size, aclrtCmoType cmoType,
+                                                      uint32_t barrierId, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo *taskInfo, aclrtStream stream,
+                                                 uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtNotifyBatchReset(aclrtNotify *notifies, size_t num);
+ACL_FUNC_VISIBILITY aclError aclrtNotifyGetExportKey(aclrtNotify notify, char *key, size_t len,
+                                                     uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t *pid, size_t num);
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify,
+                                                                aclrtServerPid *serverPids, size_t num);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status,
+                                                    aclmdlRI *modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI);
+ACL_DEPRECATED_MESSAGE("aclmdlRIDebugPrint is deprecated, use aclmdlRIDebugJsonPrint instead")
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t flags);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode);
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI, const char *name);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char *name);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func,
+                                                             void *userData);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func);
+ACL_FUNC_VISIBILITY aclError aclmdlInitDump();
+ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath);
+ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump();
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uint32_t *numStreams);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask *tasks,
+                                                      uint32_t *numTasks);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType *type);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t *id);
+ACL_FUNC_VISIBILITY aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc,
+                                                     void *userData);
+ACL_FUNC_VISIBILITY aclError aclInitCallbackUnRegister(aclRegisterCallbackType type,
+                                                       aclInitCallbackFunc cbFunc);
+ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type,
+                                                         aclFinalizeCallbackFunc cbFunc, void *userData);
+ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type,
+                                                           aclFinalizeCallbackFunc cbFunc);
+ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid,
+                                                           int32_t *const logicDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId,
+                                                           int32_t *const userDevid);
+ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t *const logicDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t *const phyDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t *const userDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t *const phyDevId);
+ACL_FUNC_VISIBILITY aclError aclrtProfTrace(void *userdata, int32_t length, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithArgsArray(void *func, uint32_t numBlocks,
+                                                            aclrtStream stream, aclrtLaunchKernelCfg *cfg,
+                                                            void **args);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithArgsArray(void *func, dim3 gridDim, dim3 blockDim,
+                                                                size_t dynUbufSize, aclrtStream stream,
+                                                                aclrtLaunchKernelCfg *cfg, void **args);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(void *func, dim3 gridDim, dim3 blockDim,
+                                                               size_t dynUbufSize, aclrtStream stream,
+                                                               aclrtLaunchKernelCfg *cfg, void *hostArgs,
+                                                               size_t argsSize,
+                                                               aclrtPlaceHolderInfo *placeHolderArray,
+                                                               size_t placeHolderNum);
+ACL_FUNC_VISIBILITY aclError aclrtGetHardwareSyncAddr(void **addr);
+ACL_FUNC_VISIBILITY aclError aclrtRegDeviceStateCallback(const char *regName,
+                                                         aclrtDeviceStateCallback callback, void *args);
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceTaskAbortCallback(const char *regName,
+                                                             aclrtDeviceTaskAbortCallback callback,
+                                                             void *args);
+ACL_FUNC_VISIBILITY aclError aclrtGetOpExecuteTimeout(uint32_t *const timeoutMs);
+ACL_FUNC_VISIBILITY aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId,
+                                                  aclrtTaskUpdateInfo *info, aclrtStream execStream);
+ACL_FUNC_VISIBILITY aclError aclrtCmoGetDescSize(size_t *size);
+ACL_FUNC_VISIBILITY aclError aclrtCmoSetDesc(void *cmoDesc, void *src, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithDesc(void *cmoDesc, aclrtCmoType cmoType, aclrtStream stream,
+                                                   const void *reserve);
+ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue,
+                                                      aclmdlRICondHandleFlag flag,
+                                                      aclmdlRICondHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t **ptr);
+ACL_FUNC_VISIBILITY aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream,
+                                                 uint32_t flags);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI,
+                                                           aclmdlRICaptureMode mode);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
+                                                  aclrtCntNotifyRecordInfo *info);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream,
+                                                           aclrtCntNotifyWaitInfo *info);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t *notifyId);
+ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, uint64_t *flag);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessLock(int pid, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessUnlock(int pid, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs *args);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs *args);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage,
+                                                           aclrtSnapShotCallBack callback, void *args);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage,
+                                                             aclrtSnapShotCallBack callback);
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskOpInfo(const void *const infoPtr, const size_t infoSize);
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskExtendInfo(const char *const extendInfoPtr,
+                                                          const size_t infoSize);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle,
+                                                       aclrtFuncAttribute attrType, int64_t *attrValue);
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle,
+                                                    aclrtBinHandle *binHandle);
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamCount(const void *func, size_t *paramCount);
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamInfo(const void *func, size_t paramIndex,
+                                                       size_t *paramOffset, size_t *paramSize);
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetAvailDynUbufPerBlock(void *func, uint32_t flags,
+                                                                  size_t *dynamicUbufSize);
+ACL_FUNC_VISIBILITY aclError aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle,
+                                                                       aclrtPhysicalMemProp *prop);
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddressNoUCMemory(void **virPtr, size_t size, size_t alignment,
+                                                              void *expectPtr, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtMemMapSelectedLink(void *virPtrDst, size_t size, void *virPtrSrc,
+                                                     uint32_t linkIdx);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceL2CacheFlush(void *rsv);
+ACL_FUNC_VISIBILITY aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink);
+
 #ifdef __cplusplus
 }
 #endif
