@@ -15,9 +15,10 @@
 #define TEST_PRINTF_SIZE	64
 
 struct cmd_test_ctx {
-	struct ascend_queue q;
-	struct ascend_vm vm;
+	struct ascend_emu_queue q;
 	struct ascend_queue_status st;
+	struct ascend_hw_queue_report report;
+	void *page_va[1];
 	u8 pbuf[TEST_PRINTF_SIZE];
 	u8 scratch[ASCEND_EMU_SCRATCH_SIZE];
 };
@@ -27,11 +28,13 @@ static int cmd_test_init(struct kunit *test)
 	struct cmd_test_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	ascend_vm_init(&c->vm, NULL);	/* no window: every address faults */
-	c->q.vm = &c->vm;
+	/* ASID 0: every address faults; the printf buffer is the one page */
 	c->q.status = &c->st;
-	c->q.printf_buf = c->pbuf;
-	c->q.printf_size = TEST_PRINTF_SIZE;
+	c->q.report = &c->report;
+	c->page_va[0] = c->pbuf;
+	c->q.page_va = c->page_va;
+	c->q.ctx.printf_offset = 0;
+	c->q.ctx.printf_size = TEST_PRINTF_SIZE;
 	spin_lock_init(&c->q.printf_lock);
 	test->priv = c;
 	return 0;

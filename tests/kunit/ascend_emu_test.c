@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: the emulated NPU's device memory (lazy backing, discard) and its
+ * KUnit: the emulated NPU's device memory (lazy backing, discard), its
  * DMA engines (jobs of many descriptors, zero sources, bad descriptors,
- * fill descriptors with 1/2/4-byte patterns).
+ * fill descriptors with 1/2/4-byte patterns), its event slots and tables,
+ * and its side of a queue context.
  */
 #include <linux/completion.h>
 #include <linux/sizes.h>
@@ -545,6 +546,153 @@ static void emu_event_record(struct kunit *test)
 	ascend_emu_set_event_notify(ctx->adev, 0);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Queue contexts */
+
+/*
+ * The device's side of a queue context: contexts it cannot use are
+ * refused; commands come from the ring slot of their number through the
+ * page list; the wptr check; the report and the status page mirror; a
+ * completion notifies only when armed (and consumes the arm), a fault
+ * always and only the first; NEED_WAKEUP keeps the driver's FAULTED bit;
+ * area writes cross pages.
+ */
+static void emu_queue_context(struct kunit *test)
+{
+	struct emu_ctx *ctx = test->priv;
+	struct ascend_emu *emu = ctx->emu;
+	struct ascend_hw_queue_ctx c = {}, bad;
+	struct ascend_hw_queue_report *rep;
+	struct ascend_queue_status *st;
+	struct ascend_emu_queue *q;
+	struct ascend_cmd cmd, *ring;
+	__le64 *list, *area;
+	u64 *qword;
+	void *pages[3];
+	u8 *p0, *p1;
+	u64 w;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		/* kmalloc of a power of two is naturally aligned: whole pages */
+		pages[i] = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+	}
+	list = kunit_kzalloc(test, 3 * sizeof(*list), GFP_KERNEL);
+	rep = kunit_kzalloc(test, sizeof(*rep), GFP_KERNEL);
+	area = kunit_kzalloc(test, ASCEND_HW_EVENT_NOTIFY_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, list);
+	KUNIT_ASSERT_NOT_NULL(test, rep);
+	KUNIT_ASSERT_NOT_NULL(test, area);
+	/* no device behind the test context: bus addresses are physical */
+	for (i = 0; i < 3; i++)
+		list[i] = cpu_to_le64(virt_to_phys(pages[i]));
+	ascend_emu_set_event_notify(ctx->adev, virt_to_phys(area));
+	qword = (u64 *)&area[ASCEND_HW_NOTIFY_QUEUE_WORD];
+
+	c.pages = virt_to_phys(list);
+	c.nr_pages = 3;
+	c.ring_entries = 32;
+	c.ring_offset = 2 * PAGE_SIZE;
+	c.printf_offset = PAGE_SIZE;
+	c.printf_size = PAGE_SIZE;
+	c.report = virt_to_phys(rep);
+	c.start = 5;
+
+	bad = c;
+	bad.ring_entries = 64;			/* the ring leaves the area */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ascend_emu_queue_new(emu, 7, &bad)),
+			-EINVAL);
+	bad = c;
+	bad.ring_offset = PAGE_SIZE + 128;	/* not page aligned */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ascend_emu_queue_new(emu, 7, &bad)),
+			-EINVAL);
+	bad = c;
+	bad.printf_offset = 0;			/* over the status page */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ascend_emu_queue_new(emu, 7, &bad)),
+			-EINVAL);
+	bad = c;
+	bad.report = virt_to_phys(pages[0]) + PAGE_SIZE - 32;	/* crosses */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ascend_emu_queue_new(emu, 7, &bad)),
+			-EINVAL);
+	bad = c;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ascend_emu_queue_new(emu, ASCEND_HW_QUEUES,
+							   &bad)), -EINVAL);
+
+	q = ascend_emu_queue_new(emu, 7, &c);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(q));
+	st = pages[0];
+
+	/* wptr: at most a ring ahead of rptr (5), never behind it */
+	WRITE_ONCE(st->wptr, 6);
+	KUNIT_EXPECT_EQ(test, ascend_emu_queue_wptr(q, &w), 0);
+	KUNIT_EXPECT_EQ(test, w, 6ULL);
+	WRITE_ONCE(st->wptr, 4);
+	KUNIT_EXPECT_EQ(test, ascend_emu_queue_wptr(q, &w), -EPROTO);
+	WRITE_ONCE(st->wptr, 5 + 33);
+	KUNIT_EXPECT_EQ(test, ascend_emu_queue_wptr(q, &w), -EPROTO);
+
+	/* command n is in slot n % 32 of the ring page */
+	ring = pages[2];
+	ring[5].opcode = 0x1234;
+	ascend_emu_queue_fetch(q, 5, &cmd);
+	KUNIT_EXPECT_EQ(test, cmd.opcode, 0x1234U);
+	ascend_emu_queue_fetch(q, 37, &cmd);
+	KUNIT_EXPECT_EQ(test, cmd.opcode, 0x1234U);
+	ascend_emu_queue_fetched(q, 6);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(rep->rptr), 6ULL);
+	KUNIT_EXPECT_EQ(test, st->rptr, 6ULL);
+
+	/* nobody armed: no notification */
+	ascend_emu_queue_complete(q, 6);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(rep->completed), 6ULL);
+	KUNIT_EXPECT_EQ(test, st->completed, 6ULL);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(qword[0]), 0ULL);
+	/* armed: one notification, and the arm is used up */
+	WRITE_ONCE(rep->irq_armed, cpu_to_le32(1));
+	ascend_emu_queue_complete(q, 7);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(qword[0]), BIT_ULL(7));
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(rep->irq_armed), 0U);
+	WRITE_ONCE(qword[0], 0);
+	ascend_emu_queue_busy(q, true);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(rep->busy), 1U);
+	ascend_emu_queue_busy(q, false);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(rep->busy), 0U);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(qword[0]), 0ULL);
+
+	/* a fault always notifies; the first one stays */
+	ascend_emu_queue_fault(q, ASCEND_FAULT_MMU, 8, 0x1000, 3);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(rep->fault), (u32)ASCEND_FAULT_MMU);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(rep->fault_seq), 8ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(rep->fault_addr), 0x1000ULL);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(rep->fault_opcode), 3U);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(qword[0]), BIT_ULL(7));
+	WRITE_ONCE(qword[0], 0);
+	ascend_emu_queue_fault(q, ASCEND_FAULT_BAD_COMMAND, 9, 0, 1);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(rep->fault), (u32)ASCEND_FAULT_MMU);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(qword[0]), 0ULL);
+
+	/* NEED_WAKEUP leaves the FAULTED bit the driver wrote */
+	st->flags = ASCEND_QUEUE_STATUS_FAULTED;
+	ascend_emu_queue_need_wakeup(q, true);
+	KUNIT_EXPECT_EQ(test, st->flags, ASCEND_QUEUE_STATUS_FAULTED |
+			ASCEND_QUEUE_STATUS_NEED_WAKEUP);
+	ascend_emu_queue_need_wakeup(q, false);
+	KUNIT_EXPECT_EQ(test, st->flags, ASCEND_QUEUE_STATUS_FAULTED);
+
+	/* a write across the end of a page continues on the next one */
+	ascend_emu_queue_area_write(q, PAGE_SIZE - 2, "abcd", 4);
+	p0 = pages[0];
+	p1 = pages[1];
+	KUNIT_EXPECT_EQ(test, p0[PAGE_SIZE - 2], 'a');
+	KUNIT_EXPECT_EQ(test, p0[PAGE_SIZE - 1], 'b');
+	KUNIT_EXPECT_EQ(test, p1[0], 'c');
+	KUNIT_EXPECT_EQ(test, p1[1], 'd');
+
+	ascend_emu_queue_free(q);
+	ascend_emu_set_event_notify(ctx->adev, 0);
+}
+
 static struct kunit_case ascend_emu_test_cases[] = {
 	KUNIT_CASE(emu_hbm_lazy),
 	KUNIT_CASE(emu_hbm_discard),
@@ -557,6 +705,7 @@ static struct kunit_case ascend_emu_test_cases[] = {
 	KUNIT_CASE(emu_dma_fill_lazy),
 	KUNIT_CASE(emu_event_lookup),
 	KUNIT_CASE(emu_event_record),
+	KUNIT_CASE(emu_queue_context),
 	{}
 };
 

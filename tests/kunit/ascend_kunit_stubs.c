@@ -23,18 +23,24 @@ void ascend_emu_cp_fini(struct ascend_emu *emu)
 {
 }
 
-int ascend_emu_queue_start(struct ascend_device *adev, struct ascend_queue *q)
+int ascend_emu_queue_start(struct ascend_device *adev, u32 qid,
+			   const struct ascend_hw_queue_ctx *ctx)
 {
 	return -ENODEV;
 }
 
-void ascend_emu_queue_stop(struct ascend_device *adev, struct ascend_queue *q)
+void ascend_emu_queue_stop(struct ascend_device *adev, u32 qid)
 {
 }
 
-void ascend_emu_queue_doorbell(struct ascend_device *adev,
-			       struct ascend_queue *q)
+void ascend_emu_queue_doorbell(struct ascend_device *adev, u32 qid)
 {
+}
+
+int ascend_emu_queue_info(struct ascend_device *adev, u32 qid,
+			  struct ascend_hw_queue_info *info)
+{
+	return -ENOENT;
 }
 
 void ascend_emu_set_cmd_timeout(struct ascend_device *adev, u32 ms)
@@ -56,8 +62,8 @@ unsigned int ascend_emu_bus_irq(unsigned int index)
  * compiled in): the built-in kernels under test run on queues without a
  * device MMU context, where every VA faults.
  */
-int ascend_emu_vm_rw(struct ascend_queue *q, u64 va, void *buf, size_t len,
-		     bool write)
+int ascend_emu_vm_rw(struct ascend_emu_queue *q, u64 va, void *buf,
+		     size_t len, bool write)
 {
 	return -EFAULT;
 }

@@ -53,6 +53,7 @@
 #include <linux/slab.h>
 
 #include <drm/drm_debugfs.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 
@@ -294,28 +295,31 @@ static const char *const ascend_queue_state_names[] = {
 /* What the command processor does with @q's current command. */
 static void ascend_debugfs_queue_cur(struct seq_file *m, struct ascend_queue *q)
 {
-	u32 cur = READ_ONCE(q->cur_state);
-	u64 seq = READ_ONCE(q->cur_seq);
-	const struct ascend_cmd *cmd = &q->cur_cmd;
+	struct ascend_device *adev = q->adev;
+	struct ascend_hw_queue_info info;
+	const struct ascend_cmd *cmd = &info.cmd;
+	int idx;
 
-	switch (cur) {
-	case ASCEND_CUR_RUNNING:
-		seq_printf(m, " running seq=%llu", seq);
+	if (!adev->hw->queue_info || !drm_dev_enter(&adev->drm, &idx)) {
+		seq_puts(m, " ?");
 		return;
-	case ASCEND_CUR_STALLED:
-		/*
-		 * The copy is not rewritten while the command stays parked;
-		 * a racing unpark shows at worst a stale line.
-		 */
-		if (READ_ONCE(cmd->opcode) == ASCEND_CMD_EVENT_WAIT)
-			seq_printf(m, " parked seq=%llu event=%u gen=%llu", seq,
-				   READ_ONCE(cmd->event.handle),
-				   READ_ONCE(cmd->event.gen));
+	}
+	if (adev->hw->queue_info(adev, q->qid, &info))
+		info.state = ASCEND_HW_QUEUE_IDLE;
+	drm_dev_exit(idx);
+
+	switch (info.state) {
+	case ASCEND_HW_QUEUE_RUNNING:
+		seq_printf(m, " running seq=%llu", info.seq);
+		return;
+	case ASCEND_HW_QUEUE_STALLED:
+		if (cmd->opcode == ASCEND_CMD_EVENT_WAIT)
+			seq_printf(m, " parked seq=%llu event=%u gen=%llu",
+				   info.seq, cmd->event.handle, cmd->event.gen);
 		else
 			seq_printf(m, " parked seq=%llu value@0x%llx cond=%u value=%#llx",
-				   seq, READ_ONCE(cmd->value.addr),
-				   READ_ONCE(cmd->value.cond),
-				   READ_ONCE(cmd->value.value));
+				   info.seq, cmd->value.addr, cmd->value.cond,
+				   cmd->value.value);
 		return;
 	default:
 		seq_puts(m, " idle");
@@ -348,7 +352,7 @@ static int ascend_debugfs_queues(struct seq_file *m, void *data)
 		seq_printf(m, "%8d %6u %7u %12llu %12llu %12llu %-8s %-11s %10llu 0x%016llx %6u",
 			   ascend_file_tgid(q->file), q->handle,
 			   q->ring_entries, READ_ONCE(q->status->wptr),
-			   READ_ONCE(q->rptr), READ_ONCE(q->completed),
+			   ascend_queue_rptr(q), ascend_queue_completed(q),
 			   state < ARRAY_SIZE(ascend_queue_state_names) ?
 			   ascend_queue_state_names[state] : "?",
 			   ascend_fault_name(fault), fseq, faddr, opcode);

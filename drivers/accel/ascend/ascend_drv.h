@@ -9,6 +9,7 @@
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
 #include <linux/atomic.h>
+#include <linux/idr.h>
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -106,6 +107,10 @@ struct ascend_fault_log {
  * @event_notify: the event notification area the device writes
  *	(ascend_hw.h, "Interrupts"), coherent DMA memory
  * @event_notify_bus: its bus address
+ * @qids: allocates the device's queue ids (its own lock)
+ * @hw_queues: queue id -> &struct ascend_queue while the device may notify
+ *	it: set before queue_start, cleared after queue_stop and
+ *	synchronize_irq(), read by the interrupt handler
  */
 struct ascend_device {
 	struct drm_device drm;
@@ -133,6 +138,8 @@ struct ascend_device {
 	int irq;
 	__le64 *event_notify;
 	dma_addr_t event_notify_bus;
+	struct ida qids;
+	struct ascend_queue **hw_queues;
 };
 
 static inline struct ascend_device *to_ascend_device(struct drm_device *drm)

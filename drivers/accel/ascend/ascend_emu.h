@@ -17,15 +17,17 @@
 #define __ASCEND_EMU_H__
 
 #include <linux/jiffies.h>
+#include <linux/list.h>
 #include <linux/sizes.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
 #include "ascend_drv.h"
 #include "ascend_hw.h"
+#include "ascend_hw_rules.h"
 
 struct ascend_cmd;
-struct ascend_queue;
 struct ascend_dma_job;
 struct drm_ascend_kernel_info;
 struct ascend_emu_dma;
@@ -249,19 +251,107 @@ bool ascend_emu_copy_try_now(struct ascend_emu *emu, u32 asid,
 			     const struct ascend_cmd *cmd, u32 *code,
 			     u64 *fault_addr);
 
+/* ascend_emu_queue.c: the device's side of a queue context */
+
+/**
+ * struct ascend_emu_queue - a started queue, as the command processor
+ *	holds it (its context cache and execution state)
+ * @emu: the device
+ * @qid: the queue id
+ * @ctx: the context queue_start latched
+ * @page_va: CPU addresses of the area's pages (the emulator's view of the
+ *	bus addresses of the page list, resolved once at start)
+ * @status: the status page (page 0 of the area)
+ * @report: the report, at @ctx.report
+ * @rptr: commands fetched (command processor only)
+ * @completed: commands completed (command processor or the finishing job)
+ * @faulted: the queue faulted: nothing more is fetched
+ * @printf_lock: serialises device printf of a launch's parallel blocks
+ * @printf_head: printf bytes produced (under @printf_lock)
+ * @printf_dropped: printf bytes dropped (under @printf_lock)
+ * @cp_link: link in the command processor's run list (under its lock)
+ * @cp_stop: set by queue_stop; long-running work polls it to bail out
+ * @cur_state: ASCEND_HW_QUEUE_*: what the command processor does with
+ *	the command at @cur_seq; RUNNING -> IDLE by whoever finishes it,
+ *	under the command processor's lock, after its completion or fault
+ * @cur_seq: number of the stalled or running command
+ * @cur_deadline: ktime_get_ns() deadline of that command, 0 = none
+ * @cur_cmd: copy of the stalled command (command processor only)
+ * @cur_slot: event slot a stalled EVENT_WAIT watches
+ * @cur_job: job of a running command (under the command processor's lock)
+ */
+struct ascend_emu_queue {
+	struct ascend_emu *emu;
+	u32 qid;
+	struct ascend_hw_queue_ctx ctx;
+	void **page_va;
+	struct ascend_queue_status *status;
+	struct ascend_hw_queue_report *report;
+
+	u64 rptr;
+	u64 completed;
+	bool faulted;
+
+	spinlock_t printf_lock;	/* printf_head, printf_dropped, the text */
+	u64 printf_head;
+	u64 printf_dropped;
+
+	struct list_head cp_link;
+	bool cp_stop;
+	u32 cur_state;
+	u64 cur_seq;
+	u64 cur_deadline;
+	struct ascend_cmd cur_cmd;
+	u32 cur_slot;
+	void *cur_job;
+};
+
+/*
+ * Latch @ctx and resolve its memory: a new queue, or an ERR_PTR (-EINVAL
+ * for a context the device cannot use, -ENOMEM).
+ */
+struct ascend_emu_queue *ascend_emu_queue_new(struct ascend_emu *emu, u32 qid,
+					      const struct ascend_hw_queue_ctx *ctx);
+void ascend_emu_queue_free(struct ascend_emu_queue *q);
+/*
+ * Read the published wptr and check it against rptr: 0 and *@wptr, or
+ * -EPROTO when it is behind rptr or more than a ring ahead.
+ */
+int ascend_emu_queue_wptr(struct ascend_emu_queue *q, u64 *wptr);
+/* Copy command number @n (from 0) out of the ring. */
+void ascend_emu_queue_fetch(struct ascend_emu_queue *q, u64 n,
+			    struct ascend_cmd *cmd);
+/* @seq fetched: rptr in the report and on the status page. */
+void ascend_emu_queue_fetched(struct ascend_emu_queue *q, u64 seq);
+/* @seq completed (after its side effects); notifies if armed. */
+void ascend_emu_queue_complete(struct ascend_emu_queue *q, u64 seq);
+/* The first fault: into the report, then always a notification. */
+void ascend_emu_queue_fault(struct ascend_emu_queue *q, u32 fault, u64 seq,
+			    u64 addr, u32 opcode);
+/* A handed-off command started (@busy) or returned; notifies if armed. */
+void ascend_emu_queue_busy(struct ascend_emu_queue *q, bool busy);
+/* Set or clear NEED_WAKEUP on the status page. */
+void ascend_emu_queue_need_wakeup(struct ascend_emu_queue *q, bool on);
+/* Write @len bytes at offset @off of the area (wraps nothing). */
+void ascend_emu_queue_area_write(struct ascend_emu_queue *q, u64 off,
+				 const void *buf, size_t len);
+
 /* ascend_emu_cp.c */
 /*
  * The command processor's and AI cores' access to memory by VA in @q's
  * address space: ascend_emu_smmu_rw() with the queue's ASID.
  */
-int ascend_emu_vm_rw(struct ascend_queue *q, u64 va, void *buf, size_t len,
-		     bool write);
+int ascend_emu_vm_rw(struct ascend_emu_queue *q, u64 va, void *buf,
+		     size_t len, bool write);
 int ascend_emu_cp_init(struct ascend_emu *emu);
 void ascend_emu_cp_fini(struct ascend_emu *emu);
-int ascend_emu_queue_start(struct ascend_device *adev, struct ascend_queue *q);
-void ascend_emu_queue_stop(struct ascend_device *adev, struct ascend_queue *q);
-void ascend_emu_queue_doorbell(struct ascend_device *adev,
-			       struct ascend_queue *q);
+/* hw ops queue_start, queue_stop, queue_doorbell, queue_info */
+int ascend_emu_queue_start(struct ascend_device *adev, u32 qid,
+			   const struct ascend_hw_queue_ctx *ctx);
+void ascend_emu_queue_stop(struct ascend_device *adev, u32 qid);
+void ascend_emu_queue_doorbell(struct ascend_device *adev, u32 qid);
+int ascend_emu_queue_info(struct ascend_device *adev, u32 qid,
+			  struct ascend_hw_queue_info *info);
 /* hw op set_cmd_timeout */
 void ascend_emu_set_cmd_timeout(struct ascend_device *adev, u32 ms);
 
@@ -281,14 +371,76 @@ u64 ascend_emu_event_gen(struct ascend_emu *emu, u32 slot);
 void ascend_emu_event_signal(struct ascend_device *adev, u32 slot, u64 gen);
 void ascend_emu_event_sync(struct ascend_device *adev);
 void ascend_emu_set_event_notify(struct ascend_device *adev, u64 bus_addr);
+/* Raise the device's interrupt line (after setting notification bits). */
+void ascend_emu_raise_irq(struct ascend_emu *emu);
 /* Wake the command processor: parked queues re-check (ascend_emu_cp.c). */
 void ascend_emu_cp_kick(struct ascend_emu *emu);
 
 /* ascend_emu_bus.c: the Linux interrupt of NPU @index's line, 0: none */
 unsigned int ascend_emu_bus_irq(unsigned int index);
 
-/* ascend_emu_kernels.c */
+/* ascend_emu_kernels.c: the built-in kernels, device printf */
 u32 ascend_emu_query_kernels(struct ascend_device *adev,
 			     struct drm_ascend_kernel_info *out, u32 max);
+
+/**
+ * struct ascend_emu_fault - where a command failed
+ * @code: ASCEND_FAULT_*
+ * @addr: faulting device address (MMU faults), else 0
+ */
+struct ascend_emu_fault {
+	u32 code;
+	u64 addr;
+};
+
+struct ascend_emu_kernel;
+
+#define ASCEND_EMU_SCRATCH_SIZE	4096
+
+/*
+ * Check @l against the kernel table: the kernel, or NULL for a bad
+ * command.  *@nr_runs is how many times the kernel body runs (num_blocks,
+ * or 1 for kernels that handle the whole launch at once).
+ */
+const struct ascend_emu_kernel *
+ascend_emu_kernel_prepare(const struct ascend_cmd_launch *l, u32 *nr_runs);
+
+/*
+ * A launch provably short enough for the command processor to run it
+ * itself instead of handing it to the AI cores: a kernel with bounded
+ * per-block work, at most ASCEND_EMU_SHORT_BLOCKS blocks and at most
+ * ASCEND_EMU_SHORT_BYTES device bytes touched over all of them.
+ */
+#define ASCEND_EMU_SHORT_BLOCKS	64
+#define ASCEND_EMU_SHORT_BYTES	(16 * 1024)
+bool ascend_emu_kernel_short(const struct ascend_emu_kernel *kern,
+			     const struct ascend_cmd_launch *l);
+
+/*
+ * Run block @block of @l on one AI core with @scratch
+ * (ASCEND_EMU_SCRATCH_SIZE bytes).  The block bails out with
+ * ASCEND_FAULT_ABORTED when @q->cp_stop or *@abort becomes true.
+ * Returns 0 or fills @f and returns -EIO.
+ */
+int ascend_emu_kernel_run(struct ascend_emu_queue *q,
+			  const struct ascend_emu_kernel *kern,
+			  const struct ascend_cmd_launch *l, u32 block,
+			  void *scratch, const bool *abort,
+			  struct ascend_emu_fault *f);
+
+/*
+ * Execute all of @l on the calling thread, block after block (for tests).
+ * Returns 0 or fills @f and returns -EIO.
+ */
+int ascend_emu_kernel_launch(struct ascend_emu_queue *q,
+			     const struct ascend_cmd_launch *l, void *scratch,
+			     struct ascend_emu_fault *f);
+
+/* IEEE-754 binary32 a + b, round to nearest even (the AddF32 kernel). */
+u32 ascend_f32_add(u32 a, u32 b);
+
+/* Device printf into @q's printf buffer (takes @q->printf_lock). */
+__printf(2, 3)
+void ascend_emu_printf(struct ascend_emu_queue *q, const char *fmt, ...);
 
 #endif /* __ASCEND_EMU_H__ */

@@ -10,14 +10,14 @@
  *
  * Short commands (NOP, EVENT_RECORD, WRITE_VALUE, provably short launches:
  * see ascend_cp_launch()) run on the thread.  Long ones are handed off and
- * the queue waits for them (ASCEND_CUR_RUNNING) while the thread serves the
+ * the queue waits for them (ASCEND_HW_QUEUE_RUNNING) while the thread serves the
  * other queues: a launch's blocks go to the
  * AI-core threads (num_ai_cores per device, each taking the next block of
  * the oldest launch), COPY, FILL, COPY_2D, COPY_BATCH, COPY_INDIRECT and
  * COPY_OFFSET go to a worker that drives the DMA engines (the last two
  * read their descriptor / base pointers when the engine executes them).
  * Waits (EVENT_WAIT, WAIT_VALUE) park the queue
- * (ASCEND_CUR_STALLED); the thread re-checks parked queues every round,
+ * (ASCEND_HW_QUEUE_STALLED); the thread re-checks parked queues every round,
  * so after any progress of any queue, on event signals (a kick) and every
  * tick while something is parked or running.  The same rounds enforce
  * deadlines: a running command past its deadline is aborted (its blocks
@@ -43,7 +43,6 @@
 #include <linux/workqueue.h>
 
 #include "ascend_emu.h"
-#include "ascend_queue_priv.h"
 #include "ascend_trace.h"
 
 static unsigned int poll_us = 200;
@@ -73,10 +72,11 @@ struct ascend_emu_core {
  * struct ascend_emu_cp - command processor of one emulated device
  * @emu: the device
  * @thread: the scheduler thread
- * @lock: protects @queues and @running, and &ascend_queue.cur_job and the
- *	RUNNING -> IDLE change of &ascend_queue.cur_state.  Nests outside
- *	&ascend_queue.lock.
- * @queues: started queues (&ascend_queue.cp_link), in round-robin order
+ * @lock: protects @queues and @running, each queue's cur_job and the
+ *	RUNNING -> IDLE change of its cur_state
+ * @queues: started queues (&ascend_emu_queue.cp_link), in round-robin order
+ * @qids: queue id -> started queue; its lock also keeps a queue found in
+ *	it alive (queue_stop erases it before it frees the queue)
  * @running: the queue whose commands the thread executes right now (it runs
  *	them without @lock); queue_stop waits until it is not this queue
  * @kicks: doorbells, start events, finished jobs, event signals; the
@@ -98,7 +98,8 @@ struct ascend_emu_cp {
 	struct task_struct *thread;
 	spinlock_t lock;	/* queues, running, queue cur_job */
 	struct list_head queues;
-	struct ascend_queue *running;
+	struct xarray qids;
+	struct ascend_emu_queue *running;
 	atomic_t kicks;
 	wait_queue_head_t wake_wq;
 	wait_queue_head_t idle_wq;
@@ -115,7 +116,7 @@ struct ascend_emu_cp {
 /**
  * struct ascend_cp_job - a command handed off by the command processor
  * @cp: the command processor
- * @q: the queue; it waits (ASCEND_CUR_RUNNING) until the job finished
+ * @q: the queue; it waits (ASCEND_HW_QUEUE_RUNNING) until the job finished
  * @cmd: the copied, validated command
  * @seq: its sequence number
  * @deadline: ktime_get_ns() deadline, 0 = none
@@ -132,7 +133,7 @@ struct ascend_emu_cp {
  */
 struct ascend_cp_job {
 	struct ascend_emu_cp *cp;
-	struct ascend_queue *q;
+	struct ascend_emu_queue *q;
 	struct ascend_cmd cmd;
 	u64 seq;
 	u64 deadline;
@@ -159,21 +160,28 @@ void ascend_emu_cp_kick(struct ascend_emu *emu)
 		ascend_cp_kick(emu->cp);
 }
 
-/* Can the thread fetch from @q?  Called with cp->lock held. */
-static bool ascend_cp_has_work(struct ascend_queue *q)
+/* @seq completed: the report, the status page, the trace. */
+static void ascend_cp_complete(struct ascend_emu_queue *q, u64 seq)
 {
-	if (READ_ONCE(q->cp_stop) || ascend_queue_faulted(q) ||
-	    READ_ONCE(q->cur_state) != ASCEND_CUR_IDLE)
+	ascend_emu_queue_complete(q, seq);
+	trace_ascend_cmd_complete(q->emu->adev->index, q->ctx.trace_queue, seq);
+}
+
+/* Can the thread fetch from @q?  Called with cp->lock held. */
+static bool ascend_cp_has_work(struct ascend_emu_queue *q)
+{
+	if (READ_ONCE(q->cp_stop) || READ_ONCE(q->faulted) ||
+	    READ_ONCE(q->cur_state) != ASCEND_HW_QUEUE_IDLE)
 		return false;
 	/* a corrupted wptr is work too: fetching it faults the queue */
 	return smp_load_acquire(&q->status->wptr) != q->rptr;
 }
 
 /* Is a command of @q parked or running?  Called with cp->lock held. */
-static bool ascend_cp_has_pending(struct ascend_queue *q)
+static bool ascend_cp_has_pending(struct ascend_emu_queue *q)
 {
 	return !READ_ONCE(q->cp_stop) &&
-	       READ_ONCE(q->cur_state) != ASCEND_CUR_IDLE;
+	       READ_ONCE(q->cur_state) != ASCEND_HW_QUEUE_IDLE;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -194,25 +202,26 @@ static void ascend_cp_job_fault(struct ascend_cp_job *job, u32 code, u64 addr)
 static void ascend_cp_job_finish(struct ascend_cp_job *job)
 {
 	struct ascend_emu_cp *cp = job->cp;
-	struct ascend_queue *q = job->q;
+	struct ascend_emu_queue *q = job->q;
 
 	if (job->cmd.opcode == ASCEND_CMD_LAUNCH)
-		trace_ascend_launch_done(q->adev->index, q->handle, job->seq,
+		trace_ascend_launch_done(q->emu->adev->index, q->ctx.trace_queue, job->seq,
 					 job->f.code);
 	else if (trace_ascend_copy_done_enabled())
-		trace_ascend_copy_done(q->adev->index, ascend_file_tgid(q->file),
+		trace_ascend_copy_done(q->emu->adev->index, q->ctx.trace_pid,
 				       ASCEND_TRACE_RING, job->cmd.opcode, 0, 1,
 				       job->f.code ? -EIO : 0);
 	if (job->f.code)
-		ascend_queue_set_fault(q, job->f.code, job->seq, job->f.addr,
+		ascend_emu_queue_fault(q, job->f.code, job->seq, job->f.addr,
 				       job->cmd.opcode);
 	else
-		ascend_queue_complete(q, job->seq);
+		ascend_cp_complete(q, job->seq);
 
 	spin_lock(&cp->lock);
-	WRITE_ONCE(q->cur_state, ASCEND_CUR_IDLE);
+	WRITE_ONCE(q->cur_state, ASCEND_HW_QUEUE_IDLE);
 	spin_unlock(&cp->lock);
-	ascend_queue_poke_retire(q);
+	/* after the completion or fault: a retire may go ahead now */
+	ascend_emu_queue_busy(q, false);
 	ascend_cp_kick(cp);
 
 	/* queue_stop waits for this: @q may be gone right after */
@@ -228,17 +237,18 @@ static void ascend_cp_job_finish(struct ascend_cp_job *job)
 static void ascend_cp_job_publish(struct ascend_emu_cp *cp,
 				  struct ascend_cp_job *job)
 {
-	struct ascend_queue *q = job->q;
+	struct ascend_emu_queue *q = job->q;
 
+	ascend_emu_queue_busy(q, true);
 	spin_lock(&cp->lock);
 	q->cur_seq = job->seq;
 	WRITE_ONCE(q->cur_job, job);
-	WRITE_ONCE(q->cur_state, ASCEND_CUR_RUNNING);
+	WRITE_ONCE(q->cur_state, ASCEND_HW_QUEUE_RUNNING);
 	spin_unlock(&cp->lock);
 }
 
 static struct ascend_cp_job *ascend_cp_job_alloc(struct ascend_emu_cp *cp,
-						 struct ascend_queue *q,
+						 struct ascend_emu_queue *q,
 						 const struct ascend_cmd *cmd,
 						 u64 seq, u32 timeout_ms)
 {
@@ -306,19 +316,19 @@ static int ascend_core_thread(void *data)
  * completed (the queue may go on).  Thread only.
  */
 static bool ascend_cp_launch_here(struct ascend_emu_cp *cp,
-				  struct ascend_queue *q,
+				  struct ascend_emu_queue *q,
 				  const struct ascend_cmd *cmd, u64 seq)
 {
 	struct ascend_emu_fault f = {};
 
 	if (ascend_emu_kernel_launch(q, &cmd->launch, cp->scratch, &f)) {
-		trace_ascend_launch_done(q->adev->index, q->handle, seq,
+		trace_ascend_launch_done(q->emu->adev->index, q->ctx.trace_queue, seq,
 					 f.code);
-		ascend_queue_set_fault(q, f.code, seq, f.addr, cmd->opcode);
+		ascend_emu_queue_fault(q, f.code, seq, f.addr, cmd->opcode);
 		return false;
 	}
-	trace_ascend_launch_done(q->adev->index, q->handle, seq, 0);
-	ascend_queue_complete(q, seq);
+	trace_ascend_launch_done(q->emu->adev->index, q->ctx.trace_queue, seq, 0);
+	ascend_cp_complete(q, seq);
 	return true;
 }
 
@@ -336,7 +346,7 @@ static bool ascend_cp_launch_here(struct ascend_emu_cp *cp,
  * within the bound, so it is not checked.  Long or unbounded launches
  * (Spin, large Fill32/Copy/Add32/AddF32) go to the AI cores.
  */
-static bool ascend_cp_launch(struct ascend_emu_cp *cp, struct ascend_queue *q,
+static bool ascend_cp_launch(struct ascend_emu_cp *cp, struct ascend_emu_queue *q,
 			     const struct ascend_cmd *cmd, u64 seq)
 {
 	const struct ascend_emu_kernel *kern;
@@ -345,15 +355,15 @@ static bool ascend_cp_launch(struct ascend_emu_cp *cp, struct ascend_queue *q,
 
 	kern = ascend_emu_kernel_prepare(&cmd->launch, &runs);
 	if (!kern) {
-		ascend_queue_set_fault(q, ASCEND_FAULT_BAD_COMMAND, seq, 0,
+		ascend_emu_queue_fault(q, ASCEND_FAULT_BAD_COMMAND, seq, 0,
 				       cmd->opcode);
 		return false;
 	}
 
 	/* the pid lookup is not free: only when someone traces */
 	if (trace_ascend_launch_enabled())
-		trace_ascend_launch(q->adev->index, ascend_file_tgid(q->file),
-				    q->handle, seq, cmd->launch.kernel_id,
+		trace_ascend_launch(q->emu->adev->index, q->ctx.trace_pid,
+				    q->ctx.trace_queue, seq, cmd->launch.kernel_id,
 				    cmd->launch.num_blocks);
 	if (ascend_emu_kernel_short(kern, &cmd->launch))
 		return ascend_cp_launch_here(cp, q, cmd, seq);
@@ -373,7 +383,7 @@ static bool ascend_cp_launch(struct ascend_emu_cp *cp, struct ascend_queue *q,
 	return false;
 }
 
-int ascend_emu_vm_rw(struct ascend_queue *q, u64 va, void *buf, size_t len,
+int ascend_emu_vm_rw(struct ascend_emu_queue *q, u64 va, void *buf, size_t len,
 		     bool write)
 {
 	/*
@@ -381,7 +391,7 @@ int ascend_emu_vm_rw(struct ascend_queue *q, u64 va, void *buf, size_t len,
 	 * an unmap's invalidation waits for the access to finish before the
 	 * memory can go.
 	 */
-	return ascend_emu_smmu_rw(to_ascend_emu(q->adev), READ_ONCE(q->asid),
+	return ascend_emu_smmu_rw(q->emu, q->ctx.asid,
 				  va, buf, len, write, false);
 }
 
@@ -390,11 +400,11 @@ static void ascend_cp_dma_work(struct work_struct *work)
 {
 	struct ascend_cp_job *job = container_of(work, struct ascend_cp_job,
 						 work);
-	struct ascend_queue *q = job->q;
+	struct ascend_emu_queue *q = job->q;
 	u64 addr = 0;
 	u32 code;
 
-	code = ascend_emu_copy_cmd(to_ascend_emu(q->adev), READ_ONCE(q->asid),
+	code = ascend_emu_copy_cmd(q->emu, q->ctx.asid,
 				   &job->cmd, &job->abort, &addr);
 	if (code)
 		ascend_cp_job_fault(job, code, addr);
@@ -408,7 +418,7 @@ static void ascend_cp_dma_work(struct work_struct *work)
  * its commands complete in order.  Returns true when the queue may go on
  * now.  Thread only.
  */
-static bool ascend_cp_dma(struct ascend_emu_cp *cp, struct ascend_queue *q,
+static bool ascend_cp_dma(struct ascend_emu_cp *cp, struct ascend_emu_queue *q,
 			  const struct ascend_cmd *cmd, u64 seq)
 {
 	struct ascend_cp_job *job;
@@ -416,28 +426,28 @@ static bool ascend_cp_dma(struct ascend_emu_cp *cp, struct ascend_queue *q,
 	u32 code;
 
 	if (trace_ascend_copy_submit_enabled())
-		trace_ascend_copy_submit(q->adev->index,
-					 ascend_file_tgid(q->file),
+		trace_ascend_copy_submit(q->emu->adev->index,
+					 q->ctx.trace_pid,
 					 ASCEND_TRACE_RING, cmd->opcode, 0, 1,
-					 q->adev->num_dma_engines);
+					 q->emu->adev->num_dma_engines);
 	/* a small one, engines idle: done here and now */
-	if (ascend_emu_copy_try_now(cp->emu, READ_ONCE(q->asid), cmd, &code,
+	if (ascend_emu_copy_try_now(cp->emu, q->ctx.asid, cmd, &code,
 				    &addr)) {
 		if (trace_ascend_copy_done_enabled())
-			trace_ascend_copy_done(q->adev->index,
-					       ascend_file_tgid(q->file),
+			trace_ascend_copy_done(q->emu->adev->index,
+					       q->ctx.trace_pid,
 					       ASCEND_TRACE_RING, cmd->opcode,
 					       0, 1, code ? -EIO : 0);
 		if (code) {
-			ascend_queue_set_fault(q, code, seq, addr, cmd->opcode);
+			ascend_emu_queue_fault(q, code, seq, addr, cmd->opcode);
 			return false;
 		}
-		ascend_queue_complete(q, seq);
+		ascend_cp_complete(q, seq);
 		return true;
 	}
 	job = ascend_cp_job_alloc(cp, q, cmd, seq, 0);
 	if (!job) {
-		ascend_queue_set_fault(q, ASCEND_FAULT_DMA, seq, 0, cmd->opcode);
+		ascend_emu_queue_fault(q, ASCEND_FAULT_DMA, seq, 0, cmd->opcode);
 		return false;
 	}
 	INIT_WORK(&job->work, ascend_cp_dma_work);
@@ -447,7 +457,7 @@ static bool ascend_cp_dma(struct ascend_emu_cp *cp, struct ascend_queue *q,
 }
 
 /* Past its deadline?  Abort it.  Called with cp->lock held. */
-static void ascend_cp_check_job(struct ascend_queue *q, u64 now)
+static void ascend_cp_check_job(struct ascend_emu_queue *q, u64 now)
 {
 	struct ascend_cp_job *job = q->cur_job;
 
@@ -470,25 +480,25 @@ static u32 ascend_cp_mem_fault(int err)
  * Every lookup and the slot access after it are one access section, so
  * that the driver's event_sync() waits for them.
  */
-static int ascend_cp_event_find(struct ascend_queue *q, u32 handle, u32 *slot)
+static int ascend_cp_event_find(struct ascend_emu_queue *q, u32 handle, u32 *slot)
 {
 	int ret;
 
 	ascend_emu_smmu_access_begin();
-	ret = ascend_emu_event_lookup(to_ascend_emu(q->adev),
-				      READ_ONCE(q->event_table), handle, slot);
+	ret = ascend_emu_event_lookup(q->emu,
+				      q->ctx.event_table, handle, slot);
 	ascend_emu_smmu_access_end();
 	return ret;
 }
 
-static u32 ascend_cp_event_record(struct ascend_queue *q,
+static u32 ascend_cp_event_record(struct ascend_emu_queue *q,
 				  const struct ascend_cmd *cmd)
 {
-	struct ascend_emu *emu = to_ascend_emu(q->adev);
+	struct ascend_emu *emu = q->emu;
 	u32 slot, code = ASCEND_FAULT_NONE;
 
 	ascend_emu_smmu_access_begin();
-	if (ascend_emu_event_lookup(emu, READ_ONCE(q->event_table),
+	if (ascend_emu_event_lookup(emu, q->ctx.event_table,
 				    cmd->event.handle, &slot))
 		code = ASCEND_FAULT_BAD_COMMAND;
 	else
@@ -502,14 +512,14 @@ static u32 ascend_cp_event_record(struct ascend_queue *q,
  * that no longer names the slot it parked on (the event was destroyed)
  * faults the command.
  */
-static u32 ascend_cp_event_check(struct ascend_queue *q,
+static u32 ascend_cp_event_check(struct ascend_emu_queue *q,
 				 const struct ascend_cmd *cmd, bool *done)
 {
-	struct ascend_emu *emu = to_ascend_emu(q->adev);
+	struct ascend_emu *emu = q->emu;
 	u32 slot, code = ASCEND_FAULT_NONE;
 
 	ascend_emu_smmu_access_begin();
-	if (ascend_emu_event_lookup(emu, READ_ONCE(q->event_table),
+	if (ascend_emu_event_lookup(emu, q->ctx.event_table,
 				    cmd->event.handle, &slot) ||
 	    slot != q->cur_slot)
 		code = ASCEND_FAULT_BAD_COMMAND;
@@ -523,7 +533,7 @@ static u32 ascend_cp_event_check(struct ascend_queue *q,
  * Re-check the parked command of @q.  Returns true when it completed (the
  * queue goes on), false when it still waits or faulted.  Thread only.
  */
-static bool ascend_cp_recheck(struct ascend_queue *q)
+static bool ascend_cp_recheck(struct ascend_emu_queue *q)
 {
 	const struct ascend_cmd *cmd = &q->cur_cmd;
 	bool done = false;
@@ -553,24 +563,24 @@ static bool ascend_cp_recheck(struct ascend_queue *q)
 			addr = cmd->value.addr;
 	}
 
-	WRITE_ONCE(q->cur_state, ASCEND_CUR_IDLE);
+	WRITE_ONCE(q->cur_state, ASCEND_HW_QUEUE_IDLE);
 	if (code) {
-		ascend_queue_set_fault(q, code, q->cur_seq, addr, cmd->opcode);
+		ascend_emu_queue_fault(q, code, q->cur_seq, addr, cmd->opcode);
 		return false;
 	}
-	ascend_queue_complete(q, q->cur_seq);
+	ascend_cp_complete(q, q->cur_seq);
 	return true;
 }
 
 /* EVENT_WAIT, WAIT_VALUE: park the queue, then check once. */
-static bool ascend_cp_park(struct ascend_emu_cp *cp, struct ascend_queue *q,
+static bool ascend_cp_park(struct ascend_emu_cp *cp, struct ascend_emu_queue *q,
 			   const struct ascend_cmd *cmd, u64 seq)
 {
 	u32 timeout_ms;
 
 	if (cmd->opcode == ASCEND_CMD_EVENT_WAIT) {
 		if (ascend_cp_event_find(q, cmd->event.handle, &q->cur_slot)) {
-			ascend_queue_set_fault(q, ASCEND_FAULT_BAD_COMMAND, seq,
+			ascend_emu_queue_fault(q, ASCEND_FAULT_BAD_COMMAND, seq,
 					       0, cmd->opcode);
 			return false;
 		}
@@ -587,7 +597,7 @@ static bool ascend_cp_park(struct ascend_emu_cp *cp, struct ascend_queue *q,
 	}
 	q->cur_cmd = *cmd;
 	q->cur_seq = seq;
-	WRITE_ONCE(q->cur_state, ASCEND_CUR_STALLED);
+	WRITE_ONCE(q->cur_state, ASCEND_HW_QUEUE_STALLED);
 	return ascend_cp_recheck(q);
 }
 
@@ -595,7 +605,7 @@ static bool ascend_cp_park(struct ascend_emu_cp *cp, struct ascend_queue *q,
  * Execute one command of @q.  Returns true when the queue may go on with
  * its next command now.
  */
-static bool ascend_cp_exec(struct ascend_emu_cp *cp, struct ascend_queue *q,
+static bool ascend_cp_exec(struct ascend_emu_cp *cp, struct ascend_emu_queue *q,
 			   const struct ascend_cmd *cmd, u64 seq)
 {
 	u32 code;
@@ -640,11 +650,11 @@ static bool ascend_cp_exec(struct ascend_emu_cp *cp, struct ascend_queue *q,
 		code = ASCEND_FAULT_BAD_COMMAND;
 		goto fault;
 	}
-	ascend_queue_complete(q, seq);
+	ascend_cp_complete(q, seq);
 	return true;
 
 fault:
-	ascend_queue_set_fault(q, code, seq, addr, cmd->opcode);
+	ascend_emu_queue_fault(q, code, seq, addr, cmd->opcode);
 	return false;
 }
 
@@ -653,24 +663,24 @@ fault:
  * ASCEND_CP_BATCH commands.  Returns true if it made progress.
  */
 static bool ascend_cp_run_queue(struct ascend_emu_cp *cp,
-				struct ascend_queue *q)
+				struct ascend_emu_queue *q)
 {
 	struct ascend_cmd cmd;
 	bool did = false;
 	unsigned int i;
 	u64 wptr, seq;
 
-	if (READ_ONCE(q->cur_state) == ASCEND_CUR_STALLED) {
+	if (READ_ONCE(q->cur_state) == ASCEND_HW_QUEUE_STALLED) {
 		if (!ascend_cp_recheck(q))
 			return false;
 		did = true;
 	}
 
 	for (i = 0; i < ASCEND_CP_BATCH; i++) {
-		if (READ_ONCE(q->cp_stop) || ascend_queue_faulted(q))
+		if (READ_ONCE(q->cp_stop) || READ_ONCE(q->faulted))
 			break;
-		if (ascend_queue_read_wptr(q, &wptr)) {
-			ascend_queue_set_fault(q, ASCEND_FAULT_RING, q->rptr + 1,
+		if (ascend_emu_queue_wptr(q, &wptr)) {
+			ascend_emu_queue_fault(q, ASCEND_FAULT_RING, q->rptr + 1,
 					       0, 0);
 			break;
 		}
@@ -678,12 +688,9 @@ static bool ascend_cp_run_queue(struct ascend_emu_cp *cp,
 			break;
 
 		/* never execute from shared memory */
-		memcpy(&cmd, &q->ring[ascend_ring_slot(q->rptr, q->ring_entries)],
-		       sizeof(cmd));
+		ascend_emu_queue_fetch(q, q->rptr, &cmd);
 		seq = q->rptr + 1;
-		/* release: the slot is copied before user space may reuse it */
-		smp_store_release(&q->rptr, seq);
-		WRITE_ONCE(q->status->rptr, seq);
+		ascend_emu_queue_fetched(q, seq);
 		did = true;
 
 		if (!ascend_cp_exec(cp, q, &cmd, seq))
@@ -695,7 +702,7 @@ static bool ascend_cp_run_queue(struct ascend_emu_cp *cp,
 /* One round over every queue.  Returns true if any queue made progress. */
 static bool ascend_cp_round(struct ascend_emu_cp *cp)
 {
-	struct ascend_queue *q;
+	struct ascend_emu_queue *q;
 	unsigned int n, i;
 	bool did = false;
 	u64 now = 0;	/* read once, only if a running job needs it */
@@ -703,19 +710,19 @@ static bool ascend_cp_round(struct ascend_emu_cp *cp)
 	spin_lock(&cp->lock);
 	n = list_count_nodes(&cp->queues);
 	for (i = 0; i < n && !list_empty(&cp->queues); i++) {
-		q = list_first_entry(&cp->queues, struct ascend_queue, cp_link);
+		q = list_first_entry(&cp->queues, struct ascend_emu_queue, cp_link);
 		list_move_tail(&q->cp_link, &cp->queues);
 		if (READ_ONCE(q->cp_stop))
 			continue;
-		if (q->cur_state == ASCEND_CUR_RUNNING) {
+		if (q->cur_state == ASCEND_HW_QUEUE_RUNNING) {
 			if (!now)
 				now = ktime_get_ns();
 			ascend_cp_check_job(q, now);
 			continue;
 		}
-		if (ascend_queue_faulted(q))
+		if (READ_ONCE(q->faulted))
 			continue;
-		if (q->cur_state == ASCEND_CUR_IDLE && !ascend_cp_has_work(q))
+		if (q->cur_state == ASCEND_HW_QUEUE_IDLE && !ascend_cp_has_work(q))
 			continue;
 
 		WRITE_ONCE(cp->running, q);
@@ -736,7 +743,7 @@ static bool ascend_cp_round(struct ascend_emu_cp *cp)
 /* Fetchable work anywhere?  *@pending: a command is parked or running. */
 static bool ascend_cp_any_work(struct ascend_emu_cp *cp, bool *pending)
 {
-	struct ascend_queue *q;
+	struct ascend_emu_queue *q;
 	bool work = false;
 
 	*pending = false;
@@ -755,11 +762,11 @@ static bool ascend_cp_any_work(struct ascend_emu_cp *cp, bool *pending)
 
 static void ascend_cp_set_need_wakeup(struct ascend_emu_cp *cp, bool on)
 {
-	struct ascend_queue *q;
+	struct ascend_emu_queue *q;
 
 	spin_lock(&cp->lock);
 	list_for_each_entry(q, &cp->queues, cp_link)
-		ascend_queue_set_need_wakeup(q, on);
+		ascend_emu_queue_need_wakeup(q, on);
 	spin_unlock(&cp->lock);
 }
 
@@ -871,6 +878,7 @@ int ascend_emu_cp_init(struct ascend_emu *emu)
 	cp->emu = emu;
 	spin_lock_init(&cp->lock);
 	INIT_LIST_HEAD(&cp->queues);
+	xa_init(&cp->qids);
 	atomic_set(&cp->kicks, 0);
 	init_waitqueue_head(&cp->wake_wq);
 	init_waitqueue_head(&cp->idle_wq);
@@ -919,16 +927,27 @@ void ascend_emu_cp_fini(struct ascend_emu *emu)
 		return;
 	kthread_stop(cp->thread);
 	WARN_ON(!list_empty(&cp->queues));
+	WARN_ON(!xa_empty(&cp->qids));
 	WARN_ON(!list_empty(&cp->launches));
 	ascend_cp_free(cp);
 	emu->cp = NULL;
 }
 
-int ascend_emu_queue_start(struct ascend_device *adev, struct ascend_queue *q)
+int ascend_emu_queue_start(struct ascend_device *adev, u32 qid,
+			   const struct ascend_hw_queue_ctx *ctx)
 {
 	struct ascend_emu_cp *cp = to_ascend_emu(adev)->cp;
+	struct ascend_emu_queue *q;
+	int ret;
 
-	WRITE_ONCE(q->cp_stop, false);
+	q = ascend_emu_queue_new(cp->emu, qid, ctx);
+	if (IS_ERR(q))
+		return PTR_ERR(q);
+	ret = xa_insert(&cp->qids, qid, q, GFP_KERNEL);
+	if (ret) {
+		ascend_emu_queue_free(q);
+		return ret == -EBUSY ? -EINVAL : ret;
+	}
 	spin_lock(&cp->lock);
 	list_add_tail(&q->cp_link, &cp->queues);
 	spin_unlock(&cp->lock);
@@ -936,10 +955,14 @@ int ascend_emu_queue_start(struct ascend_device *adev, struct ascend_queue *q)
 	return 0;
 }
 
-void ascend_emu_queue_stop(struct ascend_device *adev, struct ascend_queue *q)
+void ascend_emu_queue_stop(struct ascend_device *adev, u32 qid)
 {
 	struct ascend_emu_cp *cp = to_ascend_emu(adev)->cp;
+	struct ascend_emu_queue *q;
 
+	q = xa_erase(&cp->qids, qid);
+	if (!q)
+		return;
 	/* long-running kernels of @q poll this and bail out */
 	WRITE_ONCE(q->cp_stop, true);
 	spin_lock(&cp->lock);
@@ -953,16 +976,44 @@ void ascend_emu_queue_stop(struct ascend_device *adev, struct ascend_queue *q)
 	 */
 	wait_event(cp->idle_wq, READ_ONCE(cp->running) != q &&
 		   !READ_ONCE(q->cur_job));
-
-	/* a parked command is dropped; the queue is no longer served */
-	if (q->cur_state == ASCEND_CUR_STALLED)
-		WRITE_ONCE(q->cur_state, ASCEND_CUR_IDLE);
+	/* a parked command is dropped with the queue */
+	ascend_emu_queue_free(q);
 }
 
-void ascend_emu_queue_doorbell(struct ascend_device *adev,
-			       struct ascend_queue *q)
+void ascend_emu_queue_doorbell(struct ascend_device *adev, u32 qid)
 {
-	ascend_cp_kick(to_ascend_emu(adev)->cp);
+	struct ascend_emu_cp *cp = to_ascend_emu(adev)->cp;
+	struct ascend_emu_queue *q;
+
+	if (qid != ASCEND_HW_QUEUE_ALL) {
+		/* the doorbell answers NEED_WAKEUP: submitters need not ring */
+		xa_lock(&cp->qids);
+		q = xa_load(&cp->qids, qid);
+		if (q)
+			ascend_emu_queue_need_wakeup(q, false);
+		xa_unlock(&cp->qids);
+	}
+	ascend_cp_kick(cp);
+}
+
+int ascend_emu_queue_info(struct ascend_device *adev, u32 qid,
+			  struct ascend_hw_queue_info *info)
+{
+	struct ascend_emu_cp *cp = to_ascend_emu(adev)->cp;
+	struct ascend_emu_queue *q;
+	int ret = -ENOENT;
+
+	xa_lock(&cp->qids);
+	q = xa_load(&cp->qids, qid);
+	if (q) {
+		info->state = READ_ONCE(q->cur_state);
+		info->seq = READ_ONCE(q->cur_seq);
+		/* a racing unpark gives at worst a stale copy */
+		memcpy(&info->cmd, &q->cur_cmd, sizeof(info->cmd));
+		ret = 0;
+	}
+	xa_unlock(&cp->qids);
+	return ret;
 }
 
 void ascend_emu_set_cmd_timeout(struct ascend_device *adev, u32 ms)

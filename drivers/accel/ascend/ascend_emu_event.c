@@ -94,6 +94,11 @@ static void ascend_emu_event_notify(struct ascend_emu *emu, u32 slot)
 	/* little-endian words: bit n of the word is bit n of the long */
 	set_bit(slot % 64, pending);
 	set_bit(word % 64, summary);
+	ascend_emu_raise_irq(emu);
+}
+
+void ascend_emu_raise_irq(struct ascend_emu *emu)
+{
 	if (emu->irq)
 		generic_handle_irq_safe(emu->irq);
 }

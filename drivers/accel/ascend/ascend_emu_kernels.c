@@ -24,7 +24,6 @@
 #include <linux/string.h>
 
 #include "ascend_emu.h"
-#include "ascend_queue_priv.h"
 
 /* Blocks one launch may ask for. */
 #define ASCEND_EMU_MAX_BLOCKS	65535
@@ -44,7 +43,7 @@
  * @f: where a fault is reported
  */
 struct ascend_kctx {
-	struct ascend_queue *q;
+	struct ascend_emu_queue *q;
 	const u8 *args;
 	u32 block_idx;
 	u32 num_blocks;
@@ -420,7 +419,7 @@ bool ascend_emu_kernel_short(const struct ascend_emu_kernel *kern,
 	return bytes <= ASCEND_EMU_SHORT_BYTES;
 }
 
-int ascend_emu_kernel_run(struct ascend_queue *q,
+int ascend_emu_kernel_run(struct ascend_emu_queue *q,
 			  const struct ascend_emu_kernel *kern,
 			  const struct ascend_cmd_launch *l, u32 block,
 			  void *scratch, const bool *abort,
@@ -441,7 +440,7 @@ int ascend_emu_kernel_run(struct ascend_queue *q,
 	return 0;
 }
 
-int ascend_emu_kernel_launch(struct ascend_queue *q,
+int ascend_emu_kernel_launch(struct ascend_emu_queue *q,
 			     const struct ascend_cmd_launch *l, void *scratch,
 			     struct ascend_emu_fault *f)
 {
@@ -480,10 +479,10 @@ u32 ascend_emu_query_kernels(struct ascend_device *adev,
 /* ------------------------------------------------------------------------ */
 /* Device printf */
 
-void ascend_emu_printf(struct ascend_queue *q, const char *fmt, ...)
+void ascend_emu_printf(struct ascend_emu_queue *q, const char *fmt, ...)
 {
 	struct ascend_queue_status *st = q->status;
-	u32 size = q->printf_size;
+	u32 size = q->ctx.printf_size;
 	char buf[ASCEND_EMU_PRINTF_MAX];
 	u64 head, tail, off;
 	size_t len, first;
@@ -509,6 +508,8 @@ void ascend_emu_printf(struct ascend_queue *q, const char *fmt, ...)
 	/* never overwrite unconsumed text: drop the whole message */
 	if (len > size - (head - tail)) {
 		q->printf_dropped += len;
+		WRITE_ONCE(q->report->printf_dropped,
+			   cpu_to_le64(q->printf_dropped));
 		WRITE_ONCE(st->printf_dropped, q->printf_dropped);
 		spin_unlock(&q->printf_lock);
 		return;
@@ -516,10 +517,12 @@ void ascend_emu_printf(struct ascend_queue *q, const char *fmt, ...)
 
 	off = head & (size - 1);
 	first = min_t(size_t, len, size - off);
-	memcpy(q->printf_buf + off, buf, first);
-	memcpy(q->printf_buf, buf + first, len - first);
+	ascend_emu_queue_area_write(q, q->ctx.printf_offset + off, buf, first);
+	ascend_emu_queue_area_write(q, q->ctx.printf_offset, buf + first,
+				    len - first);
 
 	q->printf_head = head + len;
+	WRITE_ONCE(q->report->printf_head, cpu_to_le64(q->printf_head));
 	/* the text before the head that covers it */
 	smp_store_release(&st->printf_head, q->printf_head);
 	spin_unlock(&q->printf_lock);

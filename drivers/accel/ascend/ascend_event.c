@@ -141,7 +141,7 @@ static void ascend_event_kick(struct ascend_device *adev)
 	int idx;
 
 	if (drm_dev_enter(&adev->drm, &idx)) {
-		adev->hw->queue_doorbell(adev, NULL);
+		adev->hw->queue_doorbell(adev, ASCEND_HW_QUEUE_ALL);
 		drm_dev_exit(idx);
 	}
 }

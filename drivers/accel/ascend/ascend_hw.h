@@ -31,8 +31,9 @@
 #include <linux/sizes.h>
 #include <linux/types.h>
 
+#include "ascend_accel.h"
+
 struct ascend_device;
-struct ascend_queue;
 struct drm_ascend_kernel_info;
 
 /* &ascend_dma_desc.kind; zero is a linear copy so old users need no change */
@@ -244,8 +245,123 @@ static inline u64 ascend_hw_event_slot_addr(u64 hbm_size, u32 slot)
  * exchanges, summary word first.
  */
 #define ASCEND_HW_EVENT_SUMMARY	(ASCEND_HW_EVENT_SLOTS / 64 / 64)
+
+/*
+ * Queue notifications: after it wrote a queue's report (below) with the
+ * report's @irq_armed set, or a fault, the device sets bit (qid % 64) of
+ * queue word (qid / 64), which follow the event pending words, and raises
+ * the line.
+ */
+#define ASCEND_HW_QUEUES		4096	/* queue ids 0 .. 4095 */
+#define ASCEND_HW_QUEUE_WORDS		(ASCEND_HW_QUEUES / 64)
+#define ASCEND_HW_NOTIFY_QUEUE_WORD \
+	(ASCEND_HW_EVENT_SUMMARY + ASCEND_HW_EVENT_SLOTS / 64)
 #define ASCEND_HW_EVENT_NOTIFY_SIZE \
-	((ASCEND_HW_EVENT_SUMMARY + ASCEND_HW_EVENT_SLOTS / 64) * sizeof(u64))
+	((ASCEND_HW_NOTIFY_QUEUE_WORD + ASCEND_HW_QUEUE_WORDS) * sizeof(u64))
+
+/*
+ * Queues.  A queue is a context the driver gives the command processor
+ * with queue_start(): where its memory is, and where to report.  The
+ * queue's area is host memory of whole 4 KiB pages that user space maps
+ * too: the status page (struct ascend_queue_status) at offset 0, the
+ * printf buffer and the command ring; the device reaches it through the
+ * page list, ASCEND_AS_SYS bus addresses the driver mapped.  From the
+ * area the device reads only wptr and the commands (each copied before it
+ * is checked) and the printf tail; it writes rptr, completed, the printf
+ * head and text, and the NEED_WAKEUP flag (atomically: the driver writes
+ * the FAULTED flag and the fault fields of the same page).
+ *
+ * The report is host memory only the driver maps: the authoritative rptr,
+ * completed count and first fault, written by the device.
+ */
+
+/**
+ * struct ascend_hw_queue_ctx - a queue's context (queue_start)
+ * @pages: bus address of the page list: @nr_pages little-endian 64-bit bus
+ *	addresses of the area's pages, in order
+ * @nr_pages: pages of the area
+ * @ring_entries: ring slots (a power of two) of ASCEND_CMD_SIZE bytes
+ * @ring_offset: the ring's offset in the area (page aligned)
+ * @printf_offset: the printf buffer's offset in the area
+ * @printf_size: its size (a power of two)
+ * @asid: the address space the queue's commands name addresses in
+ * @event_table: device address of the event table of its commands
+ * @report: bus address of the queue's struct ascend_hw_queue_report
+ * @start: commands fetched and completed before: the first command the
+ *	device fetches is number @start + 1, in slot @start % @ring_entries
+ * @printf_head: printf bytes produced before (the report's, carried over)
+ * @printf_dropped: printf bytes dropped before
+ * @trace_pid: a label the device puts in its trace records (the driver
+ *	gives the creating process's pid); no meaning to the device
+ * @trace_queue: likewise (the driver gives the queue's handle)
+ */
+struct ascend_hw_queue_ctx {
+	u64 pages;
+	u32 nr_pages;
+	u32 ring_entries;
+	u32 ring_offset;
+	u32 printf_offset;
+	u32 printf_size;
+	u32 asid;
+	u64 event_table;
+	u64 report;
+	u64 start;
+	u64 printf_head;
+	u64 printf_dropped;
+	u32 trace_pid;
+	u32 trace_queue;
+};
+
+/**
+ * struct ascend_hw_queue_report - what the device reports of a queue
+ * @rptr: commands fetched
+ * @completed: commands completed, in order (release: the commands' side
+ *	effects are visible before it)
+ * @fault_seq: the first fault's command number
+ * @fault_addr: its device address, if any
+ * @printf_head: printf bytes produced
+ * @printf_dropped: printf bytes dropped
+ * @fault: ASCEND_FAULT_* of the first fault, written last (release); the
+ *	queue then fetches nothing more
+ * @fault_opcode: the faulting command's opcode
+ * @busy: 1 while a fetched command still executes on AI cores or engines
+ * @irq_armed: written by the driver: notify (and clear it) at the next
+ *	change of @completed or @busy; the device reads it after a full
+ *	barrier that follows its write, the driver reads the report after a
+ *	full barrier that follows its store of 1
+ */
+struct ascend_hw_queue_report {
+	__le64 rptr;
+	__le64 completed;
+	__le64 fault_seq;
+	__le64 fault_addr;
+	__le64 printf_head;
+	__le64 printf_dropped;
+	__le32 fault;
+	__le32 fault_opcode;
+	__le32 busy;
+	__le32 irq_armed;
+};
+
+/* What the command processor is doing with a queue (queue_info). */
+#define ASCEND_HW_QUEUE_IDLE		0	/* fetching, or nothing to do */
+#define ASCEND_HW_QUEUE_STALLED		1	/* a wait whose condition is false */
+#define ASCEND_HW_QUEUE_RUNNING		2	/* a command on cores/engines */
+
+/**
+ * struct ascend_hw_queue_info - a snapshot of a queue (debugfs)
+ * @state: ASCEND_HW_QUEUE_*
+ * @seq: number of the stalled or running command
+ * @cmd: the stalled command (a copy)
+ */
+struct ascend_hw_queue_info {
+	u32 state;
+	u64 seq;
+	struct ascend_cmd cmd;
+};
+
+/* queue_doorbell(): every stalled queue re-checks its condition */
+#define ASCEND_HW_QUEUE_ALL		U32_MAX
 
 /*
  * The peer window table of an address space: one 4 KiB page of
@@ -438,11 +554,16 @@ struct ascend_dma_engine_info {
  *	first (0 if every transfer had run).  The submitter waits for it
  *	before it frees anything the job names.  (The emulated NPU's test
  *	hook that pauses its engines delays that completion too.)
- * @queue_start: make the command processor serve @q; its event commands
- *	use the event table at @q->event_table
- * @queue_stop: stop serving @q; on return the device no longer touches it
- * @queue_doorbell: wake the command processor for @q; @q may be NULL: it
- *	then re-checks every queue stalled on an event or a value
+ * @queue_start: serve queue @qid (< ASCEND_HW_QUEUES, not started) with
+ *	context @ctx, which the device copies; it reads the page list then.
+ *	0, or -ENOMEM / -EINVAL (a context it cannot use)
+ * @queue_stop: stop serving @qid; on return the device no longer touches
+ *	its area or report, a command it had handed off has returned, and it
+ *	raises no notification for it any more
+ * @queue_doorbell: wake the command processor for @qid, whose
+ *	NEED_WAKEUP flag it clears; ASCEND_HW_QUEUE_ALL: every stalled queue
+ *	re-checks
+ * @queue_info: optional: a snapshot of @qid (debugfs); -ENOENT if stopped
  * @query_kernels: copy up to @max entries of the built-in kernel table to
  *	@out (which may be NULL when @max is 0); returns the table's length
  * @dma_engine_info: optional: state of DMA engine @engine (0 or -EINVAL)
@@ -479,9 +600,12 @@ struct ascend_hw_ops {
 	void *(*hbm_map_page)(struct ascend_device *adev, u64 addr);
 	void (*dma_submit)(struct ascend_device *adev, struct ascend_dma_job *job);
 	void (*dma_cancel)(struct ascend_device *adev, struct ascend_dma_job *job);
-	int (*queue_start)(struct ascend_device *adev, struct ascend_queue *q);
-	void (*queue_stop)(struct ascend_device *adev, struct ascend_queue *q);
-	void (*queue_doorbell)(struct ascend_device *adev, struct ascend_queue *q);
+	int (*queue_start)(struct ascend_device *adev, u32 qid,
+			   const struct ascend_hw_queue_ctx *ctx);
+	void (*queue_stop)(struct ascend_device *adev, u32 qid);
+	void (*queue_doorbell)(struct ascend_device *adev, u32 qid);
+	int (*queue_info)(struct ascend_device *adev, u32 qid,
+			  struct ascend_hw_queue_info *info);
 	u32 (*query_kernels)(struct ascend_device *adev,
 			     struct drm_ascend_kernel_info *out, u32 max);
 	int (*dma_engine_info)(struct ascend_device *adev, unsigned int engine,

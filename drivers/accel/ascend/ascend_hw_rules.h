@@ -139,6 +139,12 @@ static inline u64 ascend_fill_rotate(u64 pattern, u32 size, u32 phase)
  * wptr is never behind any rptr read before it, and never more than a ring
  * ahead of any rptr read after it.
  */
+/* Ring slot of command number @n (counted from 0). */
+static inline u32 ascend_ring_slot(u64 n, u32 ring_entries)
+{
+	return n & (ring_entries - 1);
+}
+
 static inline int ascend_ring_check_wptr(u64 rp_before, u64 rp_after,
 					 u64 wptr, u32 ring_entries)
 {

@@ -1,13 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Hardware queues: the shared area user space maps, the QUEUE_* ioctls,
- * queue lifetime, and the helpers the backend's command processor uses to
- * complete and fault the commands it runs.
+ * queue lifetime, the context the device serves a queue with, and what
+ * the device's notifications do.
  *
- * Nothing in the shared area is trusted: the authoritative rptr, completed
- * count and fault record live in struct ascend_queue, and the status page
- * is only their mirror.  The one value taken from the page, wptr, is
- * checked against the kernel's rptr every time it is read.
+ * Nothing in the shared area is trusted: the authoritative rptr,
+ * completed count and fault record are the device's report (driver-only
+ * memory) and the driver's own record, and the status page only mirrors
+ * them.  The one value taken from the page, wptr, is checked against the
+ * device's rptr every time it is read.
+ *
+ * Waiting: the device notifies a queue (an interrupt) after a completion
+ * or the end of a handed-off command only when the driver armed its
+ * report, and after every fault.  A waiter arms, issues a full barrier and
+ * then reads the report; the device writes the report, issues a full
+ * barrier and then reads the arm: either the waiter sees the change or the
+ * device sees the arm and notifies.
  */
 
 #include <drm/drm_drv.h>
@@ -25,6 +33,9 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
+#include <linux/dma-mapping.h>
+#include <linux/dmapool.h>
+#include <linux/interrupt.h>
 
 #include "ascend_drv.h"
 #include "ascend_hw.h"
@@ -167,7 +178,26 @@ static struct ascend_queue_area *ascend_queue_area_create(struct drm_device *drm
 }
 
 /* ------------------------------------------------------------------------ */
-/* Device-side helpers */
+/* Faults and notifications */
+
+/* Set @bits in the status page's flags; the device writes the same word. */
+static void ascend_queue_status_set_flags(struct ascend_queue_status *st,
+					  u32 bits)
+{
+	u32 old = READ_ONCE(st->flags);
+
+	while (!try_cmpxchg(&st->flags, &old, old | bits))
+		;
+}
+
+static void ascend_queue_status_clear_flags(struct ascend_queue_status *st,
+					    u32 bits)
+{
+	u32 old = READ_ONCE(st->flags);
+
+	while (!try_cmpxchg(&st->flags, &old, old & ~bits))
+		;
+}
 
 void ascend_queue_set_fault(struct ascend_queue *q, u32 fault, u64 seq,
 			    u64 addr, u32 opcode)
@@ -182,14 +212,14 @@ void ascend_queue_set_fault(struct ascend_queue *q, u32 fault, u64 seq,
 		q->fault_addr = addr;
 		q->fault_opcode = opcode;
 		WRITE_ONCE(q->fault, fault);
-		q->status_flags |= ASCEND_QUEUE_STATUS_FAULTED;
 
 		WRITE_ONCE(st->fault_seq, seq);
 		WRITE_ONCE(st->fault_addr, addr);
 		WRITE_ONCE(st->fault_opcode, opcode);
 		WRITE_ONCE(st->fault, fault);
 		/* the record is visible before the flag that announces it */
-		smp_store_release(&st->flags, q->status_flags);
+		smp_wmb();
+		ascend_queue_status_set_flags(st, ASCEND_QUEUE_STATUS_FAULTED);
 	}
 	spin_unlock(&q->lock);
 	if (first) {
@@ -201,30 +231,43 @@ void ascend_queue_set_fault(struct ascend_queue *q, u32 fault, u64 seq,
 	ascend_queue_poke_retire(q);
 }
 
-void ascend_queue_complete(struct ascend_queue *q, u64 seq)
+/* Take over a fault the device reported.  Process context. */
+static void ascend_queue_sync_fault(struct ascend_queue *q)
 {
-	/*
-	 * Release: the command's side effects (memory, printf text) are
-	 * visible before the completion, in the kernel and on the page.
-	 */
-	smp_store_release(&q->completed, seq);
-	/* the page mirror, for user space's acquire load */
-	smp_store_release(&q->status->completed, seq);
-	trace_ascend_cmd_complete(q->adev->index, q->handle, seq);
+	struct ascend_hw_queue_report *r = q->report;
+	u32 fault;
+
+	/* acquire: the record is read after the code that announced it */
+	fault = le32_to_cpu(smp_load_acquire(&r->fault));
+	if (fault && READ_ONCE(q->fault) == ASCEND_FAULT_NONE)
+		ascend_queue_set_fault(q, fault,
+				       le64_to_cpu(READ_ONCE(r->fault_seq)),
+				       le64_to_cpu(READ_ONCE(r->fault_addr)),
+				       le32_to_cpu(READ_ONCE(r->fault_opcode)));
+}
+
+static void ascend_queue_fault_work(struct work_struct *work)
+{
+	ascend_queue_sync_fault(container_of(work, struct ascend_queue,
+					     fault_work));
+}
+
+void ascend_queue_notified(struct ascend_queue *q)
+{
+	if (READ_ONCE(q->report->fault) &&
+	    READ_ONCE(q->fault) == ASCEND_FAULT_NONE)
+		schedule_work(&q->fault_work);
 	if (wq_has_sleeper(&q->wq))
 		wake_up_all(&q->wq);
 	ascend_queue_poke_retire(q);
 }
 
-void ascend_queue_set_need_wakeup(struct ascend_queue *q, bool on)
+/* Ask the device for a notification at the next change of the report. */
+static void ascend_queue_arm(struct ascend_queue *q)
 {
-	spin_lock(&q->lock);
-	if (on)
-		q->status_flags |= ASCEND_QUEUE_STATUS_NEED_WAKEUP;
-	else
-		q->status_flags &= ~ASCEND_QUEUE_STATUS_NEED_WAKEUP;
-	WRITE_ONCE(q->status->flags, q->status_flags);
-	spin_unlock(&q->lock);
+	WRITE_ONCE(q->report->irq_armed, cpu_to_le32(1));
+	/* the arm is seen before the report is read (the device: the reverse) */
+	smp_mb();
 }
 
 int ascend_queue_read_wptr(struct ascend_queue *q, u64 *wptr)
@@ -235,13 +278,14 @@ int ascend_queue_read_wptr(struct ascend_queue *q, u64 *wptr)
 	 * rptr only grows.  A well-behaved wptr is never behind any rptr
 	 * read before it, and never more than a ring ahead of any rptr read
 	 * after it (user space saw that rptr, or an older one, before it
-	 * published).  The acquires order the three reads, and the one on
-	 * wptr pairs with user space's release store of it.
+	 * published).
 	 */
-	rp_before = smp_load_acquire(&q->rptr);
+	rp_before = ascend_queue_rptr(q);
 	/* pairs with the user's release store of wptr */
 	w = smp_load_acquire(&q->status->wptr);
-	rp_after = READ_ONCE(q->rptr);
+	/* the report's rptr is read after wptr */
+	smp_rmb();
+	rp_after = ascend_queue_rptr(q);
 
 	if (ascend_ring_check_wptr(rp_before, rp_after, w, q->ring_entries))
 		return -EPROTO;
@@ -256,6 +300,10 @@ static void ascend_queue_release(struct kref *ref)
 {
 	struct ascend_queue *q = container_of(ref, struct ascend_queue, ref);
 
+	/* the device let go of both at shutdown (or never had them) */
+	kfree(q->page_list);
+	kfree(q->page_dma);
+	kfree(q->report);
 	/* the area may live on in user mappings; they hold their own refs */
 	drm_gem_object_put(&q->area->base);
 	kfree(q);
@@ -282,10 +330,102 @@ static struct ascend_queue *ascend_queue_get(struct ascend_file *af, u32 handle)
 /* Has @q completed @target commands, faulted, or died? */
 static bool ascend_queue_reached(struct ascend_queue *q, u64 target)
 {
-	/* acquire: pairs with ascend_queue_complete() */
-	return smp_load_acquire(&q->completed) >= target ||
+	return ascend_queue_completed(q) >= target ||
 	       ascend_queue_faulted(q) ||
 	       READ_ONCE(q->state) == ASCEND_QUEUE_DEAD;
+}
+
+/* The same as a wait condition: arms the notification first. */
+static bool ascend_queue_wait_reached(struct ascend_queue *q, u64 target)
+{
+	if (ascend_queue_reached(q, target))
+		return true;
+	ascend_queue_arm(q);
+	return ascend_queue_reached(q, target);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The device's view: DMA mappings and the context */
+
+/*
+ * Map @q's area for the device and fill in its context.  The area's pages
+ * and the report are streaming mappings the CPU keeps using (the emulated
+ * NPU and x86 are DMA-coherent; a non-coherent device would need coherent
+ * memory here); the page list is written once, before it is mapped.
+ */
+static int ascend_queue_hw_init(struct ascend_queue *q, size_t size)
+{
+	struct device *dev = q->adev->drm.dev;
+	u32 i, n = size >> PAGE_SHIFT;
+	dma_addr_t dma;
+
+	q->report = kzalloc(sizeof(*q->report), GFP_KERNEL);
+	q->page_dma = kcalloc(n, sizeof(*q->page_dma), GFP_KERNEL);
+	q->page_list = kcalloc(n, sizeof(*q->page_list), GFP_KERNEL);
+	if (!q->report || !q->page_dma || !q->page_list)
+		return -ENOMEM;
+
+	for (i = 0; i < n; i++) {
+		struct page *page = vmalloc_to_page(q->area->vaddr +
+						    ((size_t)i << PAGE_SHIFT));
+
+		dma = dma_map_page(dev, page, 0, PAGE_SIZE, DMA_BIDIRECTIONAL);
+		if (dma_mapping_error(dev, dma))
+			goto err_unmap;
+		q->page_dma[i] = dma;
+		q->page_list[i] = cpu_to_le64(dma);
+	}
+	q->ctx.nr_pages = n;
+	q->ctx.pages = dma_map_single(dev, q->page_list, n * sizeof(__le64),
+				      DMA_TO_DEVICE);
+	if (dma_mapping_error(dev, q->ctx.pages))
+		goto err_unmap;
+	q->ctx.report = dma_map_single(dev, q->report, sizeof(*q->report),
+				       DMA_BIDIRECTIONAL);
+	if (dma_mapping_error(dev, q->ctx.report)) {
+		dma_unmap_single(dev, q->ctx.pages, n * sizeof(__le64),
+				 DMA_TO_DEVICE);
+		goto err_unmap;
+	}
+	return 0;
+
+err_unmap:
+	while (i--)
+		dma_unmap_page(dev, q->page_dma[i], PAGE_SIZE,
+			       DMA_BIDIRECTIONAL);
+	q->ctx.nr_pages = 0;
+	return -ENOMEM;
+}
+
+/* Undo ascend_queue_hw_init(); the device no longer serves @q. */
+static void ascend_queue_hw_fini(struct ascend_queue *q)
+{
+	struct device *dev = q->adev->drm.dev;
+	u32 i, n = q->ctx.nr_pages;
+
+	if (!n)
+		return;
+	dma_unmap_single(dev, q->ctx.report, sizeof(*q->report),
+			 DMA_BIDIRECTIONAL);
+	dma_unmap_single(dev, q->ctx.pages, n * sizeof(__le64), DMA_TO_DEVICE);
+	for (i = 0; i < n; i++)
+		dma_unmap_page(dev, q->page_dma[i], PAGE_SIZE,
+			       DMA_BIDIRECTIONAL);
+	q->ctx.nr_pages = 0;
+}
+
+/*
+ * The device stops serving @q: afterwards it raises nothing for it, no
+ * interrupt handler looks at it, and a fault it reported is taken over.
+ */
+static void ascend_queue_hw_stop(struct ascend_queue *q)
+{
+	struct ascend_device *adev = q->adev;
+
+	adev->hw->queue_stop(adev, q->qid);
+	synchronize_irq(adev->irq);
+	cancel_work_sync(&q->fault_work);
+	ascend_queue_sync_fault(q);
 }
 
 /*
@@ -298,7 +438,7 @@ static u64 ascend_queue_target(struct ascend_queue *q)
 
 	if (ascend_queue_read_wptr(q, &wptr)) {
 		ascend_queue_set_fault(q, ASCEND_FAULT_RING,
-				       READ_ONCE(q->rptr) + 1, 0, 0);
+				       ascend_queue_rptr(q) + 1, 0, 0);
 		return 0;
 	}
 	return wptr;
@@ -313,13 +453,16 @@ static void ascend_queue_shutdown(struct ascend_queue *q)
 	struct ascend_device *adev = q->adev;
 	struct ascend_file *af = q->af;
 
-	WRITE_ONCE(q->cp_stop, true);
-	adev->hw->queue_stop(adev, q);
+	WRITE_ONCE(q->stopping, true);
+	ascend_queue_hw_stop(q);
+	WRITE_ONCE(adev->hw_queues[q->qid], NULL);
 
 	/* the device no longer touches @q: whatever is left is discarded */
-	if (READ_ONCE(q->status->wptr) != q->completed)
-		ascend_queue_set_fault(q, ASCEND_FAULT_ABORTED, q->completed + 1,
-				       0, 0);
+	if (READ_ONCE(q->status->wptr) != ascend_queue_completed(q))
+		ascend_queue_set_fault(q, ASCEND_FAULT_ABORTED,
+				       ascend_queue_completed(q) + 1, 0, 0);
+	ascend_queue_hw_fini(q);
+	ida_free(&adev->qids, q->qid);
 
 	mutex_lock(&adev->queues_lock);
 	if (!list_empty(&q->dev_link)) {
@@ -338,8 +481,8 @@ static void ascend_queue_shutdown(struct ascend_queue *q)
 	wake_up_all(&q->wq);
 
 	trace_ascend_queue_destroy(adev->index, ascend_file_tgid(q->file),
-				   q->handle, READ_ONCE(q->status->wptr), q->rptr,
-				   q->completed);
+				   q->handle, READ_ONCE(q->status->wptr),
+				   ascend_queue_rptr(q), ascend_queue_completed(q));
 	/* no new mappings; existing ones keep the area alive */
 	drm_vma_node_revoke(&q->area->base.vma_node, q->file);
 	ascend_queue_put(q);
@@ -380,7 +523,7 @@ static void ascend_queue_stop_or_wait(struct ascend_queue *q)
 static void ascend_queue_lose(struct ascend_queue *q)
 {
 	ascend_queue_set_fault(q, ASCEND_FAULT_DEVICE_LOST,
-			       READ_ONCE(q->completed) + 1, 0, 0);
+			       ascend_queue_completed(q) + 1, 0, 0);
 }
 
 void ascend_queue_device_lost(struct ascend_device *adev)
@@ -444,18 +587,26 @@ void ascend_queue_poke_retire(struct ascend_queue *q)
  * Has @q passed @m?  A faulted, reset or stopped queue executes nothing
  * published before, once the command it had handed off has returned.
  */
-static bool ascend_retire_mark_passed(const struct ascend_retire_mark *m)
+static bool __ascend_retire_mark_passed(const struct ascend_retire_mark *m)
 {
 	struct ascend_queue *q = m->q;
 
-	/* acquire: pairs with ascend_queue_complete() */
-	if (smp_load_acquire(&q->completed) >= m->target)
+	if (ascend_queue_completed(q) >= m->target)
 		return true;
-	if (READ_ONCE(q->cur_state) == ASCEND_CUR_RUNNING)
+	if (READ_ONCE(q->report->busy))
 		return false;
-	return ascend_queue_faulted(q) || READ_ONCE(q->cp_stop) ||
+	return ascend_queue_faulted(q) || READ_ONCE(q->stopping) ||
 	       READ_ONCE(q->state) == ASCEND_QUEUE_DEAD ||
 	       READ_ONCE(q->reset_count) != m->reset_count;
+}
+
+/* The same; when not passed, the queue notifies at its next change. */
+static bool ascend_retire_mark_passed(const struct ascend_retire_mark *m)
+{
+	if (__ascend_retire_mark_passed(m))
+		return true;
+	ascend_queue_arm(m->q);
+	return __ascend_retire_mark_passed(m);
 }
 
 static bool ascend_retire_passed(const struct ascend_retire *r)
@@ -482,7 +633,7 @@ static bool ascend_queue_file_idle(struct ascend_file *af)
 		m.q = q;
 		m.reset_count = READ_ONCE(q->reset_count);
 		if (ascend_queue_read_wptr(q, &m.target))
-			m.target = READ_ONCE(q->rptr);
+			m.target = ascend_queue_rptr(q);
 		if (!ascend_retire_mark_passed(&m)) {
 			idle = false;
 			break;
@@ -548,7 +699,7 @@ static bool ascend_retire_mark_take(struct ascend_queue *q,
 	m->q = q;
 	/* a corrupted wptr faults at the next fetch */
 	if (ascend_queue_read_wptr(q, &m->target))
-		m->target = READ_ONCE(q->rptr);
+		m->target = ascend_queue_rptr(q);
 	m->reset_count = READ_ONCE(q->reset_count);
 	if (ascend_retire_mark_passed(m))
 		return false;
@@ -718,11 +869,11 @@ int ascend_queue_file_drain(struct ascend_file *af)
 		if (!ret && !ascend_queue_reached(q, target)) {
 			/* run what is published even if nobody rang */
 			if (drm_dev_enter(&q->adev->drm, &dev_idx)) {
-				q->adev->hw->queue_doorbell(q->adev, q);
+				q->adev->hw->queue_doorbell(q->adev, q->qid);
 				drm_dev_exit(dev_idx);
 			}
 			ret = wait_event_interruptible(q->wq,
-						       ascend_queue_reached(q, target));
+						       ascend_queue_wait_reached(q, target));
 		}
 		ascend_queue_put(q);
 	}
@@ -765,10 +916,10 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 	if (!q)
 		return -ENOMEM;
 	/* the device translates every address the queue names with it */
-	ret = ascend_vm_asid(&af->vm, &q->asid);
+	ret = ascend_vm_asid(&af->vm, &q->ctx.asid);
 	/* and looks up every event the queue names here */
 	if (!ret)
-		ret = ascend_evtab_dir(adev, &af->evtab, &q->event_table);
+		ret = ascend_evtab_dir(adev, &af->evtab, &q->ctx.event_table);
 	if (ret) {
 		kfree(q);
 		return ret;
@@ -789,21 +940,15 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 	kref_init(&q->ref);
 	q->adev = adev;
 	q->af = af;
-	q->vm = &af->vm;
 	q->file = file;
 	q->area = area;
 	q->status = area->vaddr;
-	q->printf_buf = (u8 *)area->vaddr + ASCEND_QUEUE_PRINTF_OFFSET;
-	q->printf_size = ASCEND_QUEUE_PRINTF_SIZE;
-	q->ring = (struct ascend_cmd *)((u8 *)area->vaddr +
-					ASCEND_QUEUE_RING_OFFSET);
 	q->ring_entries = entries;
 	spin_lock_init(&q->lock);
-	spin_lock_init(&q->printf_lock);
 	q->state = ASCEND_QUEUE_RUNNING;
 	init_waitqueue_head(&q->wq);
+	INIT_WORK(&q->fault_work, ascend_queue_fault_work);
 	INIT_LIST_HEAD(&q->dev_link);
-	INIT_LIST_HEAD(&q->cp_link);
 
 	st = q->status;
 	st->ring_entries = entries;
@@ -812,6 +957,15 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 	st->printf_size = ASCEND_QUEUE_PRINTF_SIZE;
 	st->cmd_size = ASCEND_CMD_SIZE;
 
+	ret = ascend_queue_hw_init(q, size);
+	if (ret)
+		goto err_put;
+	q->ctx.ring_entries = entries;
+	q->ctx.ring_offset = ASCEND_QUEUE_RING_OFFSET;
+	q->ctx.printf_offset = ASCEND_QUEUE_PRINTF_OFFSET;
+	q->ctx.printf_size = ASCEND_QUEUE_PRINTF_SIZE;
+	q->ctx.trace_pid = current->tgid;
+
 	/* the handle limit is the per-file queue limit */
 	mutex_lock(&af->queues_lock);
 	ret = xa_alloc(&af->queues, &handle, NULL,
@@ -819,13 +973,14 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 	mutex_unlock(&af->queues_lock);
 	if (ret) {
 		ret = ret == -EBUSY ? -ENOSPC : ret;
-		goto err_put;
+		goto err_hw;
 	}
 	q->handle = handle;
+	q->ctx.trace_queue = handle;
 
 	/* reserve a slot under the device-wide limit before starting */
 	mutex_lock(&adev->queues_lock);
-	if (adev->nr_queues >= READ_ONCE(max_queues)) {
+	if (adev->nr_queues >= min(READ_ONCE(max_queues), ASCEND_HW_QUEUES)) {
 		mutex_unlock(&adev->queues_lock);
 		ret = -ENOSPC;
 		goto err_erase;
@@ -833,9 +988,15 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 	adev->nr_queues++;
 	mutex_unlock(&adev->queues_lock);
 
-	ret = adev->hw->queue_start(adev, q);
-	if (ret)
+	ret = ida_alloc_max(&adev->qids, ASCEND_HW_QUEUES - 1, GFP_KERNEL);
+	if (ret < 0)
 		goto err_unreserve;
+	q->qid = ret;
+	/* the device's notifications find the queue from now on */
+	WRITE_ONCE(adev->hw_queues[q->qid], q);
+	ret = adev->hw->queue_start(adev, q->qid, &q->ctx);
+	if (ret)
+		goto err_qid;
 
 	mutex_lock(&adev->queues_lock);
 	list_add_tail(&q->dev_link, &adev->queues);
@@ -856,6 +1017,10 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 				  0, 0);
 	return 0;
 
+err_qid:
+	WRITE_ONCE(adev->hw_queues[q->qid], NULL);
+	synchronize_irq(adev->irq);
+	ida_free(&adev->qids, q->qid);
 err_unreserve:
 	mutex_lock(&adev->queues_lock);
 	adev->nr_queues--;
@@ -864,6 +1029,8 @@ err_erase:
 	mutex_lock(&af->queues_lock);
 	xa_erase(&af->queues, handle);
 	mutex_unlock(&af->queues_lock);
+err_hw:
+	ascend_queue_hw_fini(q);
 err_put:
 	drm_vma_node_revoke(&area->base.vma_node, file);
 	ascend_queue_put(q);
@@ -892,17 +1059,17 @@ int ascend_ioctl_queue_destroy(struct drm_device *drm, void *data,
 	}
 
 	target = ascend_queue_target(q);
-	q->adev->hw->queue_doorbell(q->adev, q);
+	q->adev->hw->queue_doorbell(q->adev, q->qid);
 
 	if (args->flags & DRM_ASCEND_QUEUE_DESTROY_FORCE) {
 		unsigned int ms = min(READ_ONCE(force_destroy_grace_ms),
 				      ASCEND_QUEUE_GRACE_MAX_MS);
 
-		wait_event_timeout(q->wq, ascend_queue_reached(q, target),
+		wait_event_timeout(q->wq, ascend_queue_wait_reached(q, target),
 				   msecs_to_jiffies(ms));
 	} else {
 		ret = wait_event_interruptible(q->wq,
-					       ascend_queue_reached(q, target));
+					       ascend_queue_wait_reached(q, target));
 		if (ret) {
 			/* the queue stays usable; user space may retry */
 			ascend_queue_unclaim(q);
@@ -939,11 +1106,12 @@ int ascend_ioctl_queue_doorbell(struct drm_device *drm, void *data,
 	 * setting the flag, a full barrier and a re-read of every wptr -
 	 * which sees any wptr whose publisher read the flag clear.
 	 */
-	ascend_queue_set_need_wakeup(q, false);
 	trace_ascend_queue_doorbell(af->adev->index, current->tgid, q->handle,
-				    READ_ONCE(q->status->wptr), READ_ONCE(q->rptr),
-				    READ_ONCE(q->completed));
-	q->adev->hw->queue_doorbell(q->adev, q);
+				    READ_ONCE(q->status->wptr),
+				    ascend_queue_rptr(q),
+				    ascend_queue_completed(q));
+	/* the device clears NEED_WAKEUP as it answers */
+	q->adev->hw->queue_doorbell(q->adev, q->qid);
 	ascend_queue_put(q);
 	return 0;
 }
@@ -970,12 +1138,12 @@ int ascend_ioctl_queue_wait(struct drm_device *drm, void *data,
 
 	/* 0 timeout: evaluates the condition once, never sleeps */
 	ret = wait_event_interruptible_timeout(q->wq,
-					       ascend_queue_reached(q, args->seq),
+					       ascend_queue_wait_reached(q, args->seq),
 					       timeout);
 	if (ret < 0)
 		goto out;
-	/* acquire: pairs with ascend_queue_complete() */
-	args->completed = smp_load_acquire(&q->completed);
+	ascend_queue_sync_fault(q);
+	args->completed = ascend_queue_completed(q);
 	if (READ_ONCE(q->state) == ASCEND_QUEUE_DEAD &&
 	    !ascend_queue_faulted(q) && args->completed < args->seq) {
 		/* destroyed under the wait, before reaching @seq */
@@ -996,9 +1164,11 @@ int ascend_ioctl_queue_reset(struct drm_device *drm, void *data,
 {
 	struct ascend_file *af = to_ascend_file(file);
 	struct drm_ascend_queue_reset *args = data;
+	struct ascend_hw_queue_report *r;
 	struct ascend_queue_status *st;
 	struct ascend_queue *q;
 	u64 pos;
+	int ret;
 
 	if (args->pad)
 		return -EINVAL;
@@ -1024,24 +1194,30 @@ int ascend_ioctl_queue_reset(struct drm_device *drm, void *data,
 	}
 
 	/* the device lets go of the queue, its handed-off work returns */
-	q->adev->hw->queue_stop(q->adev, q);
+	ascend_queue_hw_stop(q);
 
 	/*
 	 * Everything published is discarded: rptr and completed jump to the
 	 * wptr, never backwards (waiters count on completed growing).  A wptr
 	 * left behind rptr by user space is set to the same point, so the
-	 * reset queue is consistent instead of faulting again at once.
+	 * reset queue is consistent instead of faulting again at once.  The
+	 * device is stopped: the report is the driver's to rewrite.
 	 */
 	st = q->status;
-	pos = max(READ_ONCE(st->wptr), q->rptr);
+	r = q->report;
+	pos = max(READ_ONCE(st->wptr), ascend_queue_rptr(q));
 	WRITE_ONCE(st->wptr, pos);
-	/* release: pairs with ascend_queue_read_wptr()'s acquire */
-	smp_store_release(&q->rptr, pos);
+	WRITE_ONCE(r->rptr, cpu_to_le64(pos));
 	WRITE_ONCE(st->rptr, pos);
-	/* release: pairs with the waiters' acquire, as in _complete() */
-	smp_store_release(&q->completed, pos);
+	/* release: pairs with the waiters' acquire */
+	smp_store_release(&r->completed, cpu_to_le64(pos));
 	/* the page mirror, for user space's acquire load */
 	smp_store_release(&st->completed, pos);
+	WRITE_ONCE(r->busy, 0);
+	WRITE_ONCE(r->fault_seq, 0);
+	WRITE_ONCE(r->fault_addr, 0);
+	WRITE_ONCE(r->fault_opcode, 0);
+	WRITE_ONCE(r->fault, 0);
 	WRITE_ONCE(q->reset_count, q->reset_count + 1);
 
 	spin_lock(&q->lock);
@@ -1049,18 +1225,24 @@ int ascend_ioctl_queue_reset(struct drm_device *drm, void *data,
 	q->fault_addr = 0;
 	q->fault_opcode = 0;
 	WRITE_ONCE(q->fault, ASCEND_FAULT_NONE);
-	q->status_flags &= ~ASCEND_QUEUE_STATUS_FAULTED;
 	WRITE_ONCE(st->fault, ASCEND_FAULT_NONE);
 	WRITE_ONCE(st->fault_seq, 0);
 	WRITE_ONCE(st->fault_addr, 0);
 	WRITE_ONCE(st->fault_opcode, 0);
 	/* the cleared record is visible before the flag that announced it */
-	smp_store_release(&st->flags, q->status_flags);
+	smp_wmb();
+	ascend_queue_status_clear_flags(st, ASCEND_QUEUE_STATUS_FAULTED);
 	spin_unlock(&q->lock);
 
 	trace_ascend_queue_reset(q->adev->index, current->tgid, q->handle, pos, pos,
 				 pos);
-	q->adev->hw->queue_start(q->adev, q);
+	q->ctx.start = pos;
+	q->ctx.printf_head = le64_to_cpu(READ_ONCE(r->printf_head));
+	q->ctx.printf_dropped = le64_to_cpu(READ_ONCE(r->printf_dropped));
+	ret = q->adev->hw->queue_start(q->adev, q->qid, &q->ctx);
+	if (ret)
+		/* not served again: its next command never completes */
+		ascend_queue_set_fault(q, ASCEND_FAULT_DMA, pos + 1, 0, 0);
 	ascend_queue_unclaim(q);
 	wake_up_all(&q->wq);
 	ascend_queue_poke_retire(q);
