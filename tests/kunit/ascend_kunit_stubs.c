@@ -37,6 +37,10 @@ void ascend_emu_queue_doorbell(struct ascend_device *adev, u32 qid)
 {
 }
 
+void ascend_emu_queue_halt(struct ascend_device *adev, u32 qid)
+{
+}
+
 int ascend_emu_queue_info(struct ascend_device *adev, u32 qid,
 			  struct ascend_hw_queue_info *info)
 {

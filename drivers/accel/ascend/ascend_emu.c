@@ -551,6 +551,7 @@ const struct ascend_hw_ops ascend_emu_ops = {
 	.queue_stop = ascend_emu_queue_stop,
 	.queue_doorbell = ascend_emu_queue_doorbell,
 	.queue_info = ascend_emu_queue_info,
+	.queue_halt = ascend_emu_queue_halt,
 	.query_kernels = ascend_emu_query_kernels,
 	.dma_engine_info = ascend_emu_dma_engine_info,
 	.mmu_set_context = ascend_emu_mmu_set_context,

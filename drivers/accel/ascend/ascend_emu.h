@@ -265,7 +265,8 @@ bool ascend_emu_copy_try_now(struct ascend_emu *emu, u32 asid,
  * @report: the report, at @ctx.report
  * @rptr: commands fetched (command processor only)
  * @completed: commands completed (command processor or the finishing job)
- * @faulted: the queue faulted: nothing more is fetched
+ * @faulted: the queue faulted (or the driver halted it): nothing more is
+ *	fetched
  * @printf_lock: serialises device printf of a launch's parallel blocks
  * @printf_head: printf bytes produced (under @printf_lock)
  * @printf_dropped: printf bytes dropped (under @printf_lock)
@@ -352,6 +353,7 @@ void ascend_emu_queue_stop(struct ascend_device *adev, u32 qid);
 void ascend_emu_queue_doorbell(struct ascend_device *adev, u32 qid);
 int ascend_emu_queue_info(struct ascend_device *adev, u32 qid,
 			  struct ascend_hw_queue_info *info);
+void ascend_emu_queue_halt(struct ascend_device *adev, u32 qid);
 /* hw op set_cmd_timeout */
 void ascend_emu_set_cmd_timeout(struct ascend_device *adev, u32 ms);
 

@@ -996,6 +996,18 @@ void ascend_emu_queue_doorbell(struct ascend_device *adev, u32 qid)
 	ascend_cp_kick(cp);
 }
 
+void ascend_emu_queue_halt(struct ascend_device *adev, u32 qid)
+{
+	struct ascend_emu_cp *cp = to_ascend_emu(adev)->cp;
+	struct ascend_emu_queue *q;
+
+	xa_lock(&cp->qids);
+	q = xa_load(&cp->qids, qid);
+	if (q)
+		WRITE_ONCE(q->faulted, true);
+	xa_unlock(&cp->qids);
+}
+
 int ascend_emu_queue_info(struct ascend_device *adev, u32 qid,
 			  struct ascend_hw_queue_info *info)
 {

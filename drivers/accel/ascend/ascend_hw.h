@@ -564,6 +564,9 @@ struct ascend_dma_engine_info {
  *	NEED_WAKEUP flag it clears; ASCEND_HW_QUEUE_ALL: every stalled queue
  *	re-checks
  * @queue_info: optional: a snapshot of @qid (debugfs); -ENOENT if stopped
+ * @queue_halt: the driver faulted @qid (a broken wptr it saw, the device's
+ *	loss): fetch nothing more from it, as after a fault of its own,
+ *	without a report; a command it had handed off still returns
  * @query_kernels: copy up to @max entries of the built-in kernel table to
  *	@out (which may be NULL when @max is 0); returns the table's length
  * @dma_engine_info: optional: state of DMA engine @engine (0 or -EINVAL)
@@ -606,6 +609,7 @@ struct ascend_hw_ops {
 	void (*queue_doorbell)(struct ascend_device *adev, u32 qid);
 	int (*queue_info)(struct ascend_device *adev, u32 qid,
 			  struct ascend_hw_queue_info *info);
+	void (*queue_halt)(struct ascend_device *adev, u32 qid);
 	u32 (*query_kernels)(struct ascend_device *adev,
 			     struct drm_ascend_kernel_info *out, u32 max);
 	int (*dma_engine_info)(struct ascend_device *adev, unsigned int engine,

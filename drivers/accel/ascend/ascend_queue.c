@@ -199,6 +199,19 @@ static void ascend_queue_status_clear_flags(struct ascend_queue_status *st,
 		;
 }
 
+/* A faulted queue runs nothing more, whoever found the fault. */
+static void ascend_queue_halt(struct ascend_queue *q)
+{
+	struct ascend_device *adev = q->adev;
+	int idx;
+
+	if (adev->hw->queue_halt && !READ_ONCE(q->report->fault) &&
+	    drm_dev_enter(&adev->drm, &idx)) {
+		adev->hw->queue_halt(adev, q->qid);
+		drm_dev_exit(idx);
+	}
+}
+
 void ascend_queue_set_fault(struct ascend_queue *q, u32 fault, u64 seq,
 			    u64 addr, u32 opcode)
 {
@@ -223,6 +236,7 @@ void ascend_queue_set_fault(struct ascend_queue *q, u32 fault, u64 seq,
 	}
 	spin_unlock(&q->lock);
 	if (first) {
+		ascend_queue_halt(q);
 		trace_ascend_queue_fault(q->adev->index, ascend_file_tgid(q->file),
 					 q->handle, fault, seq, addr, opcode);
 		ascend_debugfs_log_fault(q, fault, seq, addr, opcode);
@@ -423,6 +437,7 @@ static void ascend_queue_hw_stop(struct ascend_queue *q)
 	struct ascend_device *adev = q->adev;
 
 	adev->hw->queue_stop(adev, q->qid);
+	WRITE_ONCE(adev->hw_queues[q->qid], NULL);
 	synchronize_irq(adev->irq);
 	cancel_work_sync(&q->fault_work);
 	ascend_queue_sync_fault(q);
@@ -455,7 +470,6 @@ static void ascend_queue_shutdown(struct ascend_queue *q)
 
 	WRITE_ONCE(q->stopping, true);
 	ascend_queue_hw_stop(q);
-	WRITE_ONCE(adev->hw_queues[q->qid], NULL);
 
 	/* the device no longer touches @q: whatever is left is discarded */
 	if (READ_ONCE(q->status->wptr) != ascend_queue_completed(q))
@@ -1239,6 +1253,7 @@ int ascend_ioctl_queue_reset(struct drm_device *drm, void *data,
 	q->ctx.start = pos;
 	q->ctx.printf_head = le64_to_cpu(READ_ONCE(r->printf_head));
 	q->ctx.printf_dropped = le64_to_cpu(READ_ONCE(r->printf_dropped));
+	WRITE_ONCE(q->adev->hw_queues[q->qid], q);
 	ret = q->adev->hw->queue_start(q->adev, q->qid, &q->ctx);
 	if (ret)
 		/* not served again: its next command never completes */
