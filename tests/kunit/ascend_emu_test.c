@@ -488,8 +488,9 @@ static void emu_event_lookup(struct kunit *test)
 
 /*
  * A record raises the generation (never lowers it), takes the timestamp
- * only for a slot that asks for one, and sets the slot's pending bit and
- * its summary bit in the notification area.
+ * only for a slot that asks for one, and, when the slot is armed, sets
+ * its pending bit and its summary bit in the notification area and
+ * disarms it.
  */
 static void emu_event_record(struct kunit *test)
 {
@@ -507,6 +508,13 @@ static void emu_event_record(struct kunit *test)
 	emu_put(test, emu, ascend_hw_event_slot_addr(EMU_HBM_SIZE, 300) + 16,
 		ASCEND_HW_EVENT_TIMESTAMP, 4);
 	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu, 300), 0ULL);
+	/* nobody on the host armed it: recorded, not notified */
+	ascend_emu_event_record(emu, 300, 4);
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu, 300), 4ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(area[0]), 0ULL);
+	/* armed: notified once, and the arm is used up */
+	emu_put(test, emu, ascend_hw_event_slot_addr(EMU_HBM_SIZE, 300) + 20,
+		1, 4);
 	ascend_emu_event_record(emu, 300, 5);
 	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu, 300), 5ULL);
 	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, ts_addr, &ts,
@@ -516,16 +524,23 @@ static void emu_event_record(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(area[ASCEND_HW_EVENT_SUMMARY + 4]),
 			BIT_ULL(44));
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(area[0]), BIT_ULL(4));
-
-	/* an older generation changes nothing and notifies nobody */
 	area[ASCEND_HW_EVENT_SUMMARY + 4] = 0;
 	area[0] = 0;
+	ascend_emu_event_record(emu, 300, 6);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(area[0]), 0ULL);
+
+	/* an older generation changes nothing and notifies nobody */
+	emu_put(test, emu, ascend_hw_event_slot_addr(EMU_HBM_SIZE, 300) + 20,
+		1, 4);
 	ascend_emu_event_record(emu, 300, 3);
-	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu, 300), 5ULL);
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu, 300), 6ULL);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(area[ASCEND_HW_EVENT_SUMMARY + 4]),
 			0ULL);
 
 	/* a slot without the timestamp flag keeps 0; slot 65535: last bits */
+	emu_put(test, emu, ascend_hw_event_slot_addr(EMU_HBM_SIZE,
+						     ASCEND_HW_EVENT_SLOTS - 1) + 20,
+		1, 4);
 	ascend_emu_event_record(emu, ASCEND_HW_EVENT_SLOTS - 1, 1);
 	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu,
 						   ASCEND_HW_EVENT_SLOTS - 1),

@@ -3,9 +3,10 @@
  * Emulated NPU: events (ascend_hw.h, "Event memory", "Event tables",
  * "Interrupts").  The command processor looks a handle up in its queue's
  * event table and reads or records the slot; the driver's EVENT_SIGNAL
- * register records one too.  After a record that raised a slot's
- * generation, the device sets the slot's notification bits in host memory
- * and raises its interrupt line.
+ * register records one too.  After a record that raised the generation of
+ * a slot the driver armed (a host thread sleeps on it), the device sets
+ * the slot's notification bits in host memory and raises its interrupt
+ * line; a record nobody on the host waits for costs no interrupt.
  *
  * Lookups and the accesses that follow them happen in one access section
  * of the SMMU's (ascend_emu_smmu_access_begin()), so event_sync() is that
@@ -119,7 +120,11 @@ void ascend_emu_event_record(struct ascend_emu *emu, u32 slot, u64 gen)
 		raised = true;
 	}
 	spin_unlock(&emu->event_lock);
-	if (raised)
+	if (!raised)
+		return;
+	/* the record is seen before the arm is read (the driver: reverse) */
+	smp_mb();
+	if (READ_ONCE(s->irq_armed) && xchg(&s->irq_armed, cpu_to_le32(0)))
 		ascend_emu_event_notify(emu, slot);
 }
 

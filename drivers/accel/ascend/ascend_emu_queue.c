@@ -143,7 +143,7 @@ static void ascend_emu_queue_changed(struct ascend_emu_queue *q)
 	/* the change is seen before @irq_armed is read (the driver: reverse) */
 	smp_mb();
 	if (READ_ONCE(q->report->irq_armed) &&
-	    xchg(&q->report->irq_armed, 0))
+	    xchg(&q->report->irq_armed, cpu_to_le32(0)))
 		ascend_emu_queue_notify(q);
 }
 

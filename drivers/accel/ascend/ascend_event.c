@@ -108,6 +108,23 @@ bool ascend_event_reached(struct ascend_event *e, u64 gen)
 	return ret;
 }
 
+/* The same as a wait condition: arms the slot's notification first. */
+static bool ascend_event_wait_reached(struct ascend_event *e, u64 gen)
+{
+	struct ascend_device *adev = e->adev;
+	int idx;
+
+	if (ascend_event_reached(e, gen))
+		return true;
+	if (drm_dev_enter(&adev->drm, &idx)) {
+		WRITE_ONCE(e->hw->irq_armed, cpu_to_le32(1));
+		drm_dev_exit(idx);
+	}
+	/* the arm is seen before the generation is read again */
+	smp_mb();
+	return ascend_event_reached(e, gen);
+}
+
 void ascend_event_notified(struct ascend_device *adev, u32 slot)
 {
 	struct ascend_event *e = xa_load(&adev->event_slots, slot);
@@ -251,6 +268,7 @@ static struct ascend_event *ascend_event_new(struct ascend_device *adev,
 	WRITE_ONCE(e->hw->timestamp, 0);
 	WRITE_ONCE(e->hw->flags, cpu_to_le32(flags & DRM_ASCEND_EVENT_TIMESTAMP ?
 					     ASCEND_HW_EVENT_TIMESTAMP : 0));
+	WRITE_ONCE(e->hw->irq_armed, 0);
 	return e;
 }
 
@@ -329,7 +347,7 @@ int ascend_ioctl_event_wait(struct drm_device *drm, void *data,
 		/* 0 timeout: evaluates the condition once, never sleeps */
 		/* a lost device completes nothing any more */
 		ret = wait_event_interruptible_timeout(e->wq,
-						       ascend_event_reached(e, args->gen) ||
+						       ascend_event_wait_reached(e, args->gen) ||
 						       READ_ONCE(e->adev->lost),
 						       timeout);
 		if (ret < 0)

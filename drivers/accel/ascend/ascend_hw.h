@@ -194,8 +194,11 @@ static inline u64 ascend_mmu_table_mem_size(u64 hbm_size)
  * EVENT_RECORD commands and the driver's event_signal() register write set
  * @gen to max(@gen, generation), and when that raised it and @flags has
  * %ASCEND_HW_EVENT_TIMESTAMP, @timestamp to the device clock (ns, the
- * emulated NPU's is ktime_get_ns()) first.  The driver initialises a slot
- * before it hands the slot out and reads it through the aperture.
+ * emulated NPU's is ktime_get_ns()) first; then, if @irq_armed is set
+ * (read after a full barrier), it clears it and sends a notification.  The
+ * driver initialises a slot before it hands the slot out, reads it through
+ * the aperture, and arms it (stores 1 to @irq_armed, then a full barrier,
+ * then reads @gen) when a host thread is about to sleep on it.
  */
 #define ASCEND_HW_EVENT_SLOTS		65536
 #define ASCEND_HW_EVENT_TIMESTAMP	BIT(0)
@@ -204,7 +207,7 @@ struct ascend_hw_event_slot {
 	__le64 gen;
 	__le64 timestamp;
 	__le32 flags;
-	__le32 rsvd0;
+	__le32 irq_armed;
 	__le64 rsvd1;
 };
 
@@ -236,7 +239,8 @@ static inline u64 ascend_hw_event_slot_addr(u64 hbm_size, u32 slot)
  * Interrupts.  The device has one interrupt line (the platform device's
  * IRQ resource 0) and raises it after it wrote a notification:
  *
- * Event notifications: after a slot's @gen changed the device sets bit
+ * Event notifications: after a slot's @gen changed while the slot was
+ * armed (see "Event memory") the device sets bit
  * (slot % 64) of word (slot / 64) of the event pending bitmap, then bit
  * (slot / 64) % 64 of summary word (slot / 4096), with atomic ORs, in host
  * memory at the bus address set_event_notify() gave: ASCEND_HW_EVENT_SUMMARY
