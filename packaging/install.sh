@@ -11,8 +11,12 @@
 #   $D$P/lib64/pkgconfig/acl_rt.pc     pkg-config (relocatable)
 #   $D$P/lib64/cmake/AscendRT/         find_package(AscendRT): AscendRT::acl_rt
 #   $D$P/share/cmake/AscendRT/         the same (Debian's CMake skips lib64/)
+#   $D$P/lib64/libacl_rt_impl.so       -> libacl_rt.so (a name CANN's samples link)
+#   $D$P/tikcpp/ascendc_kernel_cmake/  ascendc.cmake: ascendc_library(), host_intf_pub
+#                                      (also as compiler/tikcpp/, tools/tikcpp/)
 #   $D$P/bin/ascend-smi                device/process status tool
 #   $D$P/set_env.sh                    CANN-style environment script
+#   $D$P/bin/setenv.bash               -> ../set_env.sh (the name CANN's run.sh sources)
 #   $D/lib/modules/V/updates/ascend.ko where modprobe finds it (then depmod)
 #   $D/usr/src/ascend-VER/             DKMS source tree with dkms.conf
 #   $D<udev-dir>/70-ascend.rules       /dev/accel/accel* -> group render, 0660
@@ -72,13 +76,21 @@ need "$BUILD/bin/ascend-smi"
 # --- the CANN-style tree --------------------------------------------------------
 say "libacl_rt, headers, ascend-smi -> $P"
 install -d "$P/include/acl/error_codes" "$P/lib64/pkgconfig" "$P/lib64/cmake/AscendRT" \
-	"$P/share/cmake/AscendRT" "$P/bin"
+	"$P/share/cmake/AscendRT" "$P/bin" "$P/tikcpp/ascendc_kernel_cmake" "$P/compiler" "$P/tools"
 install -m 0644 "$TOP"/lib/libaclrt/include/acl/*.h "$P/include/acl/"
 install -m 0644 "$TOP"/lib/libaclrt/include/acl/error_codes/*.h "$P/include/acl/error_codes/"
 install -m 0755 "$BUILD/lib/libacl_rt.so" "$P/lib64/libacl_rt.so"
+# The other names CANN's samples link (-lascendcl, .../lib64/libacl_rt_impl.so):
+# all the same library, soname libacl_rt.so.
 ln -sfn libacl_rt.so "$P/lib64/libascendcl.so"
+ln -sfn libacl_rt.so "$P/lib64/libacl_rt_impl.so"
 install -m 0755 "$BUILD/bin/ascend-smi" "$P/bin/ascend-smi"
 subst "$HERE/set_env.sh.in" "$P/set_env.sh" 0644
+ln -sfn ../set_env.sh "$P/bin/setenv.bash"
+# ${ASCENDC_CMAKE_DIR}/ascendc.cmake; CANN trees have it in these three places.
+install -m 0644 "$HERE/ascendc.cmake" "$P/tikcpp/ascendc_kernel_cmake/ascendc.cmake"
+ln -sfn ../tikcpp "$P/compiler/tikcpp"
+ln -sfn ../tikcpp "$P/tools/tikcpp"
 subst "$HERE/acl_rt.pc.in" "$P/lib64/pkgconfig/acl_rt.pc" 0644
 # find_package() looks in <prefix>/lib64/cmake/ only where CMake is told the
 # platform uses lib64 (not on Debian); <prefix>/share/cmake/ is searched

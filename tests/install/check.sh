@@ -9,10 +9,12 @@
 # installed file is checked (one "RESULT: PASS|FAIL install/<name>" line per
 # check on stdout, details on stderr), the sample application
 # tests/install/app is built against the installed tree with pkg-config and
-# with CMake (find_package(AscendRT)), and what the VM needs is staged into
-# CHECKDIR/payload/user/:
+# with CMake (find_package(AscendRT)), tests/install/sample (shaped like
+# CANN's runtime samples) the way their run.sh builds them, and what the VM
+# needs is staged into CHECKDIR/payload/user/:
 #   install/opt/ascend/       the installed tree (copied to /opt/ascend in the VM)
 #   install/app_pkgconfig, install/app, install/app_ascendcl
+#   install/sample/out/       the sample's programs (bin/) and kernel image (fatbin/)
 #   test_install_app          tests/install/vm-test.sh: runs the apps (TAP)
 #   test_install_smi          ascend-smi against known allocations (TAP)
 # Exit status 0 (failures are results).
@@ -71,6 +73,21 @@ compat_ok() {
 		[ "$(readlink -f "$P/lib64/libascendcl.so")" = "$(readlink -f "$P/lib64/libacl_rt.so")" ]
 }
 check tree/lib64-libascendcl.so compat_ok
+impl_ok() {
+	[ -e "$P/lib64/libacl_rt_impl.so" ] &&
+		[ "$(soname "$P/lib64/libacl_rt_impl.so")" = libacl_rt.so ] &&
+		[ "$(readlink -f "$P/lib64/libacl_rt_impl.so")" = "$(readlink -f "$P/lib64/libacl_rt.so")" ]
+}
+check tree/lib64-libacl_rt_impl.so impl_ok
+# ${ASCENDC_CMAKE_DIR}/ascendc.cmake, in the three places CANN trees have it
+ascendc_ok() {
+	local d
+	for d in tikcpp compiler/tikcpp tools/tikcpp; do
+		[ -f "$P/$d/ascendc_kernel_cmake/ascendc.cmake" ] || { log "no $d/ascendc_kernel_cmake"; return 1; }
+	done
+	cmp "$TOP/packaging/ascendc.cmake" "$P/tikcpp/ascendc_kernel_cmake/ascendc.cmake"
+}
+check tree/tikcpp-ascendc.cmake ascendc_ok
 
 pc_ok() {
 	local flags
@@ -106,9 +123,37 @@ setenv_ok() {
 	out=$(env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=/x bash -c "source '$P/set_env.sh';
 		echo \"\$ASCEND_HOME_PATH|\$LD_LIBRARY_PATH|\$PKG_CONFIG_PATH|\$CMAKE_PREFIX_PATH\"") || return 1
 	log "bash: $out"
-	[ "$out" = "$P|$P/lib64:/x|$P/lib64/pkgconfig|$P" ]
+	[ "$out" = "$P|$P/lib64:/x|$P/lib64/pkgconfig|$P:$P/lib64/cmake" ]
 }
 check tree/set_env.sh setenv_ok
+# bin/setenv.bash, the name CANN's run.sh sources (under set -euo pipefail),
+# exports what CANN's does, pointing into the prefix, and what its samples
+# need besides (ASCEND_INSTALL_PATH, ASCENDC_CMAKE_DIR, SOC_VERSION).
+setenv_bash_ok() {
+	local out want
+	out=$(env -i PATH=/usr/bin:/bin HOME=/nonexistent bash -c "set -euo pipefail
+		source '$P/bin/setenv.bash'
+		for v in ASCEND_HOME_PATH ASCEND_TOOLKIT_HOME ASCEND_INSTALL_PATH ASCEND_AICPU_PATH \
+			ASCEND_OPP_PATH TOOLCHAIN_HOME ASCENDC_CMAKE_DIR LD_LIBRARY_PATH CMAKE_PREFIX_PATH; do
+			printf '%s=%s\n' \$v \"\${!v}\"
+		done
+		[ -n \"\$SOC_VERSION\" ] && echo SOC_VERSION=set
+		export SOC_VERSION=Ascend910B1; source '$P/bin/setenv.bash'; echo keeps=\$SOC_VERSION") || return 1
+	log "$out"
+	want="ASCEND_HOME_PATH=$P
+ASCEND_TOOLKIT_HOME=$P
+ASCEND_INSTALL_PATH=$P
+ASCEND_AICPU_PATH=$P
+ASCEND_OPP_PATH=$P/opp
+TOOLCHAIN_HOME=$P/toolkit
+ASCENDC_CMAKE_DIR=$P/tikcpp/ascendc_kernel_cmake
+LD_LIBRARY_PATH=$P/lib64
+CMAKE_PREFIX_PATH=$P:$P/lib64/cmake
+SOC_VERSION=set
+keeps=Ascend910B1"
+	[ "$out" = "$want" ]
+}
+check tree/bin-setenv.bash setenv_bash_ok
 smi_ok() {
 	[ -x "$P/bin/ascend-smi" ] && [ "$("$P/bin/ascend-smi" --version)" = "ascend-smi $VERSION" ]
 }
@@ -194,6 +239,27 @@ app_cmake() {
 		readelf -d "$b/app_ascendcl" | grep 'NEEDED.*\[libacl_rt.so\]' >/dev/null
 }
 check app/cmake-find_package app_cmake
+# The way CANN's sample run.sh scripts build: source bin/setenv.bash, then
+# cmake -B build -DASCEND_CANN_PACKAGE_PATH="${ASCEND_HOME_PATH}", build,
+# install; every program needs libacl_rt.so and no other ascend library.
+sample_cmake() {
+	local b=$WORK/sample-build f needed
+	rm -rf "$b"
+	# shellcheck disable=SC1091 # generated at install time
+	(set -euo pipefail
+		source "$P/bin/setenv.bash"
+		cmake -S "$HERE/sample" -B "$b" -DASCEND_CANN_PACKAGE_PATH="${ASCEND_HOME_PATH}" &&
+			cmake --build "$b" -j4 && cmake --install "$b") || return 1
+	[ "$(cat "$b/out/fatbin/sample_kernel/sample_kernel.o")" = "ascend://builtin" ] || return 1
+	for f in "$b"/out/bin/*; do
+		needed=$(readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(lib[a-z_]*\)\..*/\1/p' | grep acl | tr '\n' ' ')
+		log "$(basename "$f"): $needed"
+		[ "$needed" = "libacl_rt " ] || return 1
+	done
+	[ "$(find "$b/out/bin" -type f | wc -l)" = 7 ] || return 1
+	mkdir -p "$PAY/install/sample" && cp -a "$b/out" "$PAY/install/sample/"
+}
+check app/cmake-cann-sample sample_cmake
 smi_test() {
 	# shellcheck disable=SC2046 # pkg-config prints separate words
 	cc -std=c11 -Wall -Wextra -Werror -I"$TOP/tests/lib" -o "$PAY/test_install_smi" \

@@ -5,7 +5,10 @@
 # tests/install/check.sh as /work/user/test_install_app next to install/,
 # which holds the tree `make install DESTDIR=... PREFIX=/opt/ascend` made
 # (install/opt/ascend) and the sample application built against it with
-# pkg-config (app_pkgconfig) and CMake (app, app_ascendcl).  The tree is
+# pkg-config (app_pkgconfig) and CMake (app, app_ascendcl), and the programs
+# of tests/install/sample (install/sample/out/bin/, built the way CANN's
+# samples build, each linked another way; main_fatbin loads the kernel image
+# ./out/fatbin/sample_kernel/sample_kernel.o, so it runs in install/sample/).  The tree is
 # copied to its real place, /opt/ascend, set_env.sh is sourced, and every
 # application must run with /opt/ascend/lib64/libacl_rt.so.
 
@@ -17,7 +20,7 @@ ok() { # STATUS NAME
 	if [ "$1" = 0 ]; then echo "ok $N - $2"; else echo "not ok $N - $2"; fi
 }
 
-echo "1..6"
+echo "1..13"
 
 rm -rf /opt/ascend && mkdir -p /opt && cp -a "$T/opt/ascend" /opt/ascend
 ok $? copy-tree-to-opt-ascend
@@ -47,4 +50,15 @@ for app in app_pkgconfig app app_ascendcl; do
 	grep -q '^libacl_rt: /opt/ascend/lib64/libacl_rt.so$' /tmp/app.out || st=1
 	grep -q '^OK: ' /tmp/app.out || st=1
 	ok $st "$app"
+done
+
+# tests/install/sample: DeviceWrite through each way of linking
+for app in main_ascendcl main_kernels_only main_acl_rt main_rt_path main_rt_impl main_host_intf \
+	main_fatbin; do
+	st=0
+	(cd "$T/sample" && "./out/bin/$app") >/tmp/app.out 2>&1 || st=1
+	sed 's/^/# /' /tmp/app.out
+	grep -q '^libacl_rt: /opt/ascend/lib64/libacl_rt.so$' /tmp/app.out || st=1
+	grep -q '^OK: ' /tmp/app.out || st=1
+	ok $st "sample/$app"
 done

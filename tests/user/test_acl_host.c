@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <linux/capability.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -212,6 +213,62 @@ TEST(register_malloc_host)
 	CHECK_ACL_OK(aclrtHostUnregister(h2));
 	CHECK_ACL_OK(aclrtFreeHost(h2));
 	CHECK_ACL_OK(aclrtFree(d));
+}
+
+/*
+ * A thread with no current device: CANN's runtime asks for the current
+ * context before it looks at the memory, so registering is 107002 for
+ * aclrtMallocHost memory, for plain pages and for a misaligned range alike
+ * (the argument checks, NULL and size 0, still come first).
+ */
+struct noctx_arg {
+	char *h;	/* aclrtMallocHost memory of device 0 */
+	char *m;	/* plain mmap pages */
+	aclError v1, v2, plain, misaligned, null_ptr;
+	int msgs;	/* how many of them left a message (in that thread) */
+};
+
+static void *noctx_thread(void *p)
+{
+	struct noctx_arg *a = p;
+	void *dp = NULL;
+
+	a->v1 = aclrtHostRegister(a->h, pg(), ACL_HOST_REGISTER_MAPPED, &dp);
+	a->msgs += acl_has_errmsg();
+	a->v2 = aclrtHostRegisterV2(a->h, pg(), ACL_HOST_REG_MAPPED);
+	a->msgs += acl_has_errmsg();
+	a->plain = aclrtHostRegisterV2(a->m, pg(), ACL_HOST_REG_PINNED);
+	a->msgs += acl_has_errmsg();
+	a->misaligned = aclrtHostRegisterV2(a->m + 1, pg(), ACL_HOST_REG_PINNED);
+	a->msgs += acl_has_errmsg();
+	a->null_ptr = aclrtHostRegisterV2(NULL, pg(), ACL_HOST_REG_MAPPED);
+	a->msgs += acl_has_errmsg();
+	return NULL;
+}
+
+TEST(register_without_context)
+{
+	struct noctx_arg a = { 0 };
+	pthread_t t;
+
+	acl_setup();
+	REQUIRE_ACL(aclrtMallocHost((void **)&a.h, 2 * pg()));
+	a.m = map_pages(2 * pg());
+	REQUIRE(pthread_create(&t, NULL, noctx_thread, &a) == 0);
+	REQUIRE(pthread_join(t, NULL) == 0);
+	CHECK_EQ(a.v1, ACL_ERROR_RT_CONTEXT_NULL);
+	CHECK_EQ(a.v2, ACL_ERROR_RT_CONTEXT_NULL);
+	CHECK_EQ(a.plain, ACL_ERROR_RT_CONTEXT_NULL);
+	CHECK_EQ(a.misaligned, ACL_ERROR_RT_CONTEXT_NULL);
+	CHECK_EQ(a.null_ptr, ACL_ERROR_INVALID_PARAM);
+	CHECK_EQ(a.msgs, 5);
+	/* nothing was registered: the device's thread registers it now */
+	CHECK_ACL_OK(aclrtHostRegisterV2(a.h, pg(), ACL_HOST_REG_MAPPED));
+	CHECK_ACL_OK(aclrtHostUnregister(a.h));
+	CHECK_ACL_OK(aclrtHostRegisterV2(a.m, pg(), ACL_HOST_REG_PINNED));
+	CHECK_ACL_OK(aclrtHostUnregister(a.m));
+	CHECK_ACL_OK(aclrtFreeHost(a.h));
+	munmap(a.m, 2 * pg());
 }
 
 /* Registered memory stays the caller's: data before and after survives. */

@@ -52,6 +52,46 @@ TEST(bad_binary_path)
 		      ACL_ERROR_INVALID_PARAM);
 }
 
+/* A file holding just "ascend://builtin" (what ascendc_fatbin_library
+ * writes) loads the built-in library; any other content does not. */
+static const char *write_file(const char *name, const char *bytes, size_t n)
+{
+	static char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/%s.%d", name, (int)getpid());
+	f = fopen(path, "wb");
+	REQUIRE(f != NULL);
+	REQUIRE(fwrite(bytes, 1, n, f) == n);
+	fclose(f);
+	return path;
+}
+
+TEST(builtin_reference_file)
+{
+	aclrtBinHandle bin = NULL;
+	aclrtFuncHandle fn = NULL;
+	const char *p;
+
+	acl_setup();
+	p = write_file("fatbin_nl", "ascend://builtin\n", 17);
+	CHECK_ACL_OK(aclrtBinaryLoadFromFile(p, NULL, &bin));
+	CHECK_ACL_OK(aclrtBinaryGetFunction(bin, "DeviceWrite", &fn));
+	CHECK(fn != NULL);
+	CHECK_ACL_OK(aclrtBinaryUnLoad(bin));
+	unlink(p);
+	p = write_file("fatbin", "ascend://builtin", 16);
+	CHECK_ACL_OK(aclrtBinaryLoadFromFile(p, NULL, &bin));
+	CHECK_ACL_OK(aclrtBinaryUnLoad(bin));
+	unlink(p);
+	p = write_file("fatbin_more", "ascend://builtin\nx", 18);
+	CHECK_ACL_ERR(aclrtBinaryLoadFromFile(p, NULL, &bin), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	unlink(p);
+	p = write_file("fatbin_elf", "\177ELF\2\1\1", 7);
+	CHECK_ACL_ERR(aclrtBinaryLoadFromFile(p, NULL, &bin), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	unlink(p);
+}
+
 TEST(launch_null_function)
 {
 	int *p = NULL;

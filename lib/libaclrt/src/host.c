@@ -588,36 +588,49 @@ static aclError do_register(void *ptr, uint64_t size, uint32_t kflags)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "ptr is NULL");
 	if (!size)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "size is 0");
-	if ((uintptr_t)ptr % pg || size % pg)
-		return acl_err(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
-			       "ptr %p and size %llu must both be multiples of the %zu-byte page size",
-			       ptr, (unsigned long long)size, pg);
-	if (size > UINTPTR_MAX - (uintptr_t)ptr)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "[%p, +%llu) wraps around the address space", ptr,
-			       (unsigned long long)size);
+	/*
+	 * CANN's runtime asks for the current context right after the
+	 * argument checks, before it looks at the range: with no current
+	 * device (or a destroyed context) it is 107002, whatever the memory.
+	 */
+	ret = dev_acquire_current(&dev);
+	if (ret)
+		return ret;
+	if ((uintptr_t)ptr % pg || size % pg) {
+		ret = acl_err(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+			      "ptr %p and size %llu must both be multiples of the %zu-byte page size",
+			      ptr, (unsigned long long)size, pg);
+		goto out;
+	}
+	if (size > UINTPTR_MAX - (uintptr_t)ptr) {
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "[%p, +%llu) wraps around the address space", ptr,
+			      (unsigned long long)size);
+		goto out;
+	}
 	if (addrmap_overlap((uintptr_t)ptr, size, &o)) {
 		/* inside one aclrtMallocHost allocation: CANN accepts it */
 		if (o.kind == ALLOC_HOST && (o.hflags & HOST_F_ALLOC) &&
 		    (uintptr_t)ptr >= o.va && (uintptr_t)ptr + size <= o.va + o.size)
-			return host_overlay_add(ptr, size, &o, dev_current());
-		if (o.kind == ALLOC_HOST)
-			return acl_err(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
-				       "[%p, +%llu) overlaps pinned host memory [%#lx, +%zu) (%s)",
-				       ptr, (unsigned long long)size, (unsigned long)o.va, o.size,
-				       o.hflags & HOST_F_ALLOC ? "from aclrtMallocHost" :
-				       "already registered");
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "[%p, +%llu) overlaps device memory; only host memory can be registered",
-			       ptr, (unsigned long long)size);
+			ret = host_overlay_add(ptr, size, &o, dev->id);
+		else if (o.kind == ALLOC_HOST)
+			ret = acl_err(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+				      "[%p, +%llu) overlaps pinned host memory [%#lx, +%zu) (%s)",
+				      ptr, (unsigned long long)size, (unsigned long)o.va, o.size,
+				      o.hflags & HOST_F_ALLOC ? "from aclrtMallocHost" :
+				      "already registered");
+		else
+			ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+				      "[%p, +%llu) overlaps device memory; only host memory can be registered",
+				      ptr, (unsigned long long)size);
+		goto out;
 	}
-	if (dev_of_va(ptr) || dev_of_va((char *)ptr + size - 1))
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "[%p, +%llu) is in a device's address range; only host memory can be registered",
-			       ptr, (unsigned long long)size);
-	ret = dev_acquire_current(&dev);
-	if (ret)
-		return ret;
+	if (dev_of_va(ptr) || dev_of_va((char *)ptr + size - 1)) {
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "[%p, +%llu) is in a device's address range; only host memory can be registered",
+			      ptr, (unsigned long long)size);
+		goto out;
+	}
 	if (!(dev->info.capabilities & DRM_ASCEND_CAP_HOST_MEMORY)) {
 		ret = no_host_memory(dev);
 		goto out;

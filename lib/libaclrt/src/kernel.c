@@ -99,6 +99,27 @@ static aclError bad_handle(const char *what, const void *h)
 
 static aclError load_builtin(aclrtBinHandle *binHandle);
 
+/*
+ * A file that holds just the bytes "ascend://builtin" (a newline after it
+ * allowed) names the built-in library: it is what ascendc_fatbin_library()
+ * of the installed ascendc.cmake writes where CANN puts a compiled kernel
+ * image (Documentation/install.rst).
+ */
+static bool names_builtin(const char *path)
+{
+	char buf[sizeof(BUILTIN_PATH) + 2];
+	size_t n = sizeof(BUILTIN_PATH) - 1, got;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return false;
+	got = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	if (got < n || memcmp(buf, BUILTIN_PATH, n) != 0)
+		return false;
+	return got == n || (got == n + 1 && buf[n] == '\n');
+}
+
 aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
 				 aclrtBinHandle *binHandle)
 {
@@ -111,6 +132,8 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
 		if (access(binPath, R_OK) != 0)
 			return acl_err(ACL_ERROR_RT_FILE_OPEN, "cannot read kernel binary \"%s\"",
 				       binPath);
+		if (names_builtin(binPath))
+			return load_builtin(binHandle);
 		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 			       "\"%s\": only the device's built-in kernel library \"" BUILTIN_PATH
 			       "\" can be loaded (AscendC binaries cannot run on this NPU)",
