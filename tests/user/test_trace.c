@@ -243,6 +243,7 @@ TEST(tracefs_has_ascend_events)
 		"ascend_queue_doorbell", "ascend_queue_reset",
 		"ascend_cmd_complete", "ascend_cp_sleep", "ascend_cp_wake",
 		"ascend_launch", "ascend_launch_done", "ascend_queue_fault",
+		"ascend_ring_copy_submit", "ascend_ring_copy_done",
 	};
 	char p[256];
 	unsigned int i;
@@ -362,6 +363,7 @@ TEST(copy_fill_2d_batch_and_ring_copy)
 	struct ascend_cmd cmd;
 	struct queue q;
 	uint64_t seq;
+	char qs[32];
 	char *t;
 	int fd = open_accel(), i;
 
@@ -413,9 +415,10 @@ TEST(copy_fill_2d_batch_and_ring_copy)
 			      "kind=copy_batch ", "count=3 ", NULL), 1);
 	CHECK_EQ(count_events(t, "ascend_copy_done", mypid(), "kind=copy_batch ",
 			      "status=0", NULL), 1);
-	CHECK_EQ(count_events(t, "ascend_copy_submit", mypid(), "kind=ring ",
+	snprintf(qs, sizeof(qs), "queue=%u ", q.handle);
+	CHECK_EQ(count_events(t, "ascend_ring_copy_submit", mypid(), qs,
 			      "opcode=2 ", NULL), 1);
-	CHECK_EQ(count_events(t, "ascend_copy_done", mypid(), "kind=ring ",
+	CHECK_EQ(count_events(t, "ascend_ring_copy_done", mypid(), qs,
 			      "opcode=2 ", "status=0", NULL), 1);
 	trace_dump(t);
 }

@@ -43,7 +43,7 @@
 #include <linux/workqueue.h>
 
 #include "ascend_emu.h"
-#include "ascend_trace.h"
+#include "ascend_emu_trace.h"
 
 static unsigned int poll_us = 200;
 module_param(poll_us, uint, 0644);
@@ -207,10 +207,11 @@ static void ascend_cp_job_finish(struct ascend_cp_job *job)
 	if (job->cmd.opcode == ASCEND_CMD_LAUNCH)
 		trace_ascend_launch_done(q->emu->adev->index, q->ctx.trace_queue, job->seq,
 					 job->f.code);
-	else if (trace_ascend_copy_done_enabled())
-		trace_ascend_copy_done(q->emu->adev->index, q->ctx.trace_pid,
-				       ASCEND_TRACE_RING, job->cmd.opcode, 0, 1,
-				       job->f.code ? -EIO : 0);
+	else
+		trace_ascend_ring_copy_done(q->emu->adev->index,
+					    q->ctx.trace_pid,
+					    q->ctx.trace_queue, job->cmd.opcode,
+					    job->f.code ? -EIO : 0);
 	if (job->f.code)
 		ascend_emu_queue_fault(q, job->f.code, job->seq, job->f.addr,
 				       job->cmd.opcode);
@@ -425,19 +426,16 @@ static bool ascend_cp_dma(struct ascend_emu_cp *cp, struct ascend_emu_queue *q,
 	u64 addr = 0;
 	u32 code;
 
-	if (trace_ascend_copy_submit_enabled())
-		trace_ascend_copy_submit(q->emu->adev->index,
-					 q->ctx.trace_pid,
-					 ASCEND_TRACE_RING, cmd->opcode, 0, 1,
-					 q->emu->adev->num_dma_engines);
+	trace_ascend_ring_copy_submit(q->emu->adev->index, q->ctx.trace_pid,
+				      q->ctx.trace_queue, cmd->opcode,
+				      q->emu->adev->num_dma_engines);
 	/* a small one, engines idle: done here and now */
 	if (ascend_emu_copy_try_now(cp->emu, q->ctx.asid, cmd, &code,
 				    &addr)) {
-		if (trace_ascend_copy_done_enabled())
-			trace_ascend_copy_done(q->emu->adev->index,
-					       q->ctx.trace_pid,
-					       ASCEND_TRACE_RING, cmd->opcode,
-					       0, 1, code ? -EIO : 0);
+		trace_ascend_ring_copy_done(q->emu->adev->index,
+					    q->ctx.trace_pid,
+					    q->ctx.trace_queue, cmd->opcode,
+					    code ? -EIO : 0);
 		if (code) {
 			ascend_emu_queue_fault(q, code, seq, addr, cmd->opcode);
 			return false;

@@ -2,7 +2,9 @@
 /*
  * Tracepoints of the Ascend accel driver: TRACE_SYSTEM "ascend", under
  * /sys/kernel/tracing/events/ascend/ (trace-cmd record -e ascend,
- * perf record -e 'ascend:*'; Documentation/tracing.rst).
+ * perf record -e 'ascend:*'; Documentation/tracing.rst).  The events of
+ * the emulated device's own work are in ascend_emu_trace.h, in the same
+ * system.
  *
  * Every event carries @dev, the device index, and most carry @pid, the
  * process (thread group id) the work belongs to: the caller of the ioctl,
@@ -29,15 +31,13 @@
 #define ASCEND_TRACE_FILL		1	/* DRM_IOCTL_ASCEND_FILL */
 #define ASCEND_TRACE_COPY_BATCH		2	/* DRM_IOCTL_ASCEND_COPY_BATCH */
 #define ASCEND_TRACE_COPY_2D		3	/* DRM_IOCTL_ASCEND_COPY_2D */
-#define ASCEND_TRACE_RING		4	/* a ring command (@opcode) */
 
 #define ascend_show_copy_kind(kind)					\
 	__print_symbolic(kind,						\
 			 { ASCEND_TRACE_COPY, "copy" },			\
 			 { ASCEND_TRACE_FILL, "fill" },			\
 			 { ASCEND_TRACE_COPY_BATCH, "copy_batch" },	\
-			 { ASCEND_TRACE_COPY_2D, "copy_2d" },		\
-			 { ASCEND_TRACE_RING, "ring" })
+			 { ASCEND_TRACE_COPY_2D, "copy_2d" })
 
 #define ascend_show_fault(code)						\
 	__print_symbolic(code,						\
@@ -163,11 +163,11 @@ DEFINE_EVENT(ascend_pin_class, ascend_unpin,
 /* --- copies ------------------------------------------------------------ */
 
 /*
- * A copy request: an ioctl (the caller's pid) or a ring command (the
- * queue owner's).  @kind: ASCEND_TRACE_*; @opcode: the ring command for
- * ASCEND_TRACE_RING, else 0; @bytes: bytes to write (0: not known yet,
- * batches); @count: batch entries, 2D rows, else 1; @engines: DMA
- * engines the work may be spread over.
+ * A copy request of an ioctl (the caller's pid; ring copies are the
+ * device's, ascend_emu_trace.h).  @kind: ASCEND_TRACE_*; @opcode: 0;
+ * @bytes: bytes to write (0: not known yet, batches); @count: batch
+ * entries, 2D rows, else 1; @engines: DMA engines the work may be spread
+ * over.
  */
 TRACE_EVENT(ascend_copy_submit,
 	    TP_PROTO(u32 dev, pid_t pid, u32 kind, u32 opcode, u64 bytes,
@@ -301,87 +301,6 @@ DEFINE_EVENT(ascend_queue_class, ascend_queue_reset,
 	     TP_PROTO(u32 dev, pid_t pid, u32 queue, u64 wptr, u64 rptr,
 		      u64 completed),
 	     TP_ARGS(dev, pid, queue, wptr, rptr, completed)
-);
-
-/* command number @seq of a queue completed */
-TRACE_EVENT(ascend_cmd_complete,
-	    TP_PROTO(u32 dev, u32 queue, u64 seq),
-	    TP_ARGS(dev, queue, seq),
-	    TP_STRUCT__entry(__field(u32, dev)
-			     __field(u32, queue)
-			     __field(u64, seq)),
-	    TP_fast_assign(__entry->dev = dev;
-			   __entry->queue = queue;
-			   __entry->seq = seq;),
-	    TP_printk("dev=%u queue=%u seq=%llu", __entry->dev, __entry->queue,
-		      __entry->seq)
-);
-
-/*
- * The command processor goes to sleep with NEED_WAKEUP set on every
- * queue (@timeout_us: 0 = until a doorbell, else how long it sleeps
- * while commands are stalled) and wakes up again.
- */
-DECLARE_EVENT_CLASS(ascend_cp_class,
-		    TP_PROTO(u32 dev, u32 timeout_us),
-		    TP_ARGS(dev, timeout_us),
-		    TP_STRUCT__entry(__field(u32, dev)
-				     __field(u32, timeout_us)),
-		    TP_fast_assign(__entry->dev = dev;
-				   __entry->timeout_us = timeout_us;),
-		    TP_printk("dev=%u timeout_us=%u", __entry->dev,
-			      __entry->timeout_us)
-);
-
-DEFINE_EVENT(ascend_cp_class, ascend_cp_sleep,
-	     TP_PROTO(u32 dev, u32 timeout_us),
-	     TP_ARGS(dev, timeout_us)
-);
-
-DEFINE_EVENT(ascend_cp_class, ascend_cp_wake,
-	     TP_PROTO(u32 dev, u32 timeout_us),
-	     TP_ARGS(dev, timeout_us)
-);
-
-/* --- kernel launches --------------------------------------------------- */
-
-/* a LAUNCH command is handed to the AI cores */
-TRACE_EVENT(ascend_launch,
-	    TP_PROTO(u32 dev, pid_t pid, u32 queue, u64 seq, u32 kernel_id,
-		     u32 blocks),
-	    TP_ARGS(dev, pid, queue, seq, kernel_id, blocks),
-	    TP_STRUCT__entry(__field(u32, dev)
-			     __field(pid_t, pid)
-			     __field(u32, queue)
-			     __field(u64, seq)
-			     __field(u32, kernel_id)
-			     __field(u32, blocks)),
-	    TP_fast_assign(__entry->dev = dev;
-			   __entry->pid = pid;
-			   __entry->queue = queue;
-			   __entry->seq = seq;
-			   __entry->kernel_id = kernel_id;
-			   __entry->blocks = blocks;),
-	    TP_printk("dev=%u pid=%d queue=%u seq=%llu kernel=%u blocks=%u",
-		      __entry->dev, __entry->pid, __entry->queue, __entry->seq,
-		      __entry->kernel_id, __entry->blocks)
-);
-
-/* the launch finished: @fault is ASCEND_FAULT_* (none: it completed) */
-TRACE_EVENT(ascend_launch_done,
-	    TP_PROTO(u32 dev, u32 queue, u64 seq, u32 fault),
-	    TP_ARGS(dev, queue, seq, fault),
-	    TP_STRUCT__entry(__field(u32, dev)
-			     __field(u32, queue)
-			     __field(u64, seq)
-			     __field(u32, fault)),
-	    TP_fast_assign(__entry->dev = dev;
-			   __entry->queue = queue;
-			   __entry->seq = seq;
-			   __entry->fault = fault;),
-	    TP_printk("dev=%u queue=%u seq=%llu fault=%s", __entry->dev,
-		      __entry->queue, __entry->seq,
-		      ascend_show_fault(__entry->fault))
 );
 
 /* --- faults ------------------------------------------------------------ */
