@@ -734,7 +734,8 @@ struct drm_ascend_fill {
  * struct drm_ascend_event_create - create an event
  * @flags: in: DRM_ASCEND_EVENT_* flags
  * @handle: out: event handle (non-zero); -ENOSPC past
- *	&drm_ascend_device_info.max_events_per_file
+ *	&drm_ascend_device_info.max_events_per_file, or when the device's
+ *	65535 event slots, shared by every file of the device, are all taken
  */
 struct drm_ascend_event_create {
 	__u32 flags;
