@@ -47,11 +47,28 @@ static unsigned int m_nspare;
  */
 static uint64_t m_gen = 1;
 #define SEEN_MAX	4
-static ACL_TLS_HOT struct {
+struct seen {
 	uint64_t gen;			/* the m_gen of a[]; 0: nothing seen */
 	unsigned int n, next;		/* entries used, the one replaced next */
 	struct acl_alloc a[SEEN_MAX];
-} t_seen;
+};
+/* On the heap, at the thread's first look-up (freed at its exit): only a
+ * pointer in the static TLS block, whose size and layout the per-operation
+ * paths are sensitive to (architecture.rst). */
+static ACL_TLS_HOT struct seen *t_seen;
+static pthread_key_t seen_key;
+static pthread_once_t seen_once = PTHREAD_ONCE_INIT;
+
+static void seen_free(void *p)
+{
+	free(p);
+	t_seen = NULL;
+}
+
+static void seen_key_init(void)
+{
+	pthread_key_create(&seen_key, seen_free);
+}
 
 /* The map changed (m_lock write-held). */
 static void changed(void)
@@ -62,30 +79,48 @@ static void changed(void)
 /* The allocation holding @p among those seen since the last change. */
 static const struct acl_alloc *seen_find(const void *p)
 {
+	struct seen *t = t_seen;
 	unsigned int i;
 
-	if (t_seen.gen != __atomic_load_n(&m_gen, __ATOMIC_ACQUIRE))
+	if (!t || t->gen != __atomic_load_n(&m_gen, __ATOMIC_ACQUIRE))
 		return NULL;
-	for (i = 0; i < t_seen.n; i++)
-		if ((uintptr_t)p - t_seen.a[i].va < t_seen.a[i].size)
-			return &t_seen.a[i];
+	for (i = 0; i < t->n; i++)
+		if ((uintptr_t)p - t->a[i].va < t->a[i].size)
+			return &t->a[i];
 	return NULL;
 }
 
 /* Remember @a, found in the map at generation @gen. */
 static void seen_add(uint64_t gen, const struct acl_alloc *a)
 {
-	if (t_seen.gen != gen) {
-		t_seen.gen = gen;
-		t_seen.n = 0;
-		t_seen.next = 0;
+	struct seen *t = t_seen;
+
+	if (!t) {
+		pthread_once(&seen_once, seen_key_init);
+		t = calloc(1, sizeof(*t));
+		if (!t || pthread_setspecific(seen_key, t)) {
+			free(t);	/* no memory: no shortcut */
+			return;
+		}
+		t_seen = t;
 	}
-	if (t_seen.n < SEEN_MAX) {
-		t_seen.a[t_seen.n++] = *a;
+	if (t->gen != gen) {
+		t->gen = gen;
+		t->n = 0;
+		t->next = 0;
+	}
+	if (t->n < SEEN_MAX) {
+		t->a[t->n++] = *a;
 		return;
 	}
-	t_seen.a[t_seen.next] = *a;
-	t_seen.next = (t_seen.next + 1) % SEEN_MAX;
+	t->a[t->next] = *a;
+	t->next = (t->next + 1) % SEEN_MAX;
+}
+
+/* addrmap_seen2() for one pointer: its allocation, or NULL. */
+const struct acl_alloc *addrmap_seen(const void *p)
+{
+	return seen_find(p);
 }
 
 /*
@@ -96,13 +131,14 @@ static void seen_add(uint64_t gen, const struct acl_alloc *a)
 bool addrmap_seen2(const void *p, const struct acl_alloc **pa, const void *q,
 		   const struct acl_alloc **qa)
 {
+	const struct seen *t = t_seen;
 	unsigned int i, found = 0;
 
-	if (t_seen.gen != __atomic_load_n(&m_gen, __ATOMIC_ACQUIRE))
+	if (!t || t->gen != __atomic_load_n(&m_gen, __ATOMIC_ACQUIRE))
 		return false;
 	*pa = *qa = NULL;
-	for (i = 0; i < t_seen.n && found != 3; i++) {
-		const struct acl_alloc *a = &t_seen.a[i];
+	for (i = 0; i < t->n && found != 3; i++) {
+		const struct acl_alloc *a = &t->a[i];
 
 		if (!(found & 1) && (uintptr_t)p - a->va < a->size) {
 			*pa = a;

@@ -197,10 +197,6 @@ struct acl_stream {
 	bool dead;
 	uint64_t serial;		/* incarnation: memory is recycled */
 	bool is_default;		/* a context's default stream */
-	/* the last use of acl host memory by a command of the fast path
-	 * (stream_submit_cached()), under @lock, not yet in host.c's ledger:
-	 * [lo, +n) used up to command @seq; n 0: none */
-	struct { uintptr_t lo; size_t n; uint64_t seq; } hu;
 	uint32_t priority;		/* CANN's 0 (highest) .. 7, as created */
 	uint32_t failure_mode;		/* ACL_CONTINUE/STOP_ON_FAILURE (bookkeeping) */
 	uint32_t overflow_switch;	/* aclrtSetStreamOverflowSwitch (bookkeeping) */
@@ -212,6 +208,10 @@ struct acl_stream {
 	uint64_t exc_key;		/* q.resets + 1 of the last noted fault */
 	bool exc_pending;		/* noted, callbacks not yet run */
 	struct acl_exc exc;
+	/* the last use of acl host memory by a command of the fast path
+	 * (stream_submit_cached()), under @lock, not yet in host.c's ledger:
+	 * [lo, +n) used up to command @seq; n 0: none */
+	struct { uintptr_t lo; size_t n; uint64_t seq; } hu;
 };
 aclError stream_acquire(aclrtStream h, struct acl_stream **s,
 			struct acl_device **dev);
@@ -300,6 +300,7 @@ void addrmap_classify2(const void *p, enum addr_class *pc, struct acl_alloc *pa,
  * its copies of them, without a lock (addrmap.c) */
 bool addrmap_seen2(const void *p, const struct acl_alloc **pa, const void *q,
 		   const struct acl_alloc **qa);
+const struct acl_alloc *addrmap_seen(const void *p);
 size_t addrmap_count(void);
 size_t addrmap_take_device(int dev_id, struct acl_alloc **out);
 /* Some entry overlaps [lo, lo + n): true and *out = the first such one. */

@@ -132,34 +132,36 @@ static bool fill_async_fast(const struct fill_req *r, aclrtStream stream, aclErr
 		uint64_t reserved;
 		struct ascend_cmd_fill fill;
 	} cmd = { .opcode = ASCEND_CMD_FILL };
-	const struct acl_alloc *host = NULL;
-	struct acl_alloc a;
+	const struct acl_alloc *host = NULL, *a = addrmap_seen(r->p);
+	struct acl_alloc buf;
 	uintptr_t off;
 
 	_Static_assert(offsetof(struct ascend_cmd, fill) == offsetof(__typeof__(cmd), fill),
 		       "fill head layout");
 
-	switch (addrmap_classify(r->p, &a)) {
-	case ADDR_HOST:
-		/* only what the stream's device reaches: checked there */
-		if (a.kind != ALLOC_HOST || (a.hflags & HOST_F_ORPHAN))
+	if (!a) {
+		enum addr_class c = addrmap_classify(r->p, &buf);
+
+		if (c != ADDR_DEVICE && c != ADDR_HOST)
 			return false;
-		host = &a;
-		break;
-	case ADDR_DEVICE:
-		break;
-	default:
-		return false;
+		a = &buf;
+	}
+	/* acl memory: device memory (ADDR_DEVICE) or acl host memory */
+	if (a->kind == ALLOC_HOST) {
+		/* only what the stream's device reaches: checked there */
+		if (a->hflags & HOST_F_ORPHAN)
+			return false;
+		host = a;
 	}
 	/* locate(): the whole reserved range may be filled */
-	off = (uintptr_t)r->p - a.va;
-	if (off > a.size || r->bytes > a.size - off)
+	off = (uintptr_t)r->p - a->va;
+	if (off > a->size || r->bytes > a->size - off)
 		return false;
 	cmd.fill.dst = (uintptr_t)r->p;
 	cmd.fill.size = r->bytes;
 	cmd.fill.pattern = r->pattern;
 	cmd.fill.pattern_size = r->pattern_size;
-	return stream_submit_cached(stream, a.dev_id, DRM_ASCEND_CAP_FILL, &cmd, sizeof(cmd), host,
+	return stream_submit_cached(stream, a->dev_id, DRM_ASCEND_CAP_FILL, &cmd, sizeof(cmd), host,
 				    ret);
 }
 
