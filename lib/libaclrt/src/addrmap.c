@@ -34,6 +34,131 @@ static struct node *m_spare;
 static unsigned int m_nspare;
 #define MAX_SPARE	64
 
+/*
+ * m_gen counts the changes of the map: every writer bumps it under m_lock
+ * (write-held) before letting go; readers may load it without the lock.
+ * A thread remembers the allocations its classifications found (t_seen,
+ * copies taken under the read lock with the m_gen of that moment): while
+ * m_gen has not moved, the map still holds exactly those allocations, so a
+ * pointer inside one is classified without the lock and without a walk
+ * (the enqueue of an asynchronous copy looks up both its sides).  A change
+ * made before the call, by this thread or one that synchronised with it,
+ * is seen: the release/acquire pair on m_gen orders it.
+ */
+static uint64_t m_gen = 1;
+#define SEEN_MAX	4
+struct seen {
+	uint64_t gen;			/* the m_gen of a[]; 0: nothing seen */
+	unsigned int n, next;		/* entries used, the one replaced next */
+	struct acl_alloc a[SEEN_MAX];
+};
+/* On the heap, at the thread's first look-up (freed at its exit): only a
+ * pointer in the static TLS block, whose size and layout the per-operation
+ * paths are sensitive to (architecture.rst). */
+static ACL_TLS_HOT struct seen *t_seen;
+static pthread_key_t seen_key;
+static pthread_once_t seen_once = PTHREAD_ONCE_INIT;
+
+static void seen_free(void *p)
+{
+	free(p);
+	t_seen = NULL;
+}
+
+static void seen_key_init(void)
+{
+	pthread_key_create(&seen_key, seen_free);
+}
+
+/* The map changed (m_lock write-held). */
+static void changed(void)
+{
+	__atomic_store_n(&m_gen, m_gen + 1, __ATOMIC_RELEASE);
+}
+
+/* The allocation holding @p among those seen since the last change. */
+static const struct acl_alloc *seen_find(const void *p)
+{
+	struct seen *t = t_seen;
+	unsigned int i;
+
+	if (!t || t->gen != __atomic_load_n(&m_gen, __ATOMIC_ACQUIRE))
+		return NULL;
+	for (i = 0; i < t->n; i++)
+		if ((uintptr_t)p - t->a[i].va < t->a[i].size)
+			return &t->a[i];
+	return NULL;
+}
+
+/* Remember @a, found in the map at generation @gen. */
+static void seen_add(uint64_t gen, const struct acl_alloc *a)
+{
+	struct seen *t = t_seen;
+
+	if (!t) {
+		pthread_once(&seen_once, seen_key_init);
+		t = calloc(1, sizeof(*t));
+		if (!t || pthread_setspecific(seen_key, t)) {
+			free(t);	/* no memory: no shortcut */
+			return;
+		}
+		t_seen = t;
+	}
+	if (t->gen != gen) {
+		t->gen = gen;
+		t->n = 0;
+		t->next = 0;
+	}
+	if (t->n < SEEN_MAX) {
+		t->a[t->n++] = *a;
+		return;
+	}
+	t->a[t->next] = *a;
+	t->next = (t->next + 1) % SEEN_MAX;
+}
+
+/* addrmap_seen2() for one pointer: its allocation, or NULL. */
+const struct acl_alloc *addrmap_seen(const void *p)
+{
+	return seen_find(p);
+}
+
+/*
+ * Both @p and @q inside allocations this thread classified since the map
+ * last changed: *@pa and *@qa point at this thread's copies (valid until
+ * its next classification).  False: classify them.
+ */
+bool addrmap_seen2(const void *p, const struct acl_alloc **pa, const void *q,
+		   const struct acl_alloc **qa)
+{
+	const struct seen *t = t_seen;
+	unsigned int i, found = 0;
+
+	if (!t || t->gen != __atomic_load_n(&m_gen, __ATOMIC_ACQUIRE))
+		return false;
+	*pa = *qa = NULL;
+	for (i = 0; i < t->n && found != 3; i++) {
+		const struct acl_alloc *a = &t->a[i];
+
+		if (!(found & 1) && (uintptr_t)p - a->va < a->size) {
+			*pa = a;
+			found |= 1;
+		}
+		if (!(found & 2) && (uintptr_t)q - a->va < a->size) {
+			*qa = a;
+			found |= 2;
+		}
+	}
+	return found == 3;
+}
+
+/* What class_of() says of @p inside seen allocation @a. */
+static enum addr_class seen_class(const struct acl_alloc *a, struct acl_alloc *out)
+{
+	*out = *a;
+	return a->kind == ALLOC_HOST ? ADDR_HOST : ADDR_DEVICE;
+}
+
 static int height(const struct node *n)
 {
 	return n ? n->height : 0;
@@ -175,8 +300,10 @@ int addrmap_insert(const struct acl_alloc *a)
 	nn->a = *a;
 	nn->height = 1;
 	m_root = insert(m_root, nn, &dup);
-	if (!dup)
+	if (!dup) {
 		m_count++;
+		changed();
+	}
 	pthread_rwlock_unlock(&m_lock);
 	if (dup) {
 		free(nn);
@@ -196,6 +323,7 @@ bool addrmap_remove(uintptr_t va, struct acl_alloc *out)
 	found = n != NULL;
 	if (found) {
 		m_count--;
+		changed();
 		if (out)
 			*out = n->a;
 		if (m_nspare < MAX_SPARE) {	/* kept for the next insert */
@@ -237,14 +365,22 @@ static enum addr_class class_of(const void *p, const struct node *n, struct acl_
 
 enum addr_class addrmap_classify(const void *p, struct acl_alloc *out)
 {
+	const struct acl_alloc *seen = seen_find(p);
 	struct acl_alloc a;
 	enum addr_class c;
+	uint64_t gen;
 
+	if (seen)
+		return seen_class(seen, out ? out : &a);
 	pthread_rwlock_rdlock(&m_lock);
 	c = class_of(p, floor_node((uintptr_t)p), &a);
+	gen = m_gen;
 	pthread_rwlock_unlock(&m_lock);
-	if (out && (c == ADDR_DEVICE || c == ADDR_HOST))
-		*out = a;
+	if (c == ADDR_DEVICE || c == ADDR_HOST) {
+		seen_add(gen, &a);
+		if (out)
+			*out = a;
+	}
 	return c;
 }
 
@@ -256,14 +392,26 @@ enum addr_class addrmap_classify(const void *p, struct acl_alloc *out)
 void addrmap_classify2(const void *p, enum addr_class *pc, struct acl_alloc *pa,
 		       const void *q, enum addr_class *qc, struct acl_alloc *qa)
 {
+	const struct acl_alloc *sp = seen_find(p), *sq = sp ? seen_find(q) : NULL;
 	const struct node *np, *nq;
+	uint64_t gen;
 
+	if (sq) {
+		*pc = seen_class(sp, pa);
+		*qc = seen_class(sq, qa);
+		return;
+	}
 	pthread_rwlock_rdlock(&m_lock);
 	np = floor_node((uintptr_t)p);
 	nq = floor_node((uintptr_t)q);
 	*pc = class_of(p, np, pa);
 	*qc = class_of(q, nq, qa);
+	gen = m_gen;
 	pthread_rwlock_unlock(&m_lock);
+	if (*pc == ADDR_DEVICE || *pc == ADDR_HOST)
+		seen_add(gen, pa);
+	if (*qc == ADDR_DEVICE || *qc == ADDR_HOST)
+		seen_add(gen, qa);
 }
 
 size_t addrmap_count(void)
@@ -306,6 +454,8 @@ size_t addrmap_take_device(int dev_id, struct acl_alloc **out)
 		free(n);
 		m_count--;
 	}
+	if (k)
+		changed();
 	pthread_rwlock_unlock(&m_lock);
 	if (!k) {
 		free(list);
@@ -382,6 +532,8 @@ size_t addrmap_take_host(int dev_id, struct acl_alloc **out)
 		free(n);
 		m_count--;
 	}
+	if (k)
+		changed();	/* removed or orphaned */
 	pthread_rwlock_unlock(&m_lock);
 	if (!k) {
 		free(list);

@@ -166,7 +166,11 @@ void host_note_use(struct acl_stream *s, uint64_t seq, uintptr_t lo, size_t n)
 	size_t i;
 
 	pthread_mutex_lock(&u_lock);
-	ledger_prune(NULL);
+	/*
+	 * The same memory used again on the same stream (a loop of copies
+	 * from one buffer): the entry moves on.  Finished entries are pruned
+	 * only when the table would grow: they are harmless until then.
+	 */
 	for (i = 0; i < u_n; i++) {
 		if (u_tab[i].s == s && u_tab[i].lo == lo && u_tab[i].hi == lo + n) {
 			if (seq > u_tab[i].seq)
@@ -174,6 +178,7 @@ void host_note_use(struct acl_stream *s, uint64_t seq, uintptr_t lo, size_t n)
 			goto out;
 		}
 	}
+	ledger_prune(NULL);
 	if (u_n == u_cap) {
 		t = realloc(u_tab, (u_cap ? 2 * u_cap : 64) * sizeof(*t));
 		if (!t) {
@@ -197,6 +202,8 @@ static void ledger_wait(struct acl_device *dev, uintptr_t lo, size_t n)
 	struct acl_stream *s;
 	uint64_t seq;
 	size_t i;
+
+	stream_flush_host_uses(dev);	/* the uses the streams noted */
 
 	for (;;) {
 		s = NULL;

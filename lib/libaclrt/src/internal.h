@@ -36,6 +36,7 @@ extern ACL_TLS_HOT const char *acl_api_name;
 
 struct acl_stream;
 struct acl_device;
+struct acl_alloc;
 
 /*
  * A CANN context: a device plus a default stream.  Every device has one
@@ -207,6 +208,10 @@ struct acl_stream {
 	uint64_t exc_key;		/* q.resets + 1 of the last noted fault */
 	bool exc_pending;		/* noted, callbacks not yet run */
 	struct acl_exc exc;
+	/* the last use of acl host memory by a command of the fast path
+	 * (stream_submit_cached()), under @lock, not yet in host.c's ledger:
+	 * [lo, +n) used up to command @seq; n 0: none */
+	struct { uintptr_t lo; size_t n; uint64_t seq; } hu;
 };
 aclError stream_acquire(aclrtStream h, struct acl_stream **s,
 			struct acl_device **dev);
@@ -229,6 +234,13 @@ struct submit_info {
  * (else ACL_ERROR_RT_STREAM_CONTEXT with no message, @si->s_dev set) */
 aclError stream_submit_to(aclrtStream h, int dev_id, const void *a, size_t alen,
 			  const void *b, size_t blen, struct submit_info *si);
+/* the copy/fill fast path: the command's first @len bytes (the rest zero)
+ * submitted on the thread's last stream if it is alive, on @dev_id, usable here, with @caps (*@ret: the result); with
+ * @host noting the use of that host memory.  False: nothing done. */
+bool stream_submit_cached(aclrtStream h, int dev_id, uint64_t caps, const void *cmd,
+			  size_t len, const struct acl_alloc *host, aclError *ret);
+/* put the noted host memory uses of @dev's streams in the ledger (rw held) */
+void stream_flush_host_uses(struct acl_device *dev);
 /* done without the full path?  *@spun: it spun on the status page */
 bool stream_sync_cached(aclrtStream h, bool *spun);
 void stream_forget_cached(void);	/* the thread's context changed */
@@ -284,6 +296,11 @@ enum addr_class addrmap_classify(const void *p, struct acl_alloc *out);
 /* both sides of a copy under one read lock */
 void addrmap_classify2(const void *p, enum addr_class *pc, struct acl_alloc *pa,
 		       const void *q, enum addr_class *qc, struct acl_alloc *qa);
+/* both inside allocations this thread classified since the map changed:
+ * its copies of them, without a lock (addrmap.c) */
+bool addrmap_seen2(const void *p, const struct acl_alloc **pa, const void *q,
+		   const struct acl_alloc **qa);
+const struct acl_alloc *addrmap_seen(const void *p);
 size_t addrmap_count(void);
 size_t addrmap_take_device(int dev_id, struct acl_alloc **out);
 /* Some entry overlaps [lo, lo + n): true and *out = the first such one. */

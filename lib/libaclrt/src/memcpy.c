@@ -19,6 +19,7 @@
  * stream - a documented difference from CANN, whose pageable H2D also waits.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <xf86drm.h>
 
@@ -390,6 +391,87 @@ static aclError ring_copy(struct acl_stream *s, void *dst, const void *src, size
 	return ret;
 }
 
+/* Does [p, +count) lie inside device allocation @a (its requested size)? */
+static bool alloc_holds(const struct acl_alloc *a, const void *p, size_t count)
+{
+	uintptr_t off = (uintptr_t)p - a->va;
+
+	return off <= a->user_size && count <= a->user_size - off;
+}
+
+/*
+ * The enqueue fast path of memcpy_async() for the common cases: device to
+ * device on one device, and between device memory and acl host memory that
+ * device uses (no staging), on the stream this thread used last, from the
+ * default context of the current device.  It runs the same checks as the
+ * full path on the same facts (one look at the address map, no message, no
+ * device lock: the stream lock of a live stream keeps its device open, see
+ * stream_submit_cached()), and submits only when every one passes -- then
+ * the full path would have submitted the same command.  Anything else
+ * (an error to report, a case it does not cover) returns false with
+ * nothing done, and the full path decides.
+ */
+static bool memcpy_async_fast(void *dst, size_t destMax, const void *src, size_t count,
+			      aclrtMemcpyKind kind, aclrtStream stream, aclError *ret)
+{
+	/* the command up to its payload: the ring slot's rest is zeroed */
+	struct {
+		uint32_t opcode, flags;
+		uint64_t reserved;
+		struct ascend_cmd_copy copy;
+	} cmd = { .opcode = ASCEND_CMD_COPY };
+	uint64_t caps = DRM_ASCEND_CAP_RING_COPY;
+	const struct acl_alloc *host = NULL, *da, *sa;
+	const struct acl_context *c = ctx_current();
+	struct acl_alloc dbuf, sbuf;
+	enum addr_class dc, sc;
+	int dev_id = dev_current();
+
+	/* common_checks(), and its current device in the default context */
+	if (!dst || !src || (unsigned int)kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE ||
+	    count > destMax || dev_id < 0 || (c && !c->is_default) || dst == src ||
+	    kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)	/* stages, or an error */
+		return false;
+	if (!addrmap_seen2(dst, &da, src, &sa)) {
+		addrmap_classify2(dst, &dc, &dbuf, src, &sc, &sbuf);
+		if ((dc != ADDR_DEVICE && dc != ADDR_HOST) || (sc != ADDR_DEVICE && sc != ADDR_HOST))
+			return false;
+		da = &dbuf;
+		sa = &sbuf;
+	}
+	/* both are acl memory: device memory (ADDR_DEVICE) or acl host memory */
+	if (da->kind == ALLOC_DEVICE && sa->kind == ALLOC_DEVICE) {
+		/* D2D: every kind left is corrected to it */
+		if (da->dev_id != dev_id || sa->dev_id != dev_id ||
+		    !alloc_holds(da, dst, count) || !alloc_holds(sa, src, count) ||
+		    overlap(dst, src, count))
+			return false;
+	} else if (da->kind == ALLOC_DEVICE) {
+		/* H2D from pinned memory */
+		if (da->dev_id != dev_id || !alloc_holds(da, dst, count) ||
+		    !host_usable(sa, dev_id) || count > sa->size - ((uintptr_t)src - sa->va))
+			return false;
+		host = sa;
+	} else if (sa->kind == ALLOC_DEVICE) {
+		/* D2H to pinned memory the device may write */
+		if (sa->dev_id != dev_id || !alloc_holds(sa, src, count) ||
+		    (da->hflags & HOST_F_READONLY) || !host_usable(da, dev_id) ||
+		    count > da->size - ((uintptr_t)dst - da->va))
+			return false;
+		host = da;
+	} else {
+		return false;
+	}
+	if (host)
+		caps |= DRM_ASCEND_CAP_HOST_MEMORY;
+	cmd.copy.dst = (uintptr_t)dst;
+	cmd.copy.src = (uintptr_t)src;
+	cmd.copy.size = count;
+	_Static_assert(offsetof(struct ascend_cmd, copy) == offsetof(__typeof__(cmd), copy),
+		       "copy head layout");
+	return stream_submit_cached(stream, dev_id, caps, &cmd, sizeof(cmd), host, ret);
+}
+
 static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t count,
 			     aclrtMemcpyKind kind, aclrtStream stream)
 {
@@ -402,11 +484,13 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
 
 	if (count == 0)
 		return ACL_SUCCESS;
+	if (memcpy_async_fast(dst, destMax, src, count, kind, stream, &ret))
+		return ret;
 	ret = common_checks(dst, destMax, src, count, kind);
 	if (ret)
 		return ret;
 
-	/* one look at the address map for both sides: the enqueue is hot */
+	/* one look at the address map for both sides */
 	copy_locate2(dst, &ds, src, &ss);
 	k = copy_auto_correct(ss.loc, ds.loc, kind);
 	if (k < 0)

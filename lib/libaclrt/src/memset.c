@@ -17,6 +17,7 @@
  * past its allocation -> 107000.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <xf86drm.h>
 
@@ -115,6 +116,55 @@ static aclError fill_sync(const struct fill_req *r)
 	return ret;
 }
 
+/*
+ * The enqueue fast path of fill_async(): on the stream this thread used
+ * last, into device memory of its device or acl host memory that device
+ * uses.  The same checks as the full path on the same facts (one look at
+ * the address map, no message, no device lock: see stream_submit_cached());
+ * it submits only when every one passes.  False: nothing done, the full
+ * path decides (and reports).
+ */
+static bool fill_async_fast(const struct fill_req *r, aclrtStream stream, aclError *ret)
+{
+	/* the command up to its payload: the ring slot's rest is zeroed */
+	struct {
+		uint32_t opcode, flags;
+		uint64_t reserved;
+		struct ascend_cmd_fill fill;
+	} cmd = { .opcode = ASCEND_CMD_FILL };
+	const struct acl_alloc *host = NULL, *a = addrmap_seen(r->p);
+	struct acl_alloc buf;
+	uintptr_t off;
+
+	_Static_assert(offsetof(struct ascend_cmd, fill) == offsetof(__typeof__(cmd), fill),
+		       "fill head layout");
+
+	if (!a) {
+		enum addr_class c = addrmap_classify(r->p, &buf);
+
+		if (c != ADDR_DEVICE && c != ADDR_HOST)
+			return false;
+		a = &buf;
+	}
+	/* acl memory: device memory (ADDR_DEVICE) or acl host memory */
+	if (a->kind == ALLOC_HOST) {
+		/* only what the stream's device reaches: checked there */
+		if (a->hflags & HOST_F_ORPHAN)
+			return false;
+		host = a;
+	}
+	/* locate(): the whole reserved range may be filled */
+	off = (uintptr_t)r->p - a->va;
+	if (off > a->size || r->bytes > a->size - off)
+		return false;
+	cmd.fill.dst = (uintptr_t)r->p;
+	cmd.fill.size = r->bytes;
+	cmd.fill.pattern = r->pattern;
+	cmd.fill.pattern_size = r->pattern_size;
+	return stream_submit_cached(stream, a->dev_id, DRM_ASCEND_CAP_FILL, &cmd, sizeof(cmd), host,
+				    ret);
+}
+
 static aclError fill_async(const struct fill_req *r, aclrtStream stream)
 {
 	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_FILL };
@@ -124,6 +174,8 @@ static aclError fill_async(const struct fill_req *r, aclrtStream stream)
 	uint64_t seq;
 	aclError ret;
 
+	if (fill_async_fast(r, stream, &ret))
+		return ret;
 	ret = stream_acquire(stream, &s, &dev);
 	if (ret)
 		return ret;

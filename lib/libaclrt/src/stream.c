@@ -96,6 +96,7 @@ static aclError stream_new(struct acl_device *dev, uint32_t flags, uint32_t prio
 	s->tids = calloc(q.ring_entries ? q.ring_entries : 1, sizeof(*s->tids));
 	s->exc_pending = false;
 	s->exc_key = 0;
+	s->hu.n = 0;
 	pthread_mutex_lock(&s_pool_lock);
 	s->serial = ++s_serial;
 	pthread_mutex_unlock(&s_pool_lock);
@@ -373,6 +374,69 @@ out:
 	if (!cached)
 		stream_put(s);
 	return ret;
+}
+
+/*
+ * The enqueue fast path of the asynchronous copies and fills: the command
+ * whose first @len bytes are at @cmd (the rest zero) goes onto @h if it is the stream this thread used last (stream_lock_cached(),
+ * no registry, no reference, no device lock), alive, on device @dev_id,
+ * usable from this thread (stream_check_current()), and that device has
+ * every capability in @caps.  With @host the command's use of that acl host
+ * memory is noted in @s->hu, where a loop of copies from one buffer moves
+ * it on without the ledger's lock; a use of other memory first puts the
+ * previous one in the ledger (host_note_use(), under the stream lock, which
+ * keeps the stream and its file alive for it), and whoever waits for the
+ * uses of host memory puts them all there first (stream_flush_host_uses()).
+ * *@ret: the submission's
+ * result.  False, with nothing done and no message: the caller takes its
+ * full path, which finds out what is wrong.
+ */
+bool stream_submit_cached(aclrtStream h, int dev_id, uint64_t caps, const void *cmd,
+			  size_t len, const struct acl_alloc *host, aclError *ret)
+{
+	struct acl_stream *s = stream_lock_cached(h);
+	int cur = dev_current();
+	uint64_t seq;
+
+	if (!s)
+		return false;
+	if (s->dev->id != dev_id || (cur >= 0 && cur != dev_id) ||
+	    (s->dev->info.capabilities & caps) != caps) {
+		pthread_mutex_unlock(&s->lock);
+		return false;
+	}
+	*ret = submit_locked(s, cmd, len, NULL, 0, &seq);
+	if (!*ret && host) {
+		if (s->hu.n && (s->hu.lo != host->va || s->hu.n != host->size))
+			host_note_use(s, s->hu.seq, s->hu.lo, s->hu.n);
+		s->hu.lo = host->va;
+		s->hu.n = host->size;
+		s->hu.seq = seq;
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (*ret)
+		exc_fire(s);
+	return true;
+}
+
+/*
+ * Before the ledger is searched for the uses of host memory of @dev (rw
+ * read-held): move every stream's noted use (@hu) into it.  Lock order:
+ * dev->lock, then the stream lock, then the ledger's.
+ */
+void stream_flush_host_uses(struct acl_device *dev)
+{
+	struct acl_stream *s;
+
+	pthread_mutex_lock(&dev->lock);
+	for (s = dev->streams; s; s = s->next) {
+		pthread_mutex_lock(&s->lock);
+		if (s->hu.n && !s->dead)
+			host_note_use(s, s->hu.seq, s->hu.lo, s->hu.n);
+		s->hu.n = 0;
+		pthread_mutex_unlock(&s->lock);
+	}
+	pthread_mutex_unlock(&dev->lock);
 }
 
 /*
