@@ -31,9 +31,7 @@
  * lock held across its work.  Accesses through a peer window use another
  * device's tables, so the wait covers every emulated NPU: one read-write
  * semaphore for all of them, read by accesses (at most one step long,
- * never nested), written -- taken and let go at once -- by invalidations
- * that find it held (a full barrier on both sides makes "not held" mean
- * "nothing to wait for", see ascend_emu_smmu_sync()).
+ * never nested), written -- taken and let go at once -- by invalidations.
  */
 #include <linux/rwsem.h>
 #include <linux/slab.h>
@@ -98,24 +96,12 @@ struct ascend_emu_smmu {
 	struct ascend_emu_tlb_entry tlb[ASCEND_EMU_TLB_SIZE];
 };
 
-/*
- * Protects nothing but marks the accesses by VA in flight on any emulated
- * NPU: each holds it for reading (one step), an invalidation that finds
- * it held takes it for writing to wait for them.
- */
+/* Accesses by VA in flight on any emulated NPU (read side, one step each). */
 static DECLARE_RWSEM(ascend_emu_access_sem);
 
 void ascend_emu_smmu_access_begin(void)
 {
 	down_read(&ascend_emu_access_sem);
-	/*
-	 * Pairs with the barrier in ascend_emu_smmu_sync(): either the sync
-	 * sees this section's hold, or every translation below sees what was
-	 * written before the sync (TLB flush, cleared descriptors, a device
-	 * gone from the index).  An acquire alone would let the loads of the
-	 * section pass the store of the hold (store buffering).
-	 */
-	smp_mb();
 }
 
 void ascend_emu_smmu_access_end(void)
@@ -125,21 +111,6 @@ void ascend_emu_smmu_access_end(void)
 
 void ascend_emu_smmu_sync(void)
 {
-	/* what the slow path checks, whichever path runs */
-	might_sleep();
-	might_lock(&ascend_emu_access_sem);
-	/*
-	 * Order the caller's writes (the TLB flush, descriptors, ...) before
-	 * the look at the semaphore.  If no section holds it, none has begun
-	 * that could miss those writes (see ascend_emu_smmu_access_begin()),
-	 * so there is nothing to wait for -- the usual case: an unmap while
-	 * the device is idle costs no write lock.  Otherwise take it for
-	 * writing, which waits for the holders; a section that begins
-	 * meanwhile already sees the writes, so waiting for it is harmless.
-	 */
-	smp_mb();
-	if (!rwsem_is_locked(&ascend_emu_access_sem))
-		return;
 	down_write(&ascend_emu_access_sem);
 	up_write(&ascend_emu_access_sem);
 }
