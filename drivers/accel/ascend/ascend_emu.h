@@ -12,6 +12,10 @@
  *  ascend_emu_cmd.c      the command processor's command checker
  *  ascend_emu_kernels.c  the built-in kernel library run on "AI cores",
  *                        device printf
+ *  ascend_emu_queue.c    the device's side of a queue context
+ *  ascend_emu_event.c    event memory, event-table look-ups, interrupts
+ *  ascend_emu_trace.c    the device's tracepoints
+ *  ascend_emu_bus.c      where the devices come from: the emulated bus
  */
 #ifndef __ASCEND_EMU_H__
 #define __ASCEND_EMU_H__

@@ -212,8 +212,11 @@ static void ascend_queue_halt(struct ascend_queue *q)
 	}
 }
 
-void ascend_queue_set_fault(struct ascend_queue *q, u32 fault, u64 seq,
-			    u64 addr, u32 opcode)
+static void ascend_queue_poke_retire(struct ascend_queue *q);
+
+/* Record the first fault of @q, mirror it, wake waiters.  Process context. */
+static void ascend_queue_set_fault(struct ascend_queue *q, u32 fault, u64 seq,
+				   u64 addr, u32 opcode)
 {
 	struct ascend_queue_status *st = q->status;
 	bool first = false;
@@ -284,7 +287,11 @@ static void ascend_queue_arm(struct ascend_queue *q)
 	smp_mb();
 }
 
-int ascend_queue_read_wptr(struct ascend_queue *q, u64 *wptr)
+/*
+ * Read the user's wptr and check it against the device's rptr: 0 and
+ * *@wptr on success, -EPROTO if it is behind rptr or more than a ring ahead.
+ */
+static int ascend_queue_read_wptr(struct ascend_queue *q, u64 *wptr)
 {
 	u64 rp_before, rp_after, w;
 
@@ -589,7 +596,11 @@ struct ascend_retire_mark {
 	u32 reset_count;
 };
 
-void ascend_queue_poke_retire(struct ascend_queue *q)
+/*
+ * Something that may let a deferred retire (ascend_queue_file_defer()) go
+ * ahead happened on @q: a completion, a fault, a finished job, a reset.
+ */
+static void ascend_queue_poke_retire(struct ascend_queue *q)
 {
 	struct ascend_file *af = q->af;
 

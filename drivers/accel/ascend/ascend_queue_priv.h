@@ -122,10 +122,6 @@ struct ascend_queue {
 	u32 reset_count;
 };
 
-/* Record the first fault of @q, mirror it, wake waiters.  Process context. */
-void ascend_queue_set_fault(struct ascend_queue *q, u32 fault, u64 seq,
-			    u64 addr, u32 opcode);
-
 /* The device notified @q (interrupt handler, hard interrupt context). */
 void ascend_queue_notified(struct ascend_queue *q);
 
@@ -147,17 +143,5 @@ static inline bool ascend_queue_faulted(struct ascend_queue *q)
 	return READ_ONCE(q->fault) != ASCEND_FAULT_NONE ||
 	       READ_ONCE(q->report->fault);
 }
-
-/*
- * Read the user's wptr and check it against the device's rptr: 0 and
- * *@wptr on success, -EPROTO if it is behind rptr or more than a ring ahead.
- */
-int ascend_queue_read_wptr(struct ascend_queue *q, u64 *wptr);
-
-/*
- * Something that may let a deferred retire (ascend_queue_file_defer()) go
- * ahead happened on @q: a completion, a fault, a finished job, a reset.
- */
-void ascend_queue_poke_retire(struct ascend_queue *q);
 
 #endif /* __ASCEND_QUEUE_PRIV_H__ */
