@@ -136,7 +136,7 @@ harness-module: need-kdir
 # Passes when checkpatch reports no ERROR (warnings and checks are listed).
 checkpatch: need-kdir
 	@src=$$(tools/kunit-oot/prepare.sh --extract-only $(KDIR) $(ASCEND_CACHE)) || exit 1; \
-	files=$$(ls drivers/accel/ascend/*.[ch] 2>/dev/null | grep -v '\.mod\.c$$'); \
+	files=$$(ls drivers/accel/ascend/*.[ch] drivers/accel/ascend/emu/*.[ch] 2>/dev/null | grep -v '\.mod\.c$$'); \
 	[ -n "$$files" ] || { echo "checkpatch: no driver sources"; exit 0; }; \
 	out=$$(perl $$src/scripts/checkpatch.pl --strict --no-tree --quiet --summary-file \
 		--color=never -f $$files 2>&1); \

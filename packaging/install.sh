@@ -105,11 +105,15 @@ done
 SRC=$DESTDIR/usr/src/ascend-$VERSION
 say "DKMS sources -> $SRC"
 rm -rf "$SRC"
-install -d "$SRC/drivers/accel/ascend" "$SRC/include/uapi/drm"
+install -d "$SRC/drivers/accel/ascend/emu" "$SRC/include/uapi/drm"
 install -m 0644 "$TOP/Kbuild" "$SRC/Kbuild"
 for f in "$TOP"/drivers/accel/ascend/*.[ch] "$TOP/drivers/accel/ascend/Kbuild"; do
 	case $f in *.mod.c) continue ;; esac
 	install -m 0644 "$f" "$SRC/drivers/accel/ascend/"
+done
+for f in "$TOP"/drivers/accel/ascend/emu/*.[ch]; do
+	case $f in *.mod.c) continue ;; esac
+	install -m 0644 "$f" "$SRC/drivers/accel/ascend/emu/"
 done
 install -m 0644 "$TOP/include/uapi/drm/ascend_accel.h" "$SRC/include/uapi/drm/"
 subst "$HERE/dkms.conf.in" "$SRC/dkms.conf" 0644

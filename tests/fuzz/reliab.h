@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #define RELIAB_DEBUGFS "/sys/kernel/debug/accel/ascend.0"
+/* the emulated device's own knobs (its DMA engines' fault injection) */
+#define RELIAB_EMU_DEBUGFS "/sys/kernel/debug/ascend-emu/ascend.0"
 #define RELIAB_PARAMS "/sys/module/ascend/parameters"
 
 /* HBM bytes in use on device 0 (debugfs hbm "used:"), -1 if unreadable. */
@@ -124,14 +126,18 @@ static inline int reliab_param_set(const char *name, long v)
 	return fclose(f) == 0 && ok ? 0 : -1;
 }
 
-/* Write @v to a debugfs file of device 0 (e.g. "fail_pin"). */
+/*
+ * Write @v to a debugfs file of device 0 (e.g. "fail_pin"); a @name that
+ * starts with '/' is a whole path.
+ */
 static inline int reliab_debugfs_set(const char *name, long v)
 {
 	char path[256];
 	FILE *f;
 	int ok;
 
-	snprintf(path, sizeof(path), RELIAB_DEBUGFS "/%s", name);
+	snprintf(path, sizeof(path), "%s%s", name[0] == '/' ? "" :
+		 RELIAB_DEBUGFS "/", name);
 	f = fopen(path, "w");
 	if (!f)
 		return -1;
@@ -145,7 +151,8 @@ static inline long reliab_debugfs_get(const char *name)
 	long v = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), RELIAB_DEBUGFS "/%s", name);
+	snprintf(path, sizeof(path), "%s%s", name[0] == '/' ? "" :
+		 RELIAB_DEBUGFS "/", name);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;

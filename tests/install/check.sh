@@ -180,14 +180,15 @@ SRC=$ROOT/usr/src/ascend-$VERSION
 dkms_ok() {
 	local f
 	for f in dkms.conf Kbuild drivers/accel/ascend/Kbuild drivers/accel/ascend/ascend_drv.c \
-		drivers/accel/ascend/ascend_hw.h include/uapi/drm/ascend_accel.h; do
+		drivers/accel/ascend/ascend_hw.h drivers/accel/ascend/emu/ascend_emu.h \
+		include/uapi/drm/ascend_accel.h; do
 		[ -f "$SRC/$f" ] || { log "missing $SRC/$f"; return 1; }
 	done
 	# Every source the Kbuild names is there.
 	while read -r f; do
 		[ "$f" = ascend ] && continue
 		[ -f "$SRC/drivers/accel/ascend/$f.c" ] || { log "missing $f.c"; return 1; }
-	done < <(sed -n 's/^[[:space:]]*\(ascend[a-z_0-9]*\)\.o.*/\1/p' "$SRC/drivers/accel/ascend/Kbuild")
+	done < <(sed -n 's/^[[:space:]]*\(\(emu\/\)\{0,1\}ascend[a-z_0-9]*\)\.o.*/\1/p' "$SRC/drivers/accel/ascend/Kbuild")
 	# dkms.conf is shell: evaluate it the way dkms does.
 	(
 		# shellcheck disable=SC2034 # read by dkms.conf

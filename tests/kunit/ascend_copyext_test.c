@@ -274,6 +274,12 @@ struct cx_emu {
 	struct ascend_dma_mmu mmu;
 };
 
+static const struct ascend_emu_config cx_cfg = {
+	.hbm_size = CX_HBM,
+	.num_dma_engines = CX_ENGINES,
+	.num_ai_cores = 1,
+};
+
 static struct cx_emu *cx_emu_new(struct kunit *test)
 {
 	struct cx_emu *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
@@ -284,11 +290,8 @@ static struct cx_emu *cx_emu_new(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, c->adev);
 	KUNIT_ASSERT_NOT_NULL(test, c->emu);
 	c->adev->hbm.size = CX_HBM;
-	c->adev->hw_priv = c->emu;
 	c->adev->num_dma_engines = CX_ENGINES;
-	c->emu->adev = c->adev;
-	xa_init(&c->emu->hbm_pages);
-	xa_init(&c->emu->table_pages);
+	ascend_emu_setup(c->emu, 0, &cx_cfg);
 	KUNIT_ASSERT_EQ(test, ascend_emu_dma_init(c->emu, CX_ENGINES), 0);
 	return c;
 }
@@ -325,7 +328,7 @@ static void cx_ring_full_and_wrap(struct kunit *test)
 	ascend_emu_dma_pause(c->emu, true);
 	job.descs = d;
 	job.count = n;
-	ascend_emu_dma_submit(c->adev, &job);
+	ascend_emu_dma_submit(&c->emu->hw, &job);
 	/* every ring full, the rest of the job waiting for slots */
 	for (i = 0; i < CX_ENGINES; i++) {
 		KUNIT_ASSERT_EQ(test, ascend_emu_dma_ring_state(c->emu, i, &st[i]), 0);
@@ -350,7 +353,7 @@ static void cx_ring_full_and_wrap(struct kunit *test)
 	KUNIT_EXPECT_GT(test, st[0].tail + st[1].tail,
 			2U * ASCEND_DMA_RING_SIZE);
 	for (i = 0; i < n; i += 37) {
-		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, i * 16, buf,
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, i * 16, buf,
 							sizeof(buf), false), 0);
 		KUNIT_EXPECT_EQ(test, buf[0], (u8)i);
 		KUNIT_EXPECT_EQ(test, buf[15], (u8)i);
@@ -368,7 +371,8 @@ static void cx_emu_map(struct kunit *test, struct cx_emu *c)
 {
 	static const struct ascend_hbm_range r = { 0, 0, CX_HBM / 2 };
 
-	c->adev->hw = &ascend_emu_ops;
+	c->adev->hw = &c->emu->hw;
+	c->adev->hw_ops = c->emu->hw.ops;
 	KUNIT_ASSERT_EQ(test, ascend_pt_pool_setup(&c->adev->pt_pool, CX_HBM), 0);
 	KUNIT_ASSERT_EQ(test, ascend_emu_smmu_init(c->emu), 0);
 	ascend_pt_init(&c->pt, c->adev);
@@ -382,7 +386,7 @@ static int cx_run(struct cx_emu *c, const struct ascend_dma_desc *d,
 {
 	struct ascend_dma_job job = { .descs = d, .count = n, .mmu = &c->mmu };
 
-	ascend_emu_dma_submit(c->adev, &job);
+	ascend_emu_dma_submit(&c->emu->hw, &job);
 	ascend_dma_job_wait(&job);
 	*fault = job.fault_addr;
 	return job.status;
@@ -407,14 +411,14 @@ static void cx_va_descriptors(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, out);
 	for (i = 0; i < 8192; i++)
 		src[i] = i * 13 + 1;
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0, src, 8192, true), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0, src, 8192, true), 0);
 
 	/* 2D: 9 rows of 250 bytes, pitches 300 / 512, as two bands */
 	KUNIT_ASSERT_EQ(test, ascend_copy_2d_build(CX_VA + 0x10000, ASCEND_AS_VA,
 						   512, CX_VA, ASCEND_AS_VA,
 						   300, 250, 9, 2, d, 2), 2);
 	KUNIT_EXPECT_EQ(test, cx_run(c, d, 2, &fault), 0);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x10000, out, 512 * 9,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0x10000, out, 512 * 9,
 						false), 0);
 	for (r = 0; r < 9; r++) {
 		KUNIT_EXPECT_EQ(test, memcmp(out + r * 512, src + r * 300, 250), 0);
@@ -422,23 +426,23 @@ static void cx_va_descriptors(struct kunit *test)
 	}
 
 	/* INDIRECT: the descriptor at VA 0x20000, read when it runs */
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x20000, &md,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0x20000, &md,
 						sizeof(md), true), 0);
 	memset(d, 0, sizeof(d));
 	d[0].kind = ASCEND_DMA_INDIRECT;
 	d[0].src = CX_VA + 0x20000;
 	d[0].src_as = ASCEND_AS_VA;
 	KUNIT_EXPECT_EQ(test, cx_run(c, d, 1, &fault), 0);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x30000, out, 777,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0x30000, out, 777,
 						false), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(out, src + 7, 777), 0);
 	md.reserved[0] = 5;
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x20000, &md,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0x20000, &md,
 						sizeof(md), true), 0);
 	KUNIT_EXPECT_EQ(test, cx_run(c, d, 1, &fault), -EINVAL);
 	md.reserved[0] = 0;
 	md.src = CX_VA + CX_HBM;	/* not mapped */
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x20000, &md,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0x20000, &md,
 						sizeof(md), true), 0);
 	KUNIT_EXPECT_EQ(test, cx_run(c, d, 1, &fault), -EFAULT);
 	KUNIT_EXPECT_EQ(test, fault, CX_VA + CX_HBM);
@@ -449,7 +453,7 @@ static void cx_va_descriptors(struct kunit *test)
 	/* OFFSET: bases in slots at 0x40000 / 0x40008 */
 	bases[0] = CX_VA + 0x50000;
 	bases[1] = CX_VA + 0x100;
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x40000, bases,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0x40000, bases,
 						sizeof(bases), true), 0);
 	memset(d, 0, sizeof(d));
 	d[0] = (struct ascend_dma_desc){ .kind = ASCEND_DMA_OFFSET,
@@ -457,7 +461,7 @@ static void cx_va_descriptors(struct kunit *test)
 		.dst_as = ASCEND_AS_VA, .src_as = ASCEND_AS_VA,
 		.dst_off = 3, .src_off = 5, .len = 1001 };
 	KUNIT_EXPECT_EQ(test, cx_run(c, d, 1, &fault), 0);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x50003, out, 1001,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0x50003, out, 1001,
 						false), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(out, src + 0x105, 1001), 0);
 	d[0].dst_off = U64_MAX;
@@ -466,7 +470,7 @@ static void cx_va_descriptors(struct kunit *test)
 	{
 		struct ascend_dma_job job = { .descs = d, .count = 1 };
 
-		ascend_emu_dma_submit(c->adev, &job);
+		ascend_emu_dma_submit(&c->emu->hw, &job);
 		ascend_dma_job_wait(&job);
 		KUNIT_EXPECT_EQ(test, job.status, -EIO);
 	}
@@ -484,7 +488,7 @@ static u32 cx_cmd(struct cx_emu *c, struct ascend_cmd *cmd, bool *abort,
 static void cx_hbm_expect(struct kunit *test, struct cx_emu *c, u64 addr,
 			  const u8 *want, size_t len, u8 *tmp)
 {
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, addr, tmp, len, false),
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, addr, tmp, len, false),
 			0);
 	KUNIT_EXPECT_EQ(test, memcmp(tmp, want, len), 0);
 }
@@ -515,7 +519,7 @@ static void cx_device_copies(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, zero);
 	for (i = 0; i < big; i++)
 		src[i] = i * 7 + 3;
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0, src, big, true), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0, src, big, true), 0);
 
 	/* COPY over several descriptors */
 	cmd.opcode = ASCEND_CMD_COPY;
@@ -546,7 +550,7 @@ static void cx_device_copies(struct kunit *test)
 	cmd.fill.pattern = 0xbeef;
 	cmd.fill.pattern_size = 2;
 	KUNIT_EXPECT_EQ(test, cx_cmd(c, &cmd, &abort, &fault), ASCEND_FAULT_NONE);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x390000, out,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0x390000, out,
 						2 * SZ_4K + 4, false), 0);
 	KUNIT_EXPECT_EQ(test, out[0], 0);
 	for (i = 0; i < 2 * SZ_4K + 2; i++)
@@ -574,7 +578,7 @@ static void cx_device_copies(struct kunit *test)
 	e[1] = (struct drm_ascend_copy_entry){ CX_VA + 0x3b1000, CX_VA, 0 };
 	e[2] = (struct drm_ascend_copy_entry){ CX_VA + 0x3b2000, CX_VA + 999,
 					       4000 };
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x3c0000, e,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0x3c0000, e,
 						sizeof(e), true), 0);
 	memset(&cmd, 0, sizeof(cmd));
 	cmd.opcode = ASCEND_CMD_COPY_BATCH;
@@ -587,7 +591,7 @@ static void cx_device_copies(struct kunit *test)
 	/* an overlapping entry after a good one: nothing moves */
 	e[0].dst = CX_VA + 0x3d0000;
 	e[2].dst = e[2].src + 1;
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(c->adev, 0x3c0000, e,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0x3c0000, e,
 						sizeof(e), true), 0);
 	KUNIT_EXPECT_EQ(test, cx_cmd(c, &cmd, &abort, &fault),
 			ASCEND_FAULT_BAD_COMMAND);

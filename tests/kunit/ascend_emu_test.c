@@ -21,8 +21,13 @@
 #define EMU_ENGINES	4
 
 struct emu_ctx {
-	struct ascend_device *adev;
 	struct ascend_emu *emu;
+};
+
+static const struct ascend_emu_config emu_cfg = {
+	.hbm_size = EMU_HBM_SIZE,
+	.num_dma_engines = EMU_ENGINES,
+	.num_ai_cores = 1,
 };
 
 static int emu_test_init(struct kunit *test)
@@ -30,17 +35,10 @@ static int emu_test_init(struct kunit *test)
 	struct emu_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
-	ctx->adev = kunit_kzalloc(test, sizeof(*ctx->adev), GFP_KERNEL);
 	ctx->emu = kunit_kzalloc(test, sizeof(*ctx->emu), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, ctx->adev);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->emu);
 
-	ctx->adev->hbm.size = EMU_HBM_SIZE;
-	ctx->adev->hw_priv = ctx->emu;
-	ctx->emu->adev = ctx->adev;
-	xa_init(&ctx->emu->hbm_pages);
-	xa_init(&ctx->emu->table_pages);
-	spin_lock_init(&ctx->emu->event_lock);
+	ascend_emu_setup(ctx->emu, 0, &emu_cfg);
 	KUNIT_ASSERT_EQ(test, ascend_emu_dma_init(ctx->emu, EMU_ENGINES), 0);
 
 	test->priv = ctx;
@@ -80,12 +78,12 @@ static void *emu_vzalloc(struct kunit *test, size_t size)
 	return p;
 }
 
-static int emu_run(struct ascend_device *adev, const struct ascend_dma_desc *d,
+static int emu_run(struct ascend_hw_device *hw, const struct ascend_dma_desc *d,
 		   unsigned int count)
 {
 	struct ascend_dma_job job = { .descs = d, .count = count };
 
-	ascend_emu_dma_submit(adev, &job);
+	ascend_emu_dma_submit(hw, &job);
 	ascend_dma_job_wait(&job);
 	return job.status;
 }
@@ -93,7 +91,7 @@ static int emu_run(struct ascend_device *adev, const struct ascend_dma_desc *d,
 static void emu_hbm_lazy(struct kunit *test)
 {
 	struct emu_ctx *ctx = test->priv;
-	struct ascend_device *adev = ctx->adev;
+	struct ascend_hw_device *hw = &ctx->emu->hw;
 	u8 *buf = kunit_kzalloc(test, SZ_8K, GFP_KERNEL);
 	const u8 three[3] = { 0xa1, 0xb2, 0xc3 };
 	u8 back[3] = {};
@@ -103,27 +101,27 @@ static void emu_hbm_lazy(struct kunit *test)
 	memset(buf, 0x5a, SZ_8K);
 
 	/* never written: reads zero and allocates nothing */
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(adev, SZ_1M, buf, SZ_8K, false),
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(hw, SZ_1M, buf, SZ_8K, false),
 			0);
 	for (i = 0; i < SZ_8K; i++)
 		KUNIT_ASSERT_EQ(test, buf[i], 0);
 	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 0UL);
 
 	/* a write across a page boundary backs exactly two pages */
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(adev, 0x1ffe, (void *)three, 3,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(hw, 0x1ffe, (void *)three, 3,
 						true), 0);
 	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 2UL);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(adev, 0x1ffe, back, 3, false),
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(hw, 0x1ffe, back, 3, false),
 			0);
 	KUNIT_EXPECT_EQ(test, memcmp(back, three, 3), 0);
 
 	/* out of the device memory */
-	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(adev, EMU_MEM_END - 1, back, 2,
+	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(hw, EMU_MEM_END - 1, back, 2,
 						false), -EFAULT);
-	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(adev, U64_MAX, back, 2, true),
+	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(hw, U64_MAX, back, 2, true),
 			-EFAULT);
 	/* the page-table memory above the HBM is device memory too */
-	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(adev, EMU_HBM_SIZE - 1, back, 2,
+	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(hw, EMU_HBM_SIZE - 1, back, 2,
 						false), 0);
 	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 2UL);
 }
@@ -133,19 +131,19 @@ static void emu_hbm_discard(struct kunit *test)
 	struct emu_ctx *ctx = test->priv;
 	u32 v = 0xdeadbeef, r = 1;
 
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, 0x5000, &v, 4, true),
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, 0x5000, &v, 4, true),
 			0);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, 0x9000, &v, 4, true),
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, 0x9000, &v, 4, true),
 			0);
 	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 2UL);
 
 	ascend_emu_hbm_discard(ctx->emu, 0x4000, 0x4000);
 	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 1UL);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, 0x5000, &r, 4, false),
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, 0x5000, &r, 4, false),
 			0);
 	KUNIT_EXPECT_EQ(test, r, 0U);
 	/* the page just past the range keeps its data */
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, 0x9000, &r, 4, false),
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, 0x9000, &r, 4, false),
 			0);
 	KUNIT_EXPECT_EQ(test, r, v);
 }
@@ -167,7 +165,7 @@ static void emu_dma_many_descs(struct kunit *test)
 
 	for (i = 0; i < total / 4; i++)
 		pattern[i] = i * 2654435761U;
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, src, pattern, total,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, src, pattern, total,
 						true), 0);
 
 	/* descriptors in reverse order: the engines may run them any way */
@@ -176,8 +174,8 @@ static void emu_dma_many_descs(struct kunit *test)
 		d[i].dst = dst + (u64)(n - 1 - i) * len;
 		d[i].len = len;
 	}
-	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, d, n), 0);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, dst, back, total,
+	KUNIT_EXPECT_EQ(test, emu_run(&ctx->emu->hw, d, n), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, dst, back, total,
 						false), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(back, pattern, total), 0);
 }
@@ -192,13 +190,13 @@ static void emu_dma_zero_source(struct kunit *test)
 	unsigned long pages;
 
 	memset(data, 0x77, sizeof(data));
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, d.dst + SZ_4K,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, d.dst + SZ_4K,
 						data, sizeof(data), true), 0);
 	pages = emu_pages(ctx->emu);
 
 	/* never-written source: the destination reads zero, no new pages */
-	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, &d, 1), 0);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, d.dst + SZ_4K,
+	KUNIT_EXPECT_EQ(test, emu_run(&ctx->emu->hw, &d, 1), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, d.dst + SZ_4K,
 						back, sizeof(back), false), 0);
 	memset(data, 0, sizeof(data));
 	KUNIT_EXPECT_EQ(test, memcmp(back, data, sizeof(back)), 0);
@@ -215,15 +213,15 @@ static void emu_dma_errors(struct kunit *test)
 		{ .dst = SZ_8M + 4, .src = 0, .len = 4 },
 	};
 
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, 0, &v, 4, true), 0);
-	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, d, ARRAY_SIZE(d)), -EIO);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, 0, &v, 4, true), 0);
+	KUNIT_EXPECT_EQ(test, emu_run(&ctx->emu->hw, d, ARRAY_SIZE(d)), -EIO);
 	/* the good transfers of the job still ran */
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, SZ_8M + 4, &r, 4,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, SZ_8M + 4, &r, 4,
 						false), 0);
 	KUNIT_EXPECT_EQ(test, r, v);
 
 	/* an empty job completes at once */
-	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, d, 0), 0);
+	KUNIT_EXPECT_EQ(test, emu_run(&ctx->emu->hw, d, 0), 0);
 }
 
 /*
@@ -242,13 +240,13 @@ static void emu_dma_inline(struct kunit *test)
 	struct ascend_dma_desc big = { .dst = SZ_8M, .src = 0, .len = SZ_8K };
 	struct ascend_dma_job job = { .descs = &d, .count = 1 };
 
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, 64, &v, 4, true), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, 64, &v, 4, true), 0);
 	KUNIT_ASSERT_EQ(test, ascend_emu_dma_ring_state(ctx->emu, 0, &before),
 			0);
-	ascend_emu_dma_submit(ctx->adev, &job);
+	ascend_emu_dma_submit(&ctx->emu->hw, &job);
 	KUNIT_EXPECT_TRUE(test, job.sync);
 	KUNIT_EXPECT_EQ(test, job.status, 0);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, SZ_8M, &r, 4, false),
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, SZ_8M, &r, 4, false),
 			0);
 	KUNIT_EXPECT_EQ(test, r, v);
 	KUNIT_ASSERT_EQ(test, ascend_emu_dma_ring_state(ctx->emu, 0, &after),
@@ -259,13 +257,13 @@ static void emu_dma_inline(struct kunit *test)
 
 	/* a failing small job reports its error the same way */
 	job = (struct ascend_dma_job){ .descs = &bad, .count = 1 };
-	ascend_emu_dma_submit(ctx->adev, &job);
+	ascend_emu_dma_submit(&ctx->emu->hw, &job);
 	KUNIT_EXPECT_TRUE(test, job.sync);
 	KUNIT_EXPECT_EQ(test, job.status, -EIO);
 
 	/* too big for the submitter: the engines run it, the caller waits */
 	job = (struct ascend_dma_job){ .descs = &big, .count = 1 };
-	ascend_emu_dma_submit(ctx->adev, &job);
+	ascend_emu_dma_submit(&ctx->emu->hw, &job);
 	KUNIT_EXPECT_FALSE(test, job.sync);
 	ascend_dma_job_wait(&job);
 	KUNIT_EXPECT_EQ(test, job.status, 0);
@@ -273,7 +271,7 @@ static void emu_dma_inline(struct kunit *test)
 	/* engines not idle (paused): a small job waits for them too */
 	ascend_emu_dma_pause(ctx->emu, true);
 	job = (struct ascend_dma_job){ .descs = &d, .count = 1 };
-	ascend_emu_dma_submit(ctx->adev, &job);
+	ascend_emu_dma_submit(&ctx->emu->hw, &job);
 	KUNIT_EXPECT_FALSE(test, job.sync);
 	KUNIT_EXPECT_FALSE(test, completion_done(&job.done));
 	ascend_emu_dma_pause(ctx->emu, false);
@@ -295,7 +293,7 @@ static void emu_dma_concurrent_jobs(struct kunit *test)
 
 	for (i = 0; i < 8; i++) {
 		v = 0x1000 + i;
-		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, i * SZ_4K,
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, i * SZ_4K,
 							&v, 8, true), 0);
 		for (j = 0; j < 4; j++) {
 			d[i][j].src = i * SZ_4K;
@@ -304,14 +302,14 @@ static void emu_dma_concurrent_jobs(struct kunit *test)
 		}
 		jobs[i].descs = d[i];
 		jobs[i].count = 4;
-		ascend_emu_dma_submit(ctx->adev, &jobs[i]);
+		ascend_emu_dma_submit(&ctx->emu->hw, &jobs[i]);
 	}
 	for (i = 0; i < 8; i++) {
 		ascend_dma_job_wait(&jobs[i]);
 		KUNIT_EXPECT_EQ(test, jobs[i].status, 0);
 		for (j = 0; j < 4; j++) {
 			KUNIT_ASSERT_EQ(test,
-					ascend_emu_hbm_rw(ctx->adev, d[i][j].dst,
+					ascend_emu_hbm_rw(&ctx->emu->hw, d[i][j].dst,
 							  &r, 8, false), 0);
 			KUNIT_EXPECT_EQ(test, r, 0x1000ULL + i);
 		}
@@ -352,20 +350,20 @@ static void emu_fill_check(struct kunit *test, u64 pattern, u32 psize)
 	/* marker bytes just outside both segments */
 	buf[0] = 0x5a;
 	for (i = 0; i < ARRAY_SIZE(segs); i++) {
-		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev,
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw,
 							segs[i].addr - 1, buf,
 							1, true), 0);
-		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev,
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw,
 							segs[i].addr +
 							segs[i].len, buf, 1,
 							true), 0);
 	}
-	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, dd, n), 0);
+	KUNIT_EXPECT_EQ(test, emu_run(&ctx->emu->hw, dd, n), 0);
 
 	for (i = 0; i < ARRAY_SIZE(segs); i++) {
 		u64 at = segs[i].addr - 1;
 
-		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, at, buf,
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, at, buf,
 							segs[i].len + 2, false),
 				0);
 		KUNIT_EXPECT_EQ(test, buf[0], 0x5a);
@@ -402,14 +400,14 @@ static void emu_dma_fill_lazy(struct kunit *test)
 	u32 v = 0x12345678, r;
 
 	/* a zero fill over never-written memory backs nothing */
-	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, &d, 1), 0);
+	KUNIT_EXPECT_EQ(test, emu_run(&ctx->emu->hw, &d, 1), 0);
 	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 0UL);
 
 	/* over written memory it writes zeroes */
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, SZ_8M + SZ_8K, &v, 4,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, SZ_8M + SZ_8K, &v, 4,
 						true), 0);
-	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, &d, 1), 0);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, SZ_8M + SZ_8K, &r, 4,
+	KUNIT_EXPECT_EQ(test, emu_run(&ctx->emu->hw, &d, 1), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, SZ_8M + SZ_8K, &r, 4,
 						false), 0);
 	KUNIT_EXPECT_EQ(test, r, 0U);
 
@@ -417,20 +415,20 @@ static void emu_dma_fill_lazy(struct kunit *test)
 	d.pattern = 1;
 	d.pattern_size = 1;
 	d.len = SZ_8K;
-	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, &d, 1), 0);
+	KUNIT_EXPECT_EQ(test, emu_run(&ctx->emu->hw, &d, 1), 0);
 	/* (the page at SZ_8M + SZ_8K was backed already) */
 	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 1UL + SZ_8K / PAGE_SIZE);
 
 	/* bad descriptors: unknown kind, pattern size, off the end */
 	d.kind = 7;
-	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, &d, 1), -EIO);
+	KUNIT_EXPECT_EQ(test, emu_run(&ctx->emu->hw, &d, 1), -EIO);
 	d.kind = ASCEND_DMA_FILL;
 	d.pattern_size = 3;
-	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, &d, 1), -EIO);
+	KUNIT_EXPECT_EQ(test, emu_run(&ctx->emu->hw, &d, 1), -EIO);
 	d.pattern_size = 1;
 	d.dst = EMU_MEM_END - 1;
 	d.len = 2;
-	KUNIT_EXPECT_EQ(test, emu_run(ctx->adev, &d, 1), -EIO);
+	KUNIT_EXPECT_EQ(test, emu_run(&ctx->emu->hw, &d, 1), -EIO);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -443,7 +441,7 @@ static void emu_put(struct kunit *test, struct ascend_emu *emu, u64 addr,
 	__le64 v64 = cpu_to_le64(val);
 	__le32 v32 = cpu_to_le32(val);
 
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(emu->adev, addr,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&emu->hw, addr,
 						size == 8 ? (void *)&v64 :
 						(void *)&v32, size, true), 0);
 }
@@ -503,7 +501,7 @@ static void emu_event_record(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, area);
 	/* no device behind the test context: the bus address is physical */
-	ascend_emu_set_event_notify(ctx->adev, virt_to_phys(area));
+	ascend_emu_set_event_notify(&ctx->emu->hw, virt_to_phys(area));
 
 	emu_put(test, emu, ascend_hw_event_slot_addr(EMU_HBM_SIZE, 300) + 16,
 		ASCEND_HW_EVENT_TIMESTAMP, 4);
@@ -517,7 +515,7 @@ static void emu_event_record(struct kunit *test)
 		1, 4);
 	ascend_emu_event_record(emu, 300, 5);
 	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu, 300), 5ULL);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev, ts_addr, &ts,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, ts_addr, &ts,
 						sizeof(ts), false), 0);
 	KUNIT_EXPECT_NE(test, le64_to_cpu(ts), 0ULL);
 	/* slot 300: pending word 4 bit 44, summary word 0 bit 4 */
@@ -545,7 +543,7 @@ static void emu_event_record(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu,
 						   ASCEND_HW_EVENT_SLOTS - 1),
 			1ULL);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(ctx->adev,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw,
 						ascend_hw_event_slot_addr(EMU_HBM_SIZE,
 									  ASCEND_HW_EVENT_SLOTS - 1) + 8,
 						&ts, sizeof(ts), false), 0);
@@ -558,7 +556,7 @@ static void emu_event_record(struct kunit *test)
 	/* slot 0 does not exist */
 	ascend_emu_event_record(emu, 0, 9);
 	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu, 0), 0ULL);
-	ascend_emu_set_event_notify(ctx->adev, 0);
+	ascend_emu_set_event_notify(&ctx->emu->hw, 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -602,7 +600,7 @@ static void emu_queue_context(struct kunit *test)
 	/* no device behind the test context: bus addresses are physical */
 	for (i = 0; i < 3; i++)
 		list[i] = cpu_to_le64(virt_to_phys(pages[i]));
-	ascend_emu_set_event_notify(ctx->adev, virt_to_phys(area));
+	ascend_emu_set_event_notify(&ctx->emu->hw, virt_to_phys(area));
 	qword = (u64 *)&area[ASCEND_HW_NOTIFY_QUEUE_WORD];
 
 	c.pages = virt_to_phys(list);
@@ -705,7 +703,7 @@ static void emu_queue_context(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p1[1], 'd');
 
 	ascend_emu_queue_free(q);
-	ascend_emu_set_event_notify(ctx->adev, 0);
+	ascend_emu_set_event_notify(&ctx->emu->hw, 0);
 }
 
 static struct kunit_case ascend_emu_test_cases[] = {

@@ -129,7 +129,7 @@ static int host_vm_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	ctx->adev = kunit_kzalloc(test, sizeof(*ctx->adev), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->adev);
-	ctx->adev->hw = &ops;
+	ctx->adev->hw_ops = &ops;
 	ascend_vm_init(&ctx->vm, ctx->adev);
 	/* two bus-address pieces: 0x1000 bytes at 0xa000, 0x3000 at 0x50000 */
 	ctx->ranges[0] = (struct ascend_hbm_range){ 0, 0xa000, 0x1000 };
@@ -307,12 +307,12 @@ static void host_mixed_descs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d[1].dst, 0x50000ULL);
 }
 
-static int host_emu_run(struct ascend_device *adev,
+static int host_emu_run(struct ascend_hw_device *hw,
 			const struct ascend_dma_desc *d, unsigned int count)
 {
 	struct ascend_dma_job job = { .descs = d, .count = count };
 
-	ascend_emu_dma_submit(adev, &job);
+	ascend_emu_dma_submit(hw, &job);
 	ascend_dma_job_wait(&job);
 	return job.status;
 }
@@ -320,22 +320,22 @@ static int host_emu_run(struct ascend_device *adev,
 /* The DMA engines between host pages (bus = physical) and HBM. */
 static void host_emu_dma_sys(struct kunit *test)
 {
-	struct ascend_device *adev = kunit_kzalloc(test, sizeof(*adev),
-						   GFP_KERNEL);
+	static const struct ascend_emu_config cfg = {
+		.hbm_size = SZ_16M,
+		.num_dma_engines = 2,
+		.num_ai_cores = 1,
+	};
 	struct ascend_emu *emu = kunit_kzalloc(test, sizeof(*emu), GFP_KERNEL);
+	struct ascend_hw_device *hw = &emu->hw;
 	struct page **pages = host_pages(test, 4);
 	u64 p0, p1, p2;
 	u8 *v, *back;
 	unsigned int i, bad = 0;
 
-	KUNIT_ASSERT_NOT_NULL(test, adev);
 	KUNIT_ASSERT_NOT_NULL(test, emu);
 	back = kunit_kzalloc(test, 3000, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, back);
-	adev->hbm.size = SZ_16M;
-	adev->hw_priv = emu;
-	emu->adev = adev;
-	xa_init(&emu->hbm_pages);
+	ascend_emu_setup(emu, 0, &cfg);
 	KUNIT_ASSERT_EQ(test, ascend_emu_dma_init(emu, 2), 0);
 
 	p0 = page_to_phys(pages[0]);
@@ -353,9 +353,9 @@ static void host_emu_dma_sys(struct kunit *test)
 			  .dst_as = ASCEND_AS_HBM, .src_as = ASCEND_AS_SYS },
 		};
 
-		KUNIT_ASSERT_EQ(test, host_emu_run(adev, d, 1), 0);
+		KUNIT_ASSERT_EQ(test, host_emu_run(hw, d, 1), 0);
 	}
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(adev, 0x1ff00, back, 3000,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(hw, 0x1ff00, back, 3000,
 						false), 0);
 	for (i = 0; i < 3000; i++)
 		bad += back[i] != (u8)((i + 100) * 7 + 1);
@@ -379,7 +379,7 @@ static void host_emu_dma_sys(struct kunit *test)
 		v = kmap_local_page(pages[2]);
 		memset(v + 3000, 0x77, 64);
 		kunmap_local(v);
-		KUNIT_ASSERT_EQ(test, host_emu_run(adev, d, ARRAY_SIZE(d)), 0);
+		KUNIT_ASSERT_EQ(test, host_emu_run(hw, d, ARRAY_SIZE(d)), 0);
 	}
 	v = kmap_local_page(pages[1]);
 	for (i = 0; i < 1000; i++)
@@ -404,10 +404,10 @@ static void host_emu_dma_sys(struct kunit *test)
 			.dst = 0, .src = p0, .len = 8, .src_as = 7,
 		};
 
-		KUNIT_EXPECT_EQ(test, host_emu_run(adev, &d, 1), -EIO);
+		KUNIT_EXPECT_EQ(test, host_emu_run(hw, &d, 1), -EIO);
 	}
 	/* device-side byte access to host memory (hw op sys_rw) */
-	KUNIT_EXPECT_EQ(test, ascend_emu_sys_rw(adev, p1 + PAGE_SIZE - 2,
+	KUNIT_EXPECT_EQ(test, ascend_emu_sys_rw(hw, p1 + PAGE_SIZE - 2,
 						back, 4, false), 0);
 	KUNIT_EXPECT_EQ(test, back[0], (u8)((998 + 100) * 7 + 1));
 

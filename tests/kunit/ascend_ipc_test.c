@@ -201,6 +201,10 @@ static struct ascend_peer_test *ascend_peer_test_setup(struct kunit *test)
 	p->a.adev = &p->dev[0];
 	p->a2.adev = &p->dev[0];
 	p->b.adev = &p->dev[1];
+	/* the link paths lock each file's address space, as on a real file */
+	mutex_init(&p->a.vm.lock);
+	mutex_init(&p->a2.vm.lock);
+	mutex_init(&p->b.vm.lock);
 	ascend_peer_file_init(&p->a);
 	ascend_peer_file_init(&p->a2);
 	ascend_peer_file_init(&p->b);

@@ -5,7 +5,6 @@
  * command processor; the kernel table comes with ascend_cmd_test.c).  The suites never reach them: the
  * copy ioctl's drain and the emulator's ops table only reference them.
  */
-#include "ascend_drv.h"
 #include "ascend_emu.h"
 #include "ascend_queue.h"
 
@@ -23,42 +22,36 @@ void ascend_emu_cp_fini(struct ascend_emu *emu)
 {
 }
 
-int ascend_emu_queue_start(struct ascend_device *adev, u32 qid,
+int ascend_emu_queue_start(struct ascend_hw_device *hw, u32 qid,
 			   const struct ascend_hw_queue_ctx *ctx)
 {
 	return -ENODEV;
 }
 
-void ascend_emu_queue_stop(struct ascend_device *adev, u32 qid)
+void ascend_emu_queue_stop(struct ascend_hw_device *hw, u32 qid)
 {
 }
 
-void ascend_emu_queue_doorbell(struct ascend_device *adev, u32 qid)
+void ascend_emu_queue_doorbell(struct ascend_hw_device *hw, u32 qid)
 {
 }
 
-void ascend_emu_queue_halt(struct ascend_device *adev, u32 qid)
+void ascend_emu_queue_halt(struct ascend_hw_device *hw, u32 qid)
 {
 }
 
-int ascend_emu_queue_info(struct ascend_device *adev, u32 qid,
+int ascend_emu_queue_info(struct ascend_hw_device *hw, u32 qid,
 			  struct ascend_hw_queue_info *info)
 {
 	return -ENOENT;
 }
 
-void ascend_emu_set_cmd_timeout(struct ascend_device *adev, u32 ms)
+void ascend_emu_set_cmd_timeout(struct ascend_hw_device *hw, u32 ms)
 {
 }
 
 void ascend_emu_cp_kick(struct ascend_emu *emu)
 {
-}
-
-/* ascend_emu_bus.c: the test contexts have no interrupt line */
-unsigned int ascend_emu_bus_irq(unsigned int index)
-{
-	return 0;
 }
 
 /*
@@ -70,14 +63,4 @@ int ascend_emu_vm_rw(struct ascend_emu_queue *q, u64 va, void *buf,
 		     size_t len, bool write)
 {
 	return -EFAULT;
-}
-
-/* ascend_drv.c's device table: ascend_peer_test.c fills it. */
-struct ascend_device *ascend_kunit_devices[4];
-
-struct ascend_device *ascend_device_by_index(unsigned int index)
-{
-	if (index >= ARRAY_SIZE(ascend_kunit_devices))
-		return NULL;
-	return ascend_kunit_devices[index];
 }

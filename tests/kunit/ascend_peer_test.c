@@ -17,9 +17,6 @@
 #include "ascend_peer.h"
 #include "ascend_vm.h"
 
-/* ascend_kunit_stubs.c: what ascend_device_by_index() returns */
-extern struct ascend_device *ascend_kunit_devices[4];
-
 #define PT_WIN(i)	(BIT_ULL(40) + (u64)(i) * SZ_1G)
 
 struct peer_test_file {
@@ -195,36 +192,37 @@ static void peer_translate_tags(struct kunit *test)
 
 /* Two emulated devices: engines of one reach the other's HBM. */
 struct peer_emu {
-	struct ascend_device adev;
 	struct ascend_emu emu;
 };
 
 static void peer_emu_init(struct kunit *test, struct peer_emu *d,
 			  unsigned int index)
 {
-	d->adev.index = index;
-	d->adev.hbm.size = SZ_16M;
-	d->adev.hw = &ascend_emu_ops;
-	d->adev.hw_priv = &d->emu;
-	d->emu.adev = &d->adev;
-	xa_init(&d->emu.hbm_pages);
+	static const struct ascend_emu_config cfg = {
+		.hbm_size = SZ_16M,
+		.num_dma_engines = 2,
+		.num_ai_cores = 1,
+	};
+
+	ascend_emu_setup(&d->emu, index, &cfg);
 	KUNIT_ASSERT_EQ(test, ascend_emu_dma_init(&d->emu, 2), 0);
-	ascend_kunit_devices[index] = &d->adev;
+	/* its peers find it, as after the device's init */
+	ascend_emu_set_up(&d->emu, true);
 }
 
 static void peer_emu_fini(struct peer_emu *d)
 {
-	ascend_kunit_devices[d->adev.index] = NULL;
+	ascend_emu_set_up(&d->emu, false);
 	ascend_emu_dma_fini(&d->emu);
 	ascend_emu_hbm_release(&d->emu);
 }
 
-static int peer_emu_run(struct ascend_device *adev,
+static int peer_emu_run(struct ascend_hw_device *hw,
 			const struct ascend_dma_desc *d, unsigned int count)
 {
 	struct ascend_dma_job job = { .descs = d, .count = count };
 
-	ascend_emu_dma_submit(adev, &job);
+	ascend_emu_dma_submit(hw, &job);
 	ascend_dma_job_wait(&job);
 	return job.status;
 }
@@ -242,7 +240,7 @@ static void peer_emu_copy(struct kunit *test)
 	peer_emu_init(test, &d[1], 1);
 	for (i = 0; i < 3000; i++)
 		buf[i] = i * 7 + 1;
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d[1].adev, 0x1ffe, buf, 3000,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d[1].emu.hw, 0x1ffe, buf, 3000,
 						true), 0);
 
 	/* device 0 reads device 1's HBM into its own (page-crossing) */
@@ -250,8 +248,8 @@ static void peer_emu_copy(struct kunit *test)
 		.kind = ASCEND_DMA_LINEAR, .dst = 0x5003, .src = 0x1ffe,
 		.len = 3000, .dst_as = ASCEND_AS_HBM,
 		.src_as = ASCEND_AS_PEER(1) };
-	KUNIT_EXPECT_EQ(test, peer_emu_run(&d[0].adev, desc, 1), 0);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d[0].adev, 0x5003, back, 3000,
+	KUNIT_EXPECT_EQ(test, peer_emu_run(&d[0].emu.hw, desc, 1), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d[0].emu.hw, 0x5003, back, 3000,
 						false), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(buf, back, 3000), 0);
 
@@ -264,24 +262,24 @@ static void peer_emu_copy(struct kunit *test)
 		.kind = ASCEND_DMA_FILL, .dst = 0xc000, .len = 64,
 		.pattern = 0xa5, .pattern_size = 1,
 		.dst_as = ASCEND_AS_PEER(1) };
-	KUNIT_EXPECT_EQ(test, peer_emu_run(&d[0].adev, desc, 2), 0);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d[1].adev, 0x9000, back, 3000,
+	KUNIT_EXPECT_EQ(test, peer_emu_run(&d[0].emu.hw, desc, 2), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d[1].emu.hw, 0x9000, back, 3000,
 						false), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(buf, back, 3000), 0);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d[1].adev, 0xc000, back, 64,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d[1].emu.hw, 0xc000, back, 64,
 						false), 0);
 	KUNIT_EXPECT_NULL(test, memchr_inv(back, 0xa5, 64));
 	/* device 0's own HBM at those offsets untouched */
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d[0].adev, 0xc000, back, 64,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d[0].emu.hw, 0xc000, back, 64,
 						false), 0);
 	KUNIT_EXPECT_NULL(test, memchr_inv(back, 0, 64));
 
 	/* no device 2, and past device 1's memory: the transfer fails */
 	desc[0].dst_as = ASCEND_AS_PEER(2);
-	KUNIT_EXPECT_EQ(test, peer_emu_run(&d[0].adev, desc, 1), -EIO);
+	KUNIT_EXPECT_EQ(test, peer_emu_run(&d[0].emu.hw, desc, 1), -EIO);
 	desc[0].dst_as = ASCEND_AS_PEER(1);
 	desc[0].dst = SZ_16M + ascend_mmu_table_mem_size(SZ_16M) - 16;
-	KUNIT_EXPECT_EQ(test, peer_emu_run(&d[0].adev, desc, 1), -EIO);
+	KUNIT_EXPECT_EQ(test, peer_emu_run(&d[0].emu.hw, desc, 1), -EIO);
 
 	peer_emu_fini(&d[1]);
 	peer_emu_fini(&d[0]);

@@ -26,9 +26,6 @@
 #include "ascend_pt.h"
 #include "ascend_vm.h"
 
-/* ascend_kunit_stubs.c: what ascend_device_by_index() returns */
-extern struct ascend_device *ascend_kunit_devices[4];
-
 #define PT_HBM		SZ_64M	/* page-table memory: 16 MiB above it */
 #define PT_VA		BIT_ULL(40)
 
@@ -41,22 +38,27 @@ struct pt_dev {
 static void pt_dev_init(struct kunit *test, struct pt_dev *d,
 			unsigned int index)
 {
+	static const struct ascend_emu_config cfg = {
+		.hbm_size = PT_HBM,
+		.num_dma_engines = 1,
+		.num_ai_cores = 1,
+	};
+
+	ascend_emu_setup(&d->emu, index, &cfg);
 	d->adev.index = index;
 	d->adev.hbm.size = PT_HBM;
-	d->adev.hw = &ascend_emu_ops;
-	d->adev.hw_priv = &d->emu;
-	d->emu.adev = &d->adev;
-	xa_init(&d->emu.hbm_pages);
-	xa_init(&d->emu.table_pages);
+	d->adev.hw = &d->emu.hw;
+	d->adev.hw_ops = d->emu.hw.ops;
 	KUNIT_ASSERT_EQ(test, ascend_pt_pool_setup(&d->adev.pt_pool, PT_HBM), 0);
 	KUNIT_ASSERT_EQ(test, ascend_emu_smmu_init(&d->emu), 0);
 	ascend_pt_init(&d->pt, &d->adev);
-	ascend_kunit_devices[index] = &d->adev;
+	/* its peers find it, as after the device's init */
+	ascend_emu_set_up(&d->emu, true);
 }
 
 static void pt_dev_fini(struct pt_dev *d)
 {
-	ascend_kunit_devices[d->adev.index] = NULL;
+	ascend_emu_set_up(&d->emu, false);
 	ascend_pt_fini(&d->pt);
 	ascend_emu_smmu_fini(&d->emu);
 	ascend_pt_pool_release(&d->adev.pt_pool);
@@ -78,7 +80,7 @@ static u64 pt_desc(struct kunit *test, struct pt_dev *d, u64 table,
 {
 	__le64 v;
 
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->adev, table + idx * 8, &v,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->emu.hw, table + idx * 8, &v,
 						sizeof(v), false), 0);
 	return le64_to_cpu(v);
 }
@@ -631,43 +633,43 @@ static void sm_tlb_invalidate(struct kunit *test)
 	table = pt_desc(test, d, table, ascend_mmu_index(PT_VA, 2)) &
 		ASCEND_PTE_ADDR_MASK;
 	nv = cpu_to_le64(ascend_pte_leaf(0x9000, ASCEND_AS_HBM, false));
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->adev, table +
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->emu.hw, table +
 						ascend_mmu_index(PT_VA, 3) * 8,
 						&nv, 8, true), 0);
 	KUNIT_EXPECT_EQ(test, sm_xlate(d, PT_VA, 1, true, &s), 0);
 	KUNIT_EXPECT_EQ(test, s.addr, 0x5000ULL);	/* the cached one */
-	ascend_emu_mmu_invalidate(&d->adev, d->pt.asid, PT_VA + SZ_4K, SZ_4K);
-	ascend_emu_mmu_invalidate(&d->adev, d->pt.asid + 1, PT_VA, SZ_4K);
+	ascend_emu_mmu_invalidate(&d->emu.hw, d->pt.asid, PT_VA + SZ_4K, SZ_4K);
+	ascend_emu_mmu_invalidate(&d->emu.hw, d->pt.asid + 1, PT_VA, SZ_4K);
 	KUNIT_EXPECT_EQ(test, sm_xlate(d, PT_VA, 1, false, &s), 0);
 	KUNIT_EXPECT_EQ(test, s.addr, 0x5000ULL);
-	ascend_emu_mmu_invalidate(&d->adev, d->pt.asid, PT_VA + 100, 1);
+	ascend_emu_mmu_invalidate(&d->emu.hw, d->pt.asid, PT_VA + 100, 1);
 	KUNIT_EXPECT_EQ(test, sm_xlate(d, PT_VA, 1, false, &s), 0);
 	KUNIT_EXPECT_EQ(test, s.addr, 0x9000ULL);
 	KUNIT_EXPECT_EQ(test, sm_xlate(d, PT_VA, 1, true, &s), -EFAULT);
 
 	/* a reserved bit: a fault, not a translation */
 	nv = cpu_to_le64(ascend_pte_leaf(0x9000, ASCEND_AS_HBM, true) | BIT_ULL(5));
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->adev, table +
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->emu.hw, table +
 						ascend_mmu_index(PT_VA, 3) * 8,
 						&nv, 8, true), 0);
-	ascend_emu_mmu_invalidate(&d->adev, d->pt.asid, 0, U64_MAX);
+	ascend_emu_mmu_invalidate(&d->emu.hw, d->pt.asid, 0, U64_MAX);
 	KUNIT_EXPECT_EQ(test, sm_xlate(d, PT_VA, 1, false, &s), -EFAULT);
 	/* a table bit at level 3 too */
 	nv = cpu_to_le64(ascend_pte_table(0x9000));
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->adev, table +
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->emu.hw, table +
 						ascend_mmu_index(PT_VA, 3) * 8,
 						&nv, 8, true), 0);
 	KUNIT_EXPECT_EQ(test, sm_xlate(d, PT_VA, 1, false, &s), -EFAULT);
 
 	/* a context switched off translates nothing, its TLB entries gone */
 	nv = cpu_to_le64(ascend_pte_leaf(0x5000, ASCEND_AS_HBM, true));
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->adev, table +
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->emu.hw, table +
 						ascend_mmu_index(PT_VA, 3) * 8,
 						&nv, 8, true), 0);
 	KUNIT_EXPECT_EQ(test, sm_xlate(d, PT_VA, 1, false, &s), 0);
-	ascend_emu_mmu_set_context(&d->adev, d->pt.asid, 0, 0);
+	ascend_emu_mmu_set_context(&d->emu.hw, d->pt.asid, 0, 0);
 	KUNIT_EXPECT_EQ(test, sm_xlate(d, PT_VA, 1, false, &s), -EFAULT);
-	ascend_emu_mmu_set_context(&d->adev, d->pt.asid,
+	ascend_emu_mmu_set_context(&d->emu.hw, d->pt.asid,
 				   ascend_pt_root_addr(&d->pt), 0);
 	KUNIT_EXPECT_EQ(test, sm_xlate(d, PT_VA, 1, false, &s), 0);
 	ascend_pt_unmap(&d->pt, PT_VA, SZ_4K);
@@ -744,9 +746,9 @@ static void sm_rw(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ascend_emu_smmu_rw(&d->emu, d->pt.asid,
 						 PT_VA + SZ_4K - 32, buf, 64,
 						 true, false), 0);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->adev, 0x30000 + SZ_4K - 32,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->emu.hw, 0x30000 + SZ_4K - 32,
 						back, 32, false), 0);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->adev, 0x10000, back + 32, 32,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->emu.hw, 0x10000, back + 32, 32,
 						false), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(buf, back, 64), 0);
 	/* running off the end: -EFAULT and not a byte written */
@@ -754,7 +756,7 @@ static void sm_rw(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ascend_emu_smmu_rw(&d->emu, d->pt.asid,
 						 PT_VA + SZ_8K - 32, back, 64,
 						 true, false), -EFAULT);
-	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->adev, 0x10000 + SZ_4K - 32,
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&d->emu.hw, 0x10000 + SZ_4K - 32,
 						buf, 32, false), 0);
 	for (i = 0; i < 32; i++)
 		KUNIT_EXPECT_EQ(test, buf[i], 0);

@@ -22,7 +22,7 @@
 /* A fake backend whose HBM is a plain buffer (tests run one at a time). */
 static u8 *test_hbm;
 
-static int test_hbm_rw(struct ascend_device *adev, u64 addr, void *buf,
+static int test_hbm_rw(struct ascend_hw_device *hw, u64 addr, void *buf,
 		       size_t len, bool write)
 {
 	if (addr + len > TEST_HBM_SIZE)
@@ -51,7 +51,7 @@ static int vm_test_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	ctx->adev = kunit_kzalloc(test, sizeof(*ctx->adev), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->adev);
-	ctx->adev->hw = &test_hw_ops;
+	ctx->adev->hw_ops = &test_hw_ops;
 	test_hbm = kunit_kzalloc(test, TEST_HBM_SIZE, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, test_hbm);
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Fault-injection sweep: for every site of drivers/accel/ascend/ascend_fault.h
- * arm "fail the next call" (debugfs fail_<site> = 1), run a workload that
+ * and the emulated device's own (its DMA engines' transfers, in
+ * RELIAB_EMU_DEBUGFS) arm "fail the next call" (debugfs fail_<site> = 1),
+ * run a workload that
  * reaches the site, and check
  *  - the clean error: the raw ioctl's errno, and for libaclrt a CANN error
  *    code with a message for aclGetRecentErrMsg();
@@ -10,7 +12,6 @@
  *    are empty;
  *  - a working device afterwards: a copy round trip and a kernel launch
  *    on a queue, bytes checked.
- * The engine-transfer site (dma_xfer) is checked only when the driver has it.
  */
 #define _GNU_SOURCE
 #include "acl_util.h"
@@ -19,17 +20,23 @@
 
 #define PAGE 4096
 
+/* The directory of @site's knobs: the device's own, or the driver's. */
+static const char *site_dir(const char *site)
+{
+	return strcmp(site, "dma_xfer") ? RELIAB_DEBUGFS : RELIAB_EMU_DEBUGFS;
+}
+
 /* Arm @site for its next call; returns its injected count before. */
 static long arm(const char *site)
 {
-	char n[64];
+	char n[128];
 	long before;
 
-	snprintf(n, sizeof(n), "injected_%s", site);
+	snprintf(n, sizeof(n), "%s/injected_%s", site_dir(site), site);
 	before = reliab_debugfs_get(n);
 	if (before < 0)
 		SKIP("no fault-injection knobs in debugfs");
-	snprintf(n, sizeof(n), "fail_%s", site);
+	snprintf(n, sizeof(n), "%s/fail_%s", site_dir(site), site);
 	REQUIRE(reliab_debugfs_set(n, 1) == 0);
 	return before;
 }
@@ -37,12 +44,12 @@ static long arm(const char *site)
 /* The site fired exactly once since arm(); disarm either way. */
 static void fired_once(const char *site, long before)
 {
-	char n[64];
+	char n[128];
 
-	snprintf(n, sizeof(n), "fail_%s", site);
+	snprintf(n, sizeof(n), "%s/fail_%s", site_dir(site), site);
 	CHECK_EQ(reliab_debugfs_get(n), 0);
 	reliab_debugfs_set(n, 0);
-	snprintf(n, sizeof(n), "injected_%s", site);
+	snprintf(n, sizeof(n), "%s/injected_%s", site_dir(site), site);
 	CHECK_EQ(reliab_debugfs_get(n), before + 1);
 }
 
@@ -205,8 +212,6 @@ TEST(dma_xfer_copy_fails_with_eio)
 	long before;
 	int fd;
 
-	if (reliab_debugfs_get("injected_dma_xfer") < 0)
-		SKIP("no dma_xfer site in this driver");
 	fd = open_accel();
 	setup_window(fd);
 	REQUIRE_OK(bo_create(fd, PAGE, DRM_ASCEND_BO_NORMAL_ONLY, 0, &a));
@@ -224,8 +229,6 @@ TEST(dma_xfer_acl_memcpy)
 	void *a = NULL, *b = NULL;
 	long before;
 
-	if (reliab_debugfs_get("injected_dma_xfer") < 0)
-		SKIP("no dma_xfer site in this driver");
 	acl_setup();
 	REQUIRE_ACL(aclrtMalloc(&a, PAGE, ACL_MEM_MALLOC_NORMAL_ONLY));
 	REQUIRE_ACL(aclrtMalloc(&b, PAGE, ACL_MEM_MALLOC_NORMAL_ONLY));

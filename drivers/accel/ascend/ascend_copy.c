@@ -161,7 +161,7 @@ static int ascend_dma_wait(struct ascend_device *adev,
 {
 	if (job->sync || !wait_for_completion_killable(&job->done))
 		return 0;
-	adev->hw->dma_cancel(adev, job);
+	adev->hw_ops->dma_cancel(adev->hw, job);
 	wait_for_completion(&job->done);
 	return -EINTR;
 }
@@ -180,7 +180,7 @@ int ascend_dma_run_mmu(struct ascend_device *adev,
 	if (trace_ascend_dma_submit_enabled() || trace_ascend_dma_done_enabled())
 		bytes = ascend_dma_descs_bytes(descs, n);
 	trace_ascend_dma_submit(adev->index, n, bytes, adev->num_dma_engines, 0);
-	adev->hw->dma_submit(adev, &job);
+	adev->hw_ops->dma_submit(adev->hw, &job);
 	/* The engines own @job until it completes, cancelled or not. */
 	ret = ascend_dma_wait(adev, &job);
 	trace_ascend_dma_done(adev->index, n, bytes, adev->num_dma_engines,

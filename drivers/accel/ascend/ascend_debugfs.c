@@ -300,11 +300,11 @@ static void ascend_debugfs_queue_cur(struct seq_file *m, struct ascend_queue *q)
 	const struct ascend_cmd *cmd = &info.cmd;
 	int idx;
 
-	if (!adev->hw->queue_info || !drm_dev_enter(&adev->drm, &idx)) {
+	if (!adev->hw_ops->queue_info || !drm_dev_enter(&adev->drm, &idx)) {
 		seq_puts(m, " ?");
 		return;
 	}
-	if (adev->hw->queue_info(adev, q->qid, &info))
+	if (adev->hw_ops->queue_info(adev->hw, q->qid, &info))
 		info.state = ASCEND_HW_QUEUE_IDLE;
 	drm_dev_exit(idx);
 
@@ -370,12 +370,12 @@ static int ascend_debugfs_engines(struct seq_file *m, void *data)
 	struct ascend_dma_engine_info info;
 	unsigned int i;
 
-	if (!adev->hw->dma_engine_info)
+	if (!adev->hw_ops->dma_engine_info)
 		return -ENODEV;
 	seq_printf(m, "%6s %10s %10s %10s %14s %18s %s\n", "engine", "tail",
 		   "head", "retired", "descs_done", "bytes_done", "state");
 	for (i = 0; i < adev->num_dma_engines; i++) {
-		if (adev->hw->dma_engine_info(adev, i, &info))
+		if (adev->hw_ops->dma_engine_info(adev->hw, i, &info))
 			break;
 		seq_printf(m, "%6u %10u %10u %10u %14llu %18llu %s\n", i,
 			   info.tail, info.head, info.retired, info.descs_done,

@@ -6,7 +6,7 @@
  * An NPU is a platform device "ascend.<index>" (Documentation/hardware.rst):
  * its platform data is the handle of its hardware interface, its device
  * properties describe it.  The emulated NPUs are created by
- * ascend_emu_bus.c; probe builds a DRM accel device on each, remove
+ * the emulator's bus (emu/ascend_emu_bus.c); probe builds a DRM accel device on each, remove
  * unplugs it.  Removal may come while files are open (sysfs del_device,
  * driver unbind): remove stops every queue and the backend at once, and
  * what the files hold is freed at their last close, when the DRM device's
@@ -36,30 +36,19 @@
 #include "ascend_queue.h"
 
 /*
- * Index -> device, for peer address spaces (the emulated DMA engines).
- * Written by probe (last) and remove (first) under the lock; read with
- * READ_ONCE().  A reader resolving ASCEND_AS_PEER(n) runs a job the driver
- * built from a peer link, which pins a file of the peer and so its
- * struct ascend_device; remove waits for such jobs (ascend_peer_barrier())
- * before it stops the backend.  Copies the devices run themselves through
- * peer windows hold no driver lock: the backend's fini waits for them.
+ * The devices bound, by index, for the CMD_TIMEOUT register writes: written
+ * by probe (last) and remove (first) under the lock.
  */
 /* protects ascend_devices; serialises the CMD_TIMEOUT writes with probe */
 static DEFINE_MUTEX(ascend_devices_lock);
 static struct ascend_device *ascend_devices[ASCEND_HW_MAX_DEVICES];
 
-struct ascend_device *ascend_device_by_index(unsigned int index)
-{
-	return index < ASCEND_HW_MAX_DEVICES ?
-	       READ_ONCE(ascend_devices[index]) : NULL;
-}
-
 /* Write the command time limit into @adev's register; devices_lock held. */
 static void ascend_device_set_cmd_timeout(struct ascend_device *adev, u32 ms)
 {
 	lockdep_assert_held(&ascend_devices_lock);
-	if (adev->hw->set_cmd_timeout)
-		adev->hw->set_cmd_timeout(adev, ms);
+	if (adev->hw_ops->set_cmd_timeout)
+		adev->hw_ops->set_cmd_timeout(adev->hw, ms);
 }
 
 void ascend_devices_set_cmd_timeout(u32 ms)
@@ -267,7 +256,7 @@ static void ascend_hbm_fini_action(struct drm_device *drm, void *arg)
 
 /*
  * Stop the backend, once: at remove, or at the last reference when probe
- * failed after hw->init.  Remove and the DRM release never run together
+ * failed after the init op.  Remove and the DRM release never run together
  * (remove holds a reference until it returns), so no lock.
  */
 static void ascend_hw_stop(struct ascend_device *adev)
@@ -275,7 +264,7 @@ static void ascend_hw_stop(struct ascend_device *adev)
 	if (!adev->hw_running)
 		return;
 	adev->hw_running = false;
-	adev->hw->fini(adev);
+	adev->hw_ops->fini(adev->hw);
 }
 
 static void ascend_hw_fini_action(struct drm_device *drm, void *arg)
@@ -324,7 +313,7 @@ static int ascend_probe(struct platform_device *pdev)
 	int ret;
 
 	pdata = dev_get_platdata(dev);
-	if (!pdata || !pdata->ops || pdev->id < 0 ||
+	if (!pdata || !pdata->hw || !pdata->hw->ops || pdev->id < 0 ||
 	    pdev->id >= ASCEND_HW_MAX_DEVICES)
 		return -ENODEV;
 
@@ -370,14 +359,15 @@ static int ascend_probe(struct platform_device *pdev)
 
 	ascend_debugfs_init(adev);	/* files appear once registered */
 
-	adev->hw = pdata->ops;
-	ret = adev->hw->init(adev);
+	adev->hw = pdata->hw;
+	adev->hw_ops = pdata->hw->ops;
+	ret = adev->hw_ops->init(adev->hw);
 	if (ret)
 		return ret;
 	adev->hw_running = true;
 	/* before any queue can start; again once the device is listed */
-	if (adev->hw->set_cmd_timeout)
-		adev->hw->set_cmd_timeout(adev, ascend_queue_cmd_timeout_ms());
+	if (adev->hw_ops->set_cmd_timeout)
+		adev->hw_ops->set_cmd_timeout(adev->hw, ascend_queue_cmd_timeout_ms());
 	ret = drmm_add_action_or_reset(&adev->drm, ascend_hw_fini_action, adev);
 	if (ret)
 		return ret;
@@ -392,7 +382,7 @@ static int ascend_probe(struct platform_device *pdev)
 	platform_set_drvdata(pdev, adev);
 
 	mutex_lock(&ascend_devices_lock);
-	WRITE_ONCE(ascend_devices[adev->index], adev);
+	ascend_devices[adev->index] = adev;
 	/* under the lock: a change of the limit meanwhile reaches us too */
 	ascend_device_set_cmd_timeout(adev, ascend_queue_cmd_timeout_ms());
 	mutex_unlock(&ascend_devices_lock);
@@ -416,7 +406,7 @@ static void ascend_remove(struct platform_device *pdev)
 	struct ascend_device *adev = platform_get_drvdata(pdev);
 
 	mutex_lock(&ascend_devices_lock);
-	WRITE_ONCE(ascend_devices[adev->index], NULL);
+	ascend_devices[adev->index] = NULL;
 	mutex_unlock(&ascend_devices_lock);
 
 	/* waits end: they would hold up the unplug below */

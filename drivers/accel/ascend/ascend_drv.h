@@ -83,9 +83,11 @@ struct ascend_fault_log {
  * @hbm_size: bytes of device memory the device reports
  * @hbm: device memory manager
  * @pt_pool: page-table memory and ASIDs of the device MMU (ascend_pt.h)
- * @hw: the backend's operations (the device's platform data)
- * @hw_priv: backend state (struct ascend_emu for the emulated NPU)
- * @hw_running: between a successful hw->init and hw->fini (probe, remove
+ * @hw: the handle of the device's hardware interface (its platform data):
+ *	the argument of every op; owned by the bus, gone after remove
+ * @hw_ops: @hw's operations, copied at probe: a backend's static table,
+ *	so that "has the device this op" can be asked after remove too
+ * @hw_running: between a successful init and fini of @hw (probe, remove
  *	or the last reference; ascend_drv.c)
  * @queues_lock: protects @queues, @nr_queues and @lost
  * @queues: every live &struct ascend_queue of every file, for debugfs and
@@ -122,8 +124,8 @@ struct ascend_device {
 	u64 hbm_size;
 	struct ascend_hbm hbm;
 	struct ascend_pt_pool pt_pool;
-	const struct ascend_hw_ops *hw;
-	void *hw_priv;
+	struct ascend_hw_device *hw;
+	const struct ascend_hw_ops *hw_ops;
 	bool hw_running;
 	struct mutex queues_lock;	/* protects queues, nr_queues, lost */
 	struct list_head queues;
@@ -225,12 +227,6 @@ static inline vm_fault_t ascend_vmalloc_fault(struct vm_fault *vmf,
 				page_to_pfn_t(vmalloc_to_page(vaddr + off)));
 }
 
-/*
- * The device with @index, or NULL (ascend_drv.c): only for a peer address
- * space of a job built from a peer link, which keeps the device's
- * structure alive (see there).
- */
-struct ascend_device *ascend_device_by_index(unsigned int index);
 /* Write @ms into the CMD_TIMEOUT register of every device present. */
 void ascend_devices_set_cmd_timeout(u32 ms);
 

@@ -61,7 +61,7 @@ static void ascend_event_release(struct kref *ref)
 
 	/* no command the device looked the slot up for still uses it */
 	if (drm_dev_enter(&adev->drm, &idx)) {
-		adev->hw->event_sync(adev);
+		adev->hw_ops->event_sync(adev->hw);
 		drm_dev_exit(idx);
 	}
 	xa_erase(&adev->event_slots, e->slot);
@@ -158,7 +158,7 @@ static void ascend_event_kick(struct ascend_device *adev)
 	int idx;
 
 	if (drm_dev_enter(&adev->drm, &idx)) {
-		adev->hw->queue_doorbell(adev, ASCEND_HW_QUEUE_ALL);
+		adev->hw_ops->queue_doorbell(adev->hw, ASCEND_HW_QUEUE_ALL);
 		drm_dev_exit(idx);
 	}
 }
@@ -255,8 +255,8 @@ static struct ascend_event *ascend_event_new(struct ascend_device *adev,
 		return ERR_PTR(ret == -EBUSY ? -ENOSPC : ret);
 	}
 	addr = ascend_hw_event_slot_addr(adev->hbm_size, e->slot);
-	page = adev->hw->hbm_map_page ?
-	       adev->hw->hbm_map_page(adev, round_down(addr, PAGE_SIZE)) : NULL;
+	page = adev->hw_ops->hbm_map_page ?
+	       adev->hw_ops->hbm_map_page(adev->hw, round_down(addr, PAGE_SIZE)) : NULL;
 	if (!page) {
 		xa_erase(&adev->event_slots, e->slot);
 		kfree_rcu(e, rcu);
@@ -389,7 +389,7 @@ int ascend_ioctl_event_signal(struct drm_device *drm, void *data,
 		return -ENOENT;
 	/* the device records it and wakes its own waiters and the host's */
 	if (!READ_ONCE(e->dead))
-		e->adev->hw->event_signal(e->adev, e->slot, args->gen);
+		e->adev->hw_ops->event_signal(e->adev->hw, e->slot, args->gen);
 	ascend_event_put(e);
 	return 0;
 }

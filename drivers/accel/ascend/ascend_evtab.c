@@ -41,12 +41,12 @@ static u64 ascend_evtab_page(struct ascend_device *adev, void **map)
 {
 	u64 addr;
 
-	if (!adev->hw->hbm_map_page)
+	if (!adev->hw_ops->hbm_map_page)
 		return 0;
 	addr = ascend_pt_pool_page_alloc(adev);
 	if (!addr)
 		return 0;
-	*map = adev->hw->hbm_map_page(adev, addr);
+	*map = adev->hw_ops->hbm_map_page(adev->hw, addr);
 	if (!*map) {
 		ascend_pt_pool_page_free(adev, addr);
 		return 0;
@@ -106,7 +106,7 @@ int ascend_evtab_set(struct ascend_device *adev, struct ascend_evtab *t,
 			goto out;
 		}
 		t->leaf_map[leaf] = map;
-		dir_map = adev->hw->hbm_map_page(adev, t->dir);
+		dir_map = adev->hw_ops->hbm_map_page(adev->hw, t->dir);
 		if (WARN_ON(!dir_map)) {
 			ret = -ENODEV;
 			goto out;

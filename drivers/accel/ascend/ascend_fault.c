@@ -19,7 +19,6 @@ static const char *const ascend_fault_site_names[ASCEND_FAULT_NR_SITES] = {
 	[ASCEND_FAULT_SITE_HBM_ALLOC] = "hbm_alloc",
 	[ASCEND_FAULT_SITE_PIN] = "pin",
 	[ASCEND_FAULT_SITE_DMA_MAP] = "dma_map",
-	[ASCEND_FAULT_SITE_DMA_XFER] = "dma_xfer",
 	[ASCEND_FAULT_SITE_DOORBELL] = "doorbell",
 	[ASCEND_FAULT_SITE_QUEUE_CREATE] = "queue_create",
 	[ASCEND_FAULT_SITE_EVENT_CREATE] = "event_create",
@@ -28,8 +27,7 @@ static const char *const ascend_fault_site_names[ASCEND_FAULT_NR_SITES] = {
 /* Sites with a call in the driver; only these get knobs. */
 static const unsigned long ascend_fault_wired =
 	BIT(ASCEND_FAULT_SITE_HBM_ALLOC) | BIT(ASCEND_FAULT_SITE_PIN) |
-	BIT(ASCEND_FAULT_SITE_DMA_MAP) | BIT(ASCEND_FAULT_SITE_DMA_XFER) |
-	BIT(ASCEND_FAULT_SITE_DOORBELL) |
+	BIT(ASCEND_FAULT_SITE_DMA_MAP) | BIT(ASCEND_FAULT_SITE_DOORBELL) |
 	BIT(ASCEND_FAULT_SITE_QUEUE_CREATE) |
 	BIT(ASCEND_FAULT_SITE_EVENT_CREATE);
 

@@ -8,6 +8,9 @@
  * fail once (1 = the next call); 0 disarms.  Reading it returns the
  * countdown still to go; fault_injected lists how many failures each site
  * has injected since the module was loaded.
+ *
+ * A failing DMA transfer is the device's to inject, not the driver's: the
+ * emulated NPU has its own knob (Documentation/reliability.rst).
  */
 #ifndef __ASCEND_FAULT_H__
 #define __ASCEND_FAULT_H__
@@ -21,8 +24,6 @@
  * @ASCEND_FAULT_SITE_PIN: pin_user_pages of HOST_REGISTER and of pageable
  *	copies (-EFAULT)
  * @ASCEND_FAULT_SITE_DMA_MAP: dma_map_sgtable of host memory (-ENOMEM)
- * @ASCEND_FAULT_SITE_DMA_XFER: one DMA engine transfer (-EIO, the copy or
- *	the queue command fails)
  * @ASCEND_FAULT_SITE_DOORBELL: the doorbell ioctl (-EIO)
  * @ASCEND_FAULT_SITE_QUEUE_CREATE: the queue creation ioctl (-ENOMEM)
  * @ASCEND_FAULT_SITE_EVENT_CREATE: the event creation ioctl (-ENOMEM)
@@ -32,7 +33,6 @@ enum ascend_fault_site {
 	ASCEND_FAULT_SITE_HBM_ALLOC,
 	ASCEND_FAULT_SITE_PIN,
 	ASCEND_FAULT_SITE_DMA_MAP,
-	ASCEND_FAULT_SITE_DMA_XFER,
 	ASCEND_FAULT_SITE_DOORBELL,
 	ASCEND_FAULT_SITE_QUEUE_CREATE,
 	ASCEND_FAULT_SITE_EVENT_CREATE,

@@ -72,9 +72,9 @@ static void ascend_hbm_buf_free_mem(struct kref *ref)
 	 * Drop the contents, then free: the next owner reads zeroes.  A
 	 * removed device has dropped all its memory (hw->fini).
 	 */
-	if (adev->hw->hbm_discard && drm_dev_enter(&adev->drm, &idx)) {
+	if (adev->hw_ops->hbm_discard && drm_dev_enter(&adev->drm, &idx)) {
 		for (i = 0; i < buf->mem.nr_ranges; i++)
-			adev->hw->hbm_discard(adev, buf->mem.ranges[i].addr,
+			adev->hw_ops->hbm_discard(adev->hw, buf->mem.ranges[i].addr,
 					      buf->mem.ranges[i].size);
 		drm_dev_exit(idx);
 	}

@@ -3,7 +3,8 @@
  * The hardware interface: the operations a chip backend provides.
  *
  * Everything above this interface is driver code that would run unchanged
- * against silicon; the emulated NPU (ascend_emu*.c) is one backend.  Keep it
+ * against silicon; the emulated NPU (emu/) is one backend, which includes
+ * nothing of the driver but this interface.  Keep it
  * small: HBM aperture access, DMA engines, the command processor that runs
  * queues, and the device's built-in kernel table.
  *
@@ -33,8 +34,21 @@
 
 #include "ascend_accel.h"
 
-struct ascend_device;
+struct ascend_hw_ops;
 struct drm_ascend_kernel_info;
+
+/**
+ * struct ascend_hw_device - the handle of one device's hardware interface
+ * @ops: what the device implements; every op takes this handle
+ *
+ * A backend embeds it in its own state and finds that state from it
+ * (container_of); the driver sees nothing but the handle.  The bus that
+ * created the device owns it: it lives from before the device is added
+ * until after the device is gone (its remove has returned).
+ */
+struct ascend_hw_device {
+	const struct ascend_hw_ops *ops;
+};
 
 /* &ascend_dma_desc.kind; zero is a linear copy so old users need no change */
 #define ASCEND_DMA_LINEAR	0	/* copy @len bytes from @src to @dst */
@@ -597,35 +611,35 @@ struct ascend_dma_engine_info {
  *	every access by VA that had begun is over (mmu_set_context too)
  */
 struct ascend_hw_ops {
-	int (*init)(struct ascend_device *adev);
-	void (*fini)(struct ascend_device *adev);
-	int (*hbm_rw)(struct ascend_device *adev, u64 addr, void *buf,
+	int (*init)(struct ascend_hw_device *hw);
+	void (*fini)(struct ascend_hw_device *hw);
+	int (*hbm_rw)(struct ascend_hw_device *hw, u64 addr, void *buf,
 		      size_t len, bool write);
-	int (*sys_rw)(struct ascend_device *adev, u64 addr, void *buf,
+	int (*sys_rw)(struct ascend_hw_device *hw, u64 addr, void *buf,
 		      size_t len, bool write);
-	void (*hbm_discard)(struct ascend_device *adev, u64 addr, u64 len);
-	void *(*hbm_map_page)(struct ascend_device *adev, u64 addr);
-	void (*dma_submit)(struct ascend_device *adev, struct ascend_dma_job *job);
-	void (*dma_cancel)(struct ascend_device *adev, struct ascend_dma_job *job);
-	int (*queue_start)(struct ascend_device *adev, u32 qid,
+	void (*hbm_discard)(struct ascend_hw_device *hw, u64 addr, u64 len);
+	void *(*hbm_map_page)(struct ascend_hw_device *hw, u64 addr);
+	void (*dma_submit)(struct ascend_hw_device *hw, struct ascend_dma_job *job);
+	void (*dma_cancel)(struct ascend_hw_device *hw, struct ascend_dma_job *job);
+	int (*queue_start)(struct ascend_hw_device *hw, u32 qid,
 			   const struct ascend_hw_queue_ctx *ctx);
-	void (*queue_stop)(struct ascend_device *adev, u32 qid);
-	void (*queue_doorbell)(struct ascend_device *adev, u32 qid);
-	int (*queue_info)(struct ascend_device *adev, u32 qid,
+	void (*queue_stop)(struct ascend_hw_device *hw, u32 qid);
+	void (*queue_doorbell)(struct ascend_hw_device *hw, u32 qid);
+	int (*queue_info)(struct ascend_hw_device *hw, u32 qid,
 			  struct ascend_hw_queue_info *info);
-	void (*queue_halt)(struct ascend_device *adev, u32 qid);
-	u32 (*query_kernels)(struct ascend_device *adev,
+	void (*queue_halt)(struct ascend_hw_device *hw, u32 qid);
+	u32 (*query_kernels)(struct ascend_hw_device *hw,
 			     struct drm_ascend_kernel_info *out, u32 max);
-	int (*dma_engine_info)(struct ascend_device *adev, unsigned int engine,
+	int (*dma_engine_info)(struct ascend_hw_device *hw, unsigned int engine,
 			       struct ascend_dma_engine_info *info);
-	void (*mmu_set_context)(struct ascend_device *adev, u32 asid, u64 root,
+	void (*mmu_set_context)(struct ascend_hw_device *hw, u32 asid, u64 root,
 				u64 peers);
-	void (*mmu_invalidate)(struct ascend_device *adev, u32 asid, u64 va,
+	void (*mmu_invalidate)(struct ascend_hw_device *hw, u32 asid, u64 va,
 			       u64 len);
-	void (*set_cmd_timeout)(struct ascend_device *adev, u32 ms);
-	void (*event_signal)(struct ascend_device *adev, u32 slot, u64 gen);
-	void (*event_sync)(struct ascend_device *adev);
-	void (*set_event_notify)(struct ascend_device *adev, u64 bus_addr);
+	void (*set_cmd_timeout)(struct ascend_hw_device *hw, u32 ms);
+	void (*event_signal)(struct ascend_hw_device *hw, u32 slot, u64 gen);
+	void (*event_sync)(struct ascend_hw_device *hw);
+	void (*set_event_notify)(struct ascend_hw_device *hw, u64 bus_addr);
 };
 
 /*
@@ -650,20 +664,18 @@ struct ascend_hw_ops {
 
 /**
  * struct ascend_hw_platform_data - platform data of an NPU device
- * @ops: its hardware interface; the driver calls nothing else of the
- *	device, and only between its probe and the end of its remove
+ * @hw: the handle of its hardware interface; the driver calls nothing else
+ *	of the device, and only between its probe and the end of its remove
  */
 struct ascend_hw_platform_data {
-	const struct ascend_hw_ops *ops;
+	struct ascend_hw_device *hw;
 };
 
-/* The emulated NPU (ascend_emu.c). */
-extern const struct ascend_hw_ops ascend_emu_ops;
-
 /*
- * The emulator's devices (ascend_emu_bus.c): init creates the module's
+ * The emulator's devices (emu/ascend_emu_bus.c): init creates the module's
  * num_devices NPUs and the sysfs files new_device and del_device; exit
- * removes them all.
+ * removes them all.  The only link between the driver and the emulator:
+ * the module loads both.
  */
 int ascend_emu_bus_init(void);
 void ascend_emu_bus_exit(void);

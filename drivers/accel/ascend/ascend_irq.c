@@ -110,6 +110,6 @@ int ascend_irq_init(struct ascend_device *adev)
 			       dev_name(dev), adev);
 	if (ret)
 		return ret;
-	adev->hw->set_event_notify(adev, adev->event_notify_bus);
+	adev->hw_ops->set_event_notify(adev->hw, adev->event_notify_bus);
 	return 0;
 }

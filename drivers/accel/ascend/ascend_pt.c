@@ -107,7 +107,7 @@ static int ascend_pt_hw_write(struct ascend_device *adev, u64 addr,
 
 	if (!drm_dev_enter(&adev->drm, &idx))
 		return 0;
-	ret = adev->hw->hbm_rw(adev, addr, (void *)buf, len, true);
+	ret = adev->hw_ops->hbm_rw(adev->hw, addr, (void *)buf, len, true);
 	drm_dev_exit(idx);
 	return ret;
 }
@@ -116,8 +116,8 @@ static void ascend_pt_hw_discard(struct ascend_device *adev, u64 addr)
 {
 	int idx;
 
-	if (adev->hw->hbm_discard && drm_dev_enter(&adev->drm, &idx)) {
-		adev->hw->hbm_discard(adev, addr, ASCEND_MMU_TABLE_SIZE);
+	if (adev->hw_ops->hbm_discard && drm_dev_enter(&adev->drm, &idx)) {
+		adev->hw_ops->hbm_discard(adev->hw, addr, ASCEND_MMU_TABLE_SIZE);
 		drm_dev_exit(idx);
 	}
 }
@@ -127,8 +127,8 @@ static void ascend_pt_hw_context(struct ascend_device *adev, u32 asid,
 {
 	int idx;
 
-	if (adev->hw->mmu_set_context && drm_dev_enter(&adev->drm, &idx)) {
-		adev->hw->mmu_set_context(adev, asid, root, peers);
+	if (adev->hw_ops->mmu_set_context && drm_dev_enter(&adev->drm, &idx)) {
+		adev->hw_ops->mmu_set_context(adev->hw, asid, root, peers);
 		drm_dev_exit(idx);
 	}
 }
@@ -138,8 +138,8 @@ static void ascend_pt_hw_invalidate(struct ascend_device *adev, u32 asid,
 {
 	int idx;
 
-	if (adev->hw->mmu_invalidate && drm_dev_enter(&adev->drm, &idx)) {
-		adev->hw->mmu_invalidate(adev, asid, va, len);
+	if (adev->hw_ops->mmu_invalidate && drm_dev_enter(&adev->drm, &idx)) {
+		adev->hw_ops->mmu_invalidate(adev->hw, asid, va, len);
 		drm_dev_exit(idx);
 	}
 }
@@ -168,7 +168,7 @@ u64 ascend_pt_pool_page_alloc(struct ascend_device *adev)
 	 * Zeroed already where the backend discards: a freed table page was
 	 * discarded, and discarded or never written memory reads as zero.
 	 */
-	if (!adev->hw->hbm_discard &&
+	if (!adev->hw_ops->hbm_discard &&
 	    ascend_pt_hw_write(adev, addr, page_address(ZERO_PAGE(0)),
 			       ASCEND_MMU_TABLE_SIZE)) {
 		spin_lock(&pool->lock);
@@ -237,8 +237,8 @@ static struct ascend_pt_node *ascend_pt_node_alloc(struct ascend_pt *pt,
 		return ERR_PTR(-ENOSPC);
 	}
 	/* valid while the device is: used inside drm_dev_enter() only */
-	if (pt->adev->hw->hbm_map_page)
-		node->cpu = pt->adev->hw->hbm_map_page(pt->adev, node->addr);
+	if (pt->adev->hw_ops->hbm_map_page)
+		node->cpu = pt->adev->hw_ops->hbm_map_page(pt->adev->hw, node->addr);
 	return node;
 }
 

@@ -85,7 +85,7 @@ static int ascend_query_kernels(struct ascend_device *adev,
 	if (args->size % esize)
 		return -EINVAL;
 
-	count = adev->hw->query_kernels(adev, NULL, 0);
+	count = adev->hw_ops->query_kernels(adev->hw, NULL, 0);
 	full = count * esize;
 	if (!args->size || !count) {
 		args->size = full;
@@ -96,7 +96,7 @@ static int ascend_query_kernels(struct ascend_device *adev,
 	if (!table)
 		return -ENOMEM;
 	/* The table is static, but never trust the second answer blindly. */
-	count = min(count, adev->hw->query_kernels(adev, table, count));
+	count = min(count, adev->hw_ops->query_kernels(adev->hw, table, count));
 	full = count * esize;
 	ret = ascend_query_copy_out(args, table, full);
 	kfree(table);

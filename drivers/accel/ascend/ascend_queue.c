@@ -205,9 +205,9 @@ static void ascend_queue_halt(struct ascend_queue *q)
 	struct ascend_device *adev = q->adev;
 	int idx;
 
-	if (adev->hw->queue_halt && !READ_ONCE(q->report->fault) &&
+	if (adev->hw_ops->queue_halt && !READ_ONCE(q->report->fault) &&
 	    drm_dev_enter(&adev->drm, &idx)) {
-		adev->hw->queue_halt(adev, q->qid);
+		adev->hw_ops->queue_halt(adev->hw, q->qid);
 		drm_dev_exit(idx);
 	}
 }
@@ -443,7 +443,7 @@ static void ascend_queue_hw_stop(struct ascend_queue *q)
 {
 	struct ascend_device *adev = q->adev;
 
-	adev->hw->queue_stop(adev, q->qid);
+	adev->hw_ops->queue_stop(adev->hw, q->qid);
 	WRITE_ONCE(adev->hw_queues[q->qid], NULL);
 	synchronize_irq(adev->irq);
 	cancel_work_sync(&q->fault_work);
@@ -894,7 +894,7 @@ int ascend_queue_file_drain(struct ascend_file *af)
 		if (!ret && !ascend_queue_reached(q, target)) {
 			/* run what is published even if nobody rang */
 			if (drm_dev_enter(&q->adev->drm, &dev_idx)) {
-				q->adev->hw->queue_doorbell(q->adev, q->qid);
+				q->adev->hw_ops->queue_doorbell(q->adev->hw, q->qid);
 				drm_dev_exit(dev_idx);
 			}
 			ret = wait_event_interruptible(q->wq,
@@ -1019,7 +1019,7 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 	q->qid = ret;
 	/* the device's notifications find the queue from now on */
 	WRITE_ONCE(adev->hw_queues[q->qid], q);
-	ret = adev->hw->queue_start(adev, q->qid, &q->ctx);
+	ret = adev->hw_ops->queue_start(adev->hw, q->qid, &q->ctx);
 	if (ret)
 		goto err_qid;
 
@@ -1084,7 +1084,7 @@ int ascend_ioctl_queue_destroy(struct drm_device *drm, void *data,
 	}
 
 	target = ascend_queue_target(q);
-	q->adev->hw->queue_doorbell(q->adev, q->qid);
+	q->adev->hw_ops->queue_doorbell(q->adev->hw, q->qid);
 
 	if (args->flags & DRM_ASCEND_QUEUE_DESTROY_FORCE) {
 		unsigned int ms = min(READ_ONCE(force_destroy_grace_ms),
@@ -1136,7 +1136,7 @@ int ascend_ioctl_queue_doorbell(struct drm_device *drm, void *data,
 				    ascend_queue_rptr(q),
 				    ascend_queue_completed(q));
 	/* the device clears NEED_WAKEUP as it answers */
-	q->adev->hw->queue_doorbell(q->adev, q->qid);
+	q->adev->hw_ops->queue_doorbell(q->adev->hw, q->qid);
 	ascend_queue_put(q);
 	return 0;
 }
@@ -1265,7 +1265,7 @@ int ascend_ioctl_queue_reset(struct drm_device *drm, void *data,
 	q->ctx.printf_head = le64_to_cpu(READ_ONCE(r->printf_head));
 	q->ctx.printf_dropped = le64_to_cpu(READ_ONCE(r->printf_dropped));
 	WRITE_ONCE(q->adev->hw_queues[q->qid], q);
-	ret = q->adev->hw->queue_start(q->adev, q->qid, &q->ctx);
+	ret = q->adev->hw_ops->queue_start(q->adev->hw, q->qid, &q->ctx);
 	if (ret)
 		/* not served again: its next command never completes */
 		ascend_queue_set_fault(q, ASCEND_FAULT_DMA, pos + 1, 0, 0);

@@ -12,6 +12,7 @@
 #include <linux/list.h>
 #include <linux/types.h>
 
+struct ascend_device;
 struct ascend_file;
 struct ascend_queue;
 

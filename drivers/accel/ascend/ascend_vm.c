@@ -628,7 +628,7 @@ int ascend_vm_rw_locked(struct ascend_vm *vm, u64 va, void *buf, size_t len,
 	map = ascend_vm_lookup_access_locked(vm, va, len, write, &offset);
 	if (IS_ERR(map))
 		return PTR_ERR(map);
-	if (map->as == ASCEND_AS_SYS && !adev->hw->sys_rw)
+	if (map->as == ASCEND_AS_SYS && !adev->hw_ops->sys_rw)
 		return -EFAULT;
 
 	i = ascend_vm_find_range(map, offset);
@@ -638,10 +638,10 @@ int ascend_vm_rw_locked(struct ascend_vm *vm, u64 va, void *buf, size_t len,
 		size_t chunk = min_t(u64, len, r->size - in);
 
 		if (map->as == ASCEND_AS_SYS)
-			ret = adev->hw->sys_rw(adev, r->addr + in, buf, chunk,
+			ret = adev->hw_ops->sys_rw(adev->hw, r->addr + in, buf, chunk,
 					       write);
 		else
-			ret = adev->hw->hbm_rw(adev, r->addr + in, buf, chunk,
+			ret = adev->hw_ops->hbm_rw(adev->hw, r->addr + in, buf, chunk,
 					       write);
 		if (ret)
 			break;

@@ -16,10 +16,16 @@
  *  ascend_emu_event.c    event memory, event-table look-ups, interrupts
  *  ascend_emu_trace.c    the device's tracepoints
  *  ascend_emu_bus.c      where the devices come from: the emulated bus
+ *
+ * The emulator is its own part: of the driver it includes only the
+ * hardware interface (ascend_hw.h, ascend_hw_rules.h, the uAPI's command
+ * layout), and the driver reaches it only through the ops of the handle
+ * in the platform data (tools/check-boundary checks both).
  */
 #ifndef __ASCEND_EMU_H__
 #define __ASCEND_EMU_H__
 
+#include <linux/atomic.h>
 #include <linux/jiffies.h>
 #include <linux/list.h>
 #include <linux/sizes.h>
@@ -27,7 +33,6 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 
-#include "ascend_drv.h"
 #include "ascend_hw.h"
 #include "ascend_hw_rules.h"
 
@@ -38,23 +43,57 @@ struct ascend_emu_dma;
 struct ascend_emu_cp;
 struct ascend_emu_smmu;
 
+struct dentry;
+struct device;
+
 /**
- * struct ascend_emu - state of one emulated NPU (ascend_device.hw_priv)
- * @adev: the device
+ * struct ascend_emu_config - what an emulated NPU is made of
+ * @hbm_size: bytes of HBM (a multiple of 4 KiB)
+ * @num_dma_engines: DMA engines, 1 .. ASCEND_HW_MAX_DMA_ENGINES
+ * @num_ai_cores: AI cores, 1 .. ASCEND_HW_MAX_AI_CORES
+ */
+struct ascend_emu_config {
+	u64 hbm_size;
+	u32 num_dma_engines;
+	u32 num_ai_cores;
+};
+
+/**
+ * struct ascend_emu - state of one emulated NPU
+ * @hw: the handle of its hardware interface, given to the driver as
+ *	platform data; every op finds the device from it (to_ascend_emu())
+ * @dev: the platform device (for its DMA configuration), NULL in KUnit
+ * @index: the device index
+ * @hbm_size: bytes of HBM; the page-table memory follows it
+ * @num_dma_engines: DMA engines
+ * @num_ai_cores: AI cores
  * @hbm_pages: HBM page index -> struct page *, allocated on first write;
  *	never-written pages read as zero.  The xarray's own lock serialises
  *	insertion; page contents are not locked (like real memory).
  * @table_pages: the same for the page-table memory above the HBM, indexed
  *	from its start (a separate index: the HBM's stays shallow)
- * @dma: DMA engine state (ascend_emu_dma.c)
- * @cp: command processor state (ascend_emu_cp.c)
- * @smmu: SMMU state (ascend_emu_smmu.c)
+ * @dma: DMA engine state (ascend_emu_dma.c), while up
+ * @cp: command processor state (ascend_emu_cp.c), while up
+ * @smmu: SMMU state (ascend_emu_smmu.c), while up
  * @irq: the Linux interrupt of the device's line (ascend_emu_bus.c)
  * @event_lock: serialises the device's writes of event slots
  * @event_notify: register EVENT_NOTIFY (bus address, 0: none)
+ * @debugfs: the device's directory, ascend-emu/ascend.<index> (or NULL)
+ * @fail_dma_xfer: debugfs countdown: the transfer that brings it from 1 to
+ *	0 fails with -EIO; 0 = disarmed (atomic, no lock)
+ * @injected_dma_xfer: transfers failed that way
+ *
+ * The bus allocates it before the platform device exists and frees it
+ * after the device is gone; the init op brings up the parts, fini takes
+ * them down (a driver bound again brings them up again).
  */
 struct ascend_emu {
-	struct ascend_device *adev;
+	struct ascend_hw_device hw;
+	struct device *dev;
+	unsigned int index;
+	u64 hbm_size;
+	u32 num_dma_engines;
+	u32 num_ai_cores;
 	struct xarray hbm_pages;
 	struct xarray table_pages;
 	struct ascend_emu_dma *dma;
@@ -63,15 +102,42 @@ struct ascend_emu {
 	unsigned int irq;
 	spinlock_t event_lock;	/* event slot writes */
 	u64 event_notify;
+	struct dentry *debugfs;
+	atomic_t fail_dma_xfer;
+	atomic_t injected_dma_xfer;
 };
 
-static inline struct ascend_emu *to_ascend_emu(struct ascend_device *adev)
+static inline struct ascend_emu *to_ascend_emu(struct ascend_hw_device *hw)
 {
-	return adev->hw_priv;
+	return container_of(hw, struct ascend_emu, hw);
 }
 
+/* True when this transfer must fail (debugfs fail_dma_xfer). */
+static inline bool ascend_emu_fail_xfer(struct ascend_emu *emu)
+{
+	if (likely(!atomic_read(&emu->fail_dma_xfer)))
+		return false;
+	if (atomic_dec_if_positive(&emu->fail_dma_xfer) != 0)
+		return false;
+	atomic_inc(&emu->injected_dma_xfer);
+	return true;
+}
+
+/*
+ * ascend_emu.c: a device's state.  create: allocate NPU @index of @cfg,
+ * for platform device @dev (its parent until then), interrupt @irq, with
+ * its debugfs files under @debugfs (may be NULL); destroy frees it, after
+ * the device is gone.  setup initialises @emu in place (KUnit; no debugfs).
+ */
+struct ascend_emu *ascend_emu_create(struct device *dev, unsigned int index,
+				     const struct ascend_emu_config *cfg,
+				     struct dentry *debugfs, unsigned int irq);
+void ascend_emu_destroy(struct ascend_emu *emu);
+void ascend_emu_setup(struct ascend_emu *emu, unsigned int index,
+		      const struct ascend_emu_config *cfg);
+
 /* ascend_emu.c: HBM backing store, byte access and page-wise helpers */
-int ascend_emu_hbm_rw(struct ascend_device *adev, u64 addr, void *buf,
+int ascend_emu_hbm_rw(struct ascend_hw_device *hw, u64 addr, void *buf,
 		      size_t len, bool write);
 int ascend_emu_hbm_copy(struct ascend_emu *emu, u64 dst, u64 src, u64 len);
 int ascend_emu_hbm_fill(struct ascend_emu *emu, u64 dst, u64 len,
@@ -85,8 +151,10 @@ int ascend_emu_mem_fill(struct ascend_emu *emu, u64 dst, u32 dst_as,
 			u64 len, u64 pattern, u32 pattern_size);
 /* The emulated NPU a peer address space ASCEND_AS_PEER(n) names, or NULL. */
 struct ascend_emu *ascend_emu_peer(u32 as);
+/* List @emu as up (its peers find it) or not; init and fini do it. */
+void ascend_emu_set_up(struct ascend_emu *emu, bool up);
 /* Device-side access to host memory by bus address (hw op sys_rw). */
-int ascend_emu_sys_rw(struct ascend_device *adev, u64 addr, void *buf,
+int ascend_emu_sys_rw(struct ascend_hw_device *hw, u64 addr, void *buf,
 		      size_t len, bool write);
 /*
  * The CPU address of device memory at @addr (HBM or page-table memory),
@@ -105,9 +173,9 @@ void ascend_emu_hbm_release(struct ascend_emu *emu);
 /* ascend_emu_dma.c */
 int ascend_emu_dma_init(struct ascend_emu *emu, unsigned int engines);
 void ascend_emu_dma_fini(struct ascend_emu *emu);
-void ascend_emu_dma_submit(struct ascend_device *adev,
+void ascend_emu_dma_submit(struct ascend_hw_device *hw,
 			   struct ascend_dma_job *job);
-void ascend_emu_dma_cancel(struct ascend_device *adev,
+void ascend_emu_dma_cancel(struct ascend_hw_device *hw,
 			   struct ascend_dma_job *job);
 
 /*
@@ -174,16 +242,16 @@ void ascend_emu_dma_pause(struct ascend_emu *emu, bool pause);
 int ascend_emu_dma_ring_state(struct ascend_emu *emu, unsigned int engine,
 			      struct ascend_emu_dma_ring_state *st);
 /* hw op dma_engine_info */
-int ascend_emu_dma_engine_info(struct ascend_device *adev, unsigned int engine,
+int ascend_emu_dma_engine_info(struct ascend_hw_device *hw, unsigned int engine,
 			       struct ascend_dma_engine_info *info);
 
 /* ascend_emu_smmu.c */
 int ascend_emu_smmu_init(struct ascend_emu *emu);
 void ascend_emu_smmu_fini(struct ascend_emu *emu);
 /* hw ops mmu_set_context, mmu_invalidate */
-void ascend_emu_mmu_set_context(struct ascend_device *adev, u32 asid,
+void ascend_emu_mmu_set_context(struct ascend_hw_device *hw, u32 asid,
 				u64 root, u64 peers);
-void ascend_emu_mmu_invalidate(struct ascend_device *adev, u32 asid, u64 va,
+void ascend_emu_mmu_invalidate(struct ascend_hw_device *hw, u32 asid, u64 va,
 			       u64 len);
 /*
  * The first contiguous piece of [@va, @va + @len) in address space @asid
@@ -351,15 +419,15 @@ int ascend_emu_vm_rw(struct ascend_emu_queue *q, u64 va, void *buf,
 int ascend_emu_cp_init(struct ascend_emu *emu);
 void ascend_emu_cp_fini(struct ascend_emu *emu);
 /* hw ops queue_start, queue_stop, queue_doorbell, queue_info */
-int ascend_emu_queue_start(struct ascend_device *adev, u32 qid,
+int ascend_emu_queue_start(struct ascend_hw_device *hw, u32 qid,
 			   const struct ascend_hw_queue_ctx *ctx);
-void ascend_emu_queue_stop(struct ascend_device *adev, u32 qid);
-void ascend_emu_queue_doorbell(struct ascend_device *adev, u32 qid);
-int ascend_emu_queue_info(struct ascend_device *adev, u32 qid,
+void ascend_emu_queue_stop(struct ascend_hw_device *hw, u32 qid);
+void ascend_emu_queue_doorbell(struct ascend_hw_device *hw, u32 qid);
+int ascend_emu_queue_info(struct ascend_hw_device *hw, u32 qid,
 			  struct ascend_hw_queue_info *info);
-void ascend_emu_queue_halt(struct ascend_device *adev, u32 qid);
+void ascend_emu_queue_halt(struct ascend_hw_device *hw, u32 qid);
 /* hw op set_cmd_timeout */
-void ascend_emu_set_cmd_timeout(struct ascend_device *adev, u32 ms);
+void ascend_emu_set_cmd_timeout(struct ascend_hw_device *hw, u32 ms);
 
 /* ascend_emu_event.c: event slots, event tables, notifications */
 /*
@@ -374,19 +442,16 @@ void ascend_emu_event_record(struct ascend_emu *emu, u32 slot, u64 gen);
 /* The generation @slot completed (acquire). */
 u64 ascend_emu_event_gen(struct ascend_emu *emu, u32 slot);
 /* hw ops event_signal, event_sync, set_event_notify */
-void ascend_emu_event_signal(struct ascend_device *adev, u32 slot, u64 gen);
-void ascend_emu_event_sync(struct ascend_device *adev);
-void ascend_emu_set_event_notify(struct ascend_device *adev, u64 bus_addr);
+void ascend_emu_event_signal(struct ascend_hw_device *hw, u32 slot, u64 gen);
+void ascend_emu_event_sync(struct ascend_hw_device *hw);
+void ascend_emu_set_event_notify(struct ascend_hw_device *hw, u64 bus_addr);
 /* Raise the device's interrupt line (after setting notification bits). */
 void ascend_emu_raise_irq(struct ascend_emu *emu);
 /* Wake the command processor: parked queues re-check (ascend_emu_cp.c). */
 void ascend_emu_cp_kick(struct ascend_emu *emu);
 
-/* ascend_emu_bus.c: the Linux interrupt of NPU @index's line, 0: none */
-unsigned int ascend_emu_bus_irq(unsigned int index);
-
 /* ascend_emu_kernels.c: the built-in kernels, device printf */
-u32 ascend_emu_query_kernels(struct ascend_device *adev,
+u32 ascend_emu_query_kernels(struct ascend_hw_device *hw,
 			     struct drm_ascend_kernel_info *out, u32 max);
 
 /**

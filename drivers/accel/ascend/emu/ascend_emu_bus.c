@@ -14,12 +14,19 @@
  *
  * At load, NPUs 0..num_devices-1 are created.  Each NPU is a platform
  * device "ascend.<index>", a child of ascend-emu, whose platform data is
- * the handle of its hardware interface (&ascend_emu_ops) and whose device
- * properties are what the device reports about itself: HBM size, DMA
- * engines, AI cores, SoC name (from the module parameters below, read
- * when the device is created).  The driver binds to it like to any other
- * device (ascend_drv.c); removing the device unbinds it.
+ * the handle of its hardware interface (the &struct ascend_hw_device in
+ * its struct ascend_emu) and whose device properties are what the device
+ * reports about itself: HBM size, DMA engines, AI cores, SoC name (from
+ * the module parameters below, read when the device is created).  The
+ * driver binds to it like to any other device (ascend_drv.c); removing
+ * the device unbinds it.  The bus owns each device's state: created
+ * before the platform device is added, freed after it is gone, so the
+ * handle outlives every call the driver makes.
+ *
+ * Each NPU also has debugfs files of its own, the device's fault knobs, in
+ * /sys/kernel/debug/ascend-emu/ascend.<index>/.
  */
+#include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/irq.h>
@@ -55,17 +62,15 @@ static char *soc_name = "Ascend910B4";
 module_param(soc_name, charp, 0444);
 MODULE_PARM_DESC(soc_name, "SoC name reported to user space (default Ascend910B4)");
 
-static const struct ascend_hw_platform_data ascend_emu_pdata = {
-	.ops = &ascend_emu_ops,
-};
-
 /*
  * The emulator's devices.  The lock serialises creation and removal
  * (sysfs writers, module init and exit).
  */
-static DEFINE_MUTEX(ascend_emu_bus_lock);	/* protects ascend_emu_devs */
+static DEFINE_MUTEX(ascend_emu_bus_lock);	/* protects the two arrays */
 static struct platform_device *ascend_emu_devs[ASCEND_HW_MAX_DEVICES];
+static struct ascend_emu *ascend_emu_state[ASCEND_HW_MAX_DEVICES];
 static struct platform_device *ascend_emu_parent;
+static struct dentry *ascend_emu_debugfs;
 
 /*
  * The interrupt lines of the NPUs: an interrupt domain of the emulator,
@@ -74,7 +79,6 @@ static struct platform_device *ascend_emu_parent;
  */
 static struct fwnode_handle *ascend_emu_irq_fwnode;
 static struct irq_domain *ascend_emu_irq_domain;
-static unsigned int ascend_emu_irqs[ASCEND_HW_MAX_DEVICES];
 
 static int ascend_emu_irq_map(struct irq_domain *d, unsigned int virq,
 			      irq_hw_number_t hw)
@@ -88,35 +92,49 @@ static const struct irq_domain_ops ascend_emu_irq_ops = {
 	.xlate = irq_domain_xlate_onecell,
 };
 
-unsigned int ascend_emu_bus_irq(unsigned int index)
+/* Describe NPU @emu in @pdev, not added yet: resources, data, properties. */
+static int ascend_emu_pdev_describe(struct ascend_emu *emu,
+				    struct platform_device *pdev)
 {
-	return index < ASCEND_HW_MAX_DEVICES ? ascend_emu_irqs[index] : 0;
+	struct property_entry props[] = {
+		PROPERTY_ENTRY_U64(ASCEND_HW_PROP_HBM_SIZE, emu->hbm_size),
+		PROPERTY_ENTRY_U32(ASCEND_HW_PROP_DMA_ENGINES,
+				   emu->num_dma_engines),
+		PROPERTY_ENTRY_U32(ASCEND_HW_PROP_AI_CORES, emu->num_ai_cores),
+		PROPERTY_ENTRY_STRING(ASCEND_HW_PROP_SOC_NAME, soc_name),
+		{ }
+	};
+	struct ascend_hw_platform_data pdata = { .hw = &emu->hw };
+	struct resource res = DEFINE_RES_IRQ(emu->irq);
+	int ret;
+
+	pdev->dev.parent = &ascend_emu_parent->dev;
+	/* a 64-bit DMA device without an IOMMU (ascend_emu.c) */
+	pdev->platform_dma_mask = DMA_BIT_MASK(64);
+	pdev->dev.dma_mask = &pdev->platform_dma_mask;
+	pdev->dev.coherent_dma_mask = DMA_BIT_MASK(64);
+	ret = platform_device_add_resources(pdev, &res, 1);
+	if (!ret)
+		ret = platform_device_add_data(pdev, &pdata, sizeof(pdata));
+	if (!ret)
+		ret = device_create_managed_software_node(&pdev->dev, props,
+							  NULL);
+	return ret;
 }
 
 /* Create NPU @index and let the driver bind; caller holds the lock. */
 static int ascend_emu_dev_new(unsigned int index)
 {
-	struct property_entry props[] = {
-		PROPERTY_ENTRY_U64(ASCEND_HW_PROP_HBM_SIZE,
-				   (u64)hbm_size_mb * SZ_1M),
-		PROPERTY_ENTRY_U32(ASCEND_HW_PROP_DMA_ENGINES, dma_engines),
-		PROPERTY_ENTRY_U32(ASCEND_HW_PROP_AI_CORES, ai_cores),
-		PROPERTY_ENTRY_STRING(ASCEND_HW_PROP_SOC_NAME, soc_name),
-		{ }
-	};
-	struct platform_device_info info = {
-		.parent = &ascend_emu_parent->dev,
-		.name = ASCEND_HW_DEVICE_NAME,
-		.id = index,
-		.data = &ascend_emu_pdata,
-		.size_data = sizeof(ascend_emu_pdata),
-		.properties = props,
-		.dma_mask = DMA_BIT_MASK(64),
+	const struct ascend_emu_config cfg = {
+		.hbm_size = (u64)hbm_size_mb * SZ_1M,
+		.num_dma_engines = dma_engines,
+		.num_ai_cores = ai_cores,
 	};
 	struct platform_device *pdev;
-	struct resource res;
+	struct ascend_emu *emu;
 	unsigned int virq;
 	bool bound;
+	int ret;
 
 	lockdep_assert_held(&ascend_emu_bus_lock);
 	if (index >= ASCEND_HW_MAX_DEVICES)
@@ -127,18 +145,24 @@ static int ascend_emu_dev_new(unsigned int index)
 	virq = irq_create_mapping(ascend_emu_irq_domain, index);
 	if (!virq)
 		return -ENOMEM;
-	res = (struct resource)DEFINE_RES_IRQ(virq);
-	info.res = &res;
-	info.num_res = 1;
-	/* the device finds its line here when the driver brings it up */
-	WRITE_ONCE(ascend_emu_irqs[index], virq);
-
-	pdev = platform_device_register_full(&info);
-	if (IS_ERR(pdev)) {
-		WRITE_ONCE(ascend_emu_irqs[index], 0);
-		irq_dispose_mapping(virq);
-		return PTR_ERR(pdev);
+	pdev = platform_device_alloc(ASCEND_HW_DEVICE_NAME, index);
+	if (!pdev) {
+		ret = -ENOMEM;
+		goto err_dispose_irq;
 	}
+	/* the device's state exists before the driver can see the device */
+	emu = ascend_emu_create(&pdev->dev, index, &cfg, ascend_emu_debugfs,
+				virq);
+	if (!emu) {
+		ret = -ENOMEM;
+		goto err_put_pdev;
+	}
+	ret = ascend_emu_pdev_describe(emu, pdev);
+	if (ret)
+		goto err_destroy_emu;
+	ret = platform_device_add(pdev);
+	if (ret)
+		goto err_destroy_emu;
 
 	/* The driver probes it synchronously; a device nobody took is gone. */
 	device_lock(&pdev->dev);
@@ -146,27 +170,41 @@ static int ascend_emu_dev_new(unsigned int index)
 	device_unlock(&pdev->dev);
 	if (!bound) {
 		platform_device_unregister(pdev);
-		WRITE_ONCE(ascend_emu_irqs[index], 0);
+		ascend_emu_destroy(emu);
 		irq_dispose_mapping(virq);
 		return -ENODEV;
 	}
 	ascend_emu_devs[index] = pdev;
+	ascend_emu_state[index] = emu;
 	return 0;
+
+err_destroy_emu:
+	ascend_emu_destroy(emu);
+err_put_pdev:
+	platform_device_put(pdev);
+err_dispose_irq:
+	irq_dispose_mapping(virq);
+	return ret;
 }
 
 /* Remove NPU @index; caller holds the lock. */
 static int ascend_emu_dev_del(unsigned int index)
 {
+	struct ascend_emu *emu;
+
 	lockdep_assert_held(&ascend_emu_bus_lock);
 	if (index >= ASCEND_HW_MAX_DEVICES)
 		return -EINVAL;
 	if (!ascend_emu_devs[index])
 		return -ENOENT;
+	emu = ascend_emu_state[index];
 	/* unbinds the driver: its remove unplugs the device */
 	platform_device_unregister(ascend_emu_devs[index]);
 	ascend_emu_devs[index] = NULL;
-	irq_dispose_mapping(ascend_emu_irqs[index]);
-	WRITE_ONCE(ascend_emu_irqs[index], 0);
+	ascend_emu_state[index] = NULL;
+	/* the driver's remove has returned: nobody holds the handle now */
+	irq_dispose_mapping(emu->irq);
+	ascend_emu_destroy(emu);
 	return 0;
 }
 
@@ -258,6 +296,9 @@ int ascend_emu_bus_init(void)
 		goto err_free_fwnode;
 	}
 
+	/* the devices' own fault knobs; none if debugfs is off */
+	ascend_emu_debugfs = debugfs_create_dir("ascend-emu", NULL);
+
 	ascend_emu_parent = platform_device_register_simple("ascend-emu",
 							    PLATFORM_DEVID_NONE,
 							    NULL, 0);
@@ -287,6 +328,7 @@ err_del_devices:
 	ascend_emu_del_all();
 	platform_device_unregister(ascend_emu_parent);
 err_remove_domain:
+	debugfs_remove_recursive(ascend_emu_debugfs);
 	irq_domain_remove(ascend_emu_irq_domain);
 err_free_fwnode:
 	irq_domain_free_fwnode(ascend_emu_irq_fwnode);
@@ -299,6 +341,7 @@ void ascend_emu_bus_exit(void)
 	sysfs_remove_group(&ascend_emu_parent->dev.kobj, &ascend_emu_bus_group);
 	ascend_emu_del_all();
 	platform_device_unregister(ascend_emu_parent);
+	debugfs_remove_recursive(ascend_emu_debugfs);
 	irq_domain_remove(ascend_emu_irq_domain);
 	irq_domain_free_fwnode(ascend_emu_irq_fwnode);
 	/* every device is gone: so is every page that backed its HBM */

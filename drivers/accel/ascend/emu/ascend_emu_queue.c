@@ -12,6 +12,7 @@
 
 #include <linux/bitops.h>
 #include <linux/err.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 

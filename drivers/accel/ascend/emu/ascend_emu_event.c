@@ -59,7 +59,7 @@ static struct ascend_hw_event_slot *ascend_emu_slot(struct ascend_emu *emu,
 	if (!slot || slot >= ASCEND_HW_EVENT_SLOTS)
 		return NULL;
 	return ascend_emu_mem_ptr(emu,
-				  ascend_hw_event_slot_addr(emu->adev->hbm.size,
+				  ascend_hw_event_slot_addr(emu->hbm_size,
 							    slot), write);
 }
 
@@ -128,21 +128,21 @@ void ascend_emu_event_record(struct ascend_emu *emu, u32 slot, u64 gen)
 		ascend_emu_event_notify(emu, slot);
 }
 
-void ascend_emu_event_signal(struct ascend_device *adev, u32 slot, u64 gen)
+void ascend_emu_event_signal(struct ascend_hw_device *hw, u32 slot, u64 gen)
 {
-	struct ascend_emu *emu = to_ascend_emu(adev);
+	struct ascend_emu *emu = to_ascend_emu(hw);
 
 	ascend_emu_event_record(emu, slot, gen);
 	/* queues parked on the slot re-check now */
 	ascend_emu_cp_kick(emu);
 }
 
-void ascend_emu_event_sync(struct ascend_device *adev)
+void ascend_emu_event_sync(struct ascend_hw_device *hw)
 {
 	ascend_emu_smmu_sync();
 }
 
-void ascend_emu_set_event_notify(struct ascend_device *adev, u64 bus_addr)
+void ascend_emu_set_event_notify(struct ascend_hw_device *hw, u64 bus_addr)
 {
-	WRITE_ONCE(to_ascend_emu(adev)->event_notify, bus_addr);
+	WRITE_ONCE(to_ascend_emu(hw)->event_notify, bus_addr);
 }

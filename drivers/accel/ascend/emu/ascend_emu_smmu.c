@@ -163,10 +163,10 @@ static void ascend_emu_tlb_flush_locked(struct ascend_emu_smmu *smmu, u32 asid,
 	smmu->gen++;
 }
 
-void ascend_emu_mmu_invalidate(struct ascend_device *adev, u32 asid, u64 va,
+void ascend_emu_mmu_invalidate(struct ascend_hw_device *hw, u32 asid, u64 va,
 			       u64 len)
 {
-	struct ascend_emu *emu = to_ascend_emu(adev);
+	struct ascend_emu *emu = to_ascend_emu(hw);
 	struct ascend_emu_smmu *smmu = emu ? emu->smmu : NULL;
 
 	/* a device already torn down holds no translations */
@@ -178,10 +178,10 @@ void ascend_emu_mmu_invalidate(struct ascend_device *adev, u32 asid, u64 va,
 	ascend_emu_smmu_sync();
 }
 
-void ascend_emu_mmu_set_context(struct ascend_device *adev, u32 asid,
+void ascend_emu_mmu_set_context(struct ascend_hw_device *hw, u32 asid,
 				u64 root, u64 peers)
 {
-	struct ascend_emu *emu = to_ascend_emu(adev);
+	struct ascend_emu *emu = to_ascend_emu(hw);
 	struct ascend_emu_smmu *smmu = emu ? emu->smmu : NULL;
 	struct ascend_emu_mmu_ctx *ctx, *old;
 
@@ -294,7 +294,7 @@ static void ascend_emu_pte_entry(u64 d, unsigned int level, u64 va, u32 asid,
  * filled, or -EFAULT (no leaf, a malformed descriptor, a table outside
  * device memory).
  */
-static int ascend_emu_smmu_walk(struct ascend_device *mem, u64 root, u32 asid,
+static int ascend_emu_smmu_walk(struct ascend_emu *mem, u64 root, u32 asid,
 				u64 va, struct ascend_emu_tlb_entry *e)
 {
 	__le64 burst[ASCEND_EMU_SMMU_BURST];
@@ -307,7 +307,7 @@ static int ascend_emu_smmu_walk(struct ascend_device *mem, u64 root, u32 asid,
 		idx = ascend_mmu_index(va, level);
 		if (level == ASCEND_MMU_LEVELS - 1)
 			break;
-		if (ascend_emu_hbm_rw(mem, table + idx * sizeof(d), &burst[0],
+		if (ascend_emu_hbm_rw(&mem->hw, table + idx * sizeof(d), &burst[0],
 				      sizeof(burst[0]), false))
 			return -EFAULT;
 		d = le64_to_cpu(burst[0]);
@@ -330,7 +330,7 @@ static int ascend_emu_smmu_walk(struct ascend_device *mem, u64 root, u32 asid,
 	 * once per burst, not once per page)
 	 */
 	n = min_t(u64, ASCEND_MMU_ENTRIES - idx, ASCEND_EMU_SMMU_BURST);
-	if (ascend_emu_hbm_rw(mem, table + idx * sizeof(d), burst,
+	if (ascend_emu_hbm_rw(&mem->hw, table + idx * sizeof(d), burst,
 			      n * sizeof(burst[0]), false))
 		return -EFAULT;
 	d = le64_to_cpu(burst[0]);
@@ -369,7 +369,7 @@ static int ascend_emu_smmu_walk_peers(struct ascend_emu *emu, u64 peers,
 		u32 dev;
 		int n;
 
-		if (ascend_emu_hbm_rw(emu->adev, peers + i * sizeof(pe), &pe,
+		if (ascend_emu_hbm_rw(&emu->hw, peers + i * sizeof(pe), &pe,
 				      sizeof(pe), false))
 			return -EFAULT;
 		if (!(le32_to_cpu(pe.flags) & ASCEND_MMU_PEER_VALID))
@@ -382,7 +382,7 @@ static int ascend_emu_smmu_walk_peers(struct ascend_emu *emu, u64 peers,
 		peer = ascend_emu_peer(ASCEND_AS_PEER(dev));
 		if (!peer || dev >= ASCEND_AS_PEER_MAX)
 			return -EFAULT;
-		n = ascend_emu_smmu_walk(peer->adev, le64_to_cpu(pe.root), asid,
+		n = ascend_emu_smmu_walk(peer, le64_to_cpu(pe.root), asid,
 					 va, e);
 		/* a peer's window holds only its HBM */
 		if (n < 0 || e[0].as != ASCEND_AS_HBM)
@@ -417,7 +417,7 @@ int ascend_emu_smmu_xlate(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
 	if (!root)
 		return -EFAULT;
 
-	n = ascend_emu_smmu_walk(emu->adev, root, asid, va, e);
+	n = ascend_emu_smmu_walk(emu, root, asid, va, e);
 	if (n > 0)
 		ascend_emu_tlb_insert(smmu, e, n, gen);
 	else if (peers && ptab)

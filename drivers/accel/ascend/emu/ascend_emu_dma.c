@@ -47,7 +47,6 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
-#include "ascend_drv.h"
 #include "ascend_emu.h"
 #include "ascend_hw.h"
 #include "ascend_hw_rules.h"
@@ -554,8 +553,7 @@ ascend_emu_dma_run_slot(struct ascend_emu_dma_ring *r,
 	if (READ_ONCE(slot->job->cancel))
 		return -ECANCELED;
 	err = ascend_emu_dma_exec(dma, slot->job, &slot->desc, fault);
-	if (!err && ascend_should_fail(dma->emu->adev,
-				       ASCEND_FAULT_SITE_DMA_XFER))
+	if (!err && ascend_emu_fail_xfer(dma->emu))
 		err = -EIO;
 	return err;
 }
@@ -641,7 +639,7 @@ int ascend_emu_dma_init(struct ascend_emu *emu, unsigned int engines)
 		struct task_struct *t;
 
 		t = kthread_run(ascend_emu_dma_engine, dma->rings[i],
-				"ascend%u-dma%u", emu->adev->index, i);
+				"ascend%u-dma%u", emu->index, i);
 		if (IS_ERR(t)) {
 			ret = PTR_ERR(t);
 			goto err_stop_engines;
@@ -812,10 +810,10 @@ bool ascend_emu_dma_try_inline(struct ascend_emu *emu,
 	return job->count && ascend_emu_dma_inline(emu->dma, job);
 }
 
-void ascend_emu_dma_submit(struct ascend_device *adev,
+void ascend_emu_dma_submit(struct ascend_hw_device *hw,
 			   struct ascend_dma_job *job)
 {
-	struct ascend_emu_dma *dma = to_ascend_emu(adev)->dma;
+	struct ascend_emu_dma *dma = to_ascend_emu(hw)->dma;
 
 	ascend_emu_dma_job_init(job);
 	if (!job->count) {
@@ -838,10 +836,10 @@ void ascend_emu_dma_submit(struct ascend_device *adev,
  * and the step loops check @job->cancel), and their retire completes the
  * job as usual.
  */
-void ascend_emu_dma_cancel(struct ascend_device *adev,
+void ascend_emu_dma_cancel(struct ascend_hw_device *hw,
 			   struct ascend_dma_job *job)
 {
-	struct ascend_emu_dma *dma = to_ascend_emu(adev)->dma;
+	struct ascend_emu_dma *dma = to_ascend_emu(hw)->dma;
 	unsigned int dropped;
 
 	spin_lock(&dma->lock);
@@ -889,10 +887,10 @@ int ascend_emu_dma_ring_state(struct ascend_emu *emu, unsigned int engine,
 	return 0;
 }
 
-int ascend_emu_dma_engine_info(struct ascend_device *adev, unsigned int engine,
+int ascend_emu_dma_engine_info(struct ascend_hw_device *hw, unsigned int engine,
 			       struct ascend_dma_engine_info *info)
 {
-	struct ascend_emu_dma *dma = to_ascend_emu(adev)->dma;
+	struct ascend_emu_dma *dma = to_ascend_emu(hw)->dma;
 	struct ascend_emu_dma_ring *r;
 
 	if (!dma || engine >= dma->nr_engines)
@@ -916,13 +914,13 @@ unsigned int ascend_emu_dma_engines(struct ascend_emu *emu)
 int ascend_emu_dma_run(struct ascend_emu *emu, struct ascend_dma_job *job,
 		       const bool *abort)
 {
-	ascend_emu_dma_submit(emu->adev, job);
+	ascend_emu_dma_submit(&emu->hw, job);
 	if (job->sync)
 		return job->status;
 	while (!wait_for_completion_timeout(&job->done,
 					    ASCEND_EMU_DMA_ABORT_POLL)) {
 		if (READ_ONCE(*abort)) {
-			ascend_emu_dma_cancel(emu->adev, job);
+			ascend_emu_dma_cancel(&emu->hw, job);
 			wait_for_completion(&job->done);
 			return -ECANCELED;
 		}

@@ -461,7 +461,7 @@ int ascend_emu_kernel_launch(struct ascend_emu_queue *q,
 	return 0;
 }
 
-u32 ascend_emu_query_kernels(struct ascend_device *adev,
+u32 ascend_emu_query_kernels(struct ascend_hw_device *hw,
 			     struct drm_ascend_kernel_info *out, u32 max)
 {
 	u32 i, n = min_t(u32, max, ARRAY_SIZE(ascend_emu_kernels));

@@ -164,7 +164,7 @@ void ascend_emu_cp_kick(struct ascend_emu *emu)
 static void ascend_cp_complete(struct ascend_emu_queue *q, u64 seq)
 {
 	ascend_emu_queue_complete(q, seq);
-	trace_ascend_cmd_complete(q->emu->adev->index, q->ctx.trace_queue, seq);
+	trace_ascend_cmd_complete(q->emu->index, q->ctx.trace_queue, seq);
 }
 
 /* Can the thread fetch from @q?  Called with cp->lock held. */
@@ -205,10 +205,10 @@ static void ascend_cp_job_finish(struct ascend_cp_job *job)
 	struct ascend_emu_queue *q = job->q;
 
 	if (job->cmd.opcode == ASCEND_CMD_LAUNCH)
-		trace_ascend_launch_done(q->emu->adev->index, q->ctx.trace_queue, job->seq,
+		trace_ascend_launch_done(q->emu->index, q->ctx.trace_queue, job->seq,
 					 job->f.code);
 	else
-		trace_ascend_ring_copy_done(q->emu->adev->index,
+		trace_ascend_ring_copy_done(q->emu->index,
 					    q->ctx.trace_pid,
 					    q->ctx.trace_queue, job->cmd.opcode,
 					    job->f.code ? -EIO : 0);
@@ -323,12 +323,12 @@ static bool ascend_cp_launch_here(struct ascend_emu_cp *cp,
 	struct ascend_emu_fault f = {};
 
 	if (ascend_emu_kernel_launch(q, &cmd->launch, cp->scratch, &f)) {
-		trace_ascend_launch_done(q->emu->adev->index, q->ctx.trace_queue, seq,
+		trace_ascend_launch_done(q->emu->index, q->ctx.trace_queue, seq,
 					 f.code);
 		ascend_emu_queue_fault(q, f.code, seq, f.addr, cmd->opcode);
 		return false;
 	}
-	trace_ascend_launch_done(q->emu->adev->index, q->ctx.trace_queue, seq, 0);
+	trace_ascend_launch_done(q->emu->index, q->ctx.trace_queue, seq, 0);
 	ascend_cp_complete(q, seq);
 	return true;
 }
@@ -363,7 +363,7 @@ static bool ascend_cp_launch(struct ascend_emu_cp *cp, struct ascend_emu_queue *
 
 	/* the pid lookup is not free: only when someone traces */
 	if (trace_ascend_launch_enabled())
-		trace_ascend_launch(q->emu->adev->index, q->ctx.trace_pid,
+		trace_ascend_launch(q->emu->index, q->ctx.trace_pid,
 				    q->ctx.trace_queue, seq, cmd->launch.kernel_id,
 				    cmd->launch.num_blocks);
 	if (ascend_emu_kernel_short(kern, &cmd->launch))
@@ -426,13 +426,13 @@ static bool ascend_cp_dma(struct ascend_emu_cp *cp, struct ascend_emu_queue *q,
 	u64 addr = 0;
 	u32 code;
 
-	trace_ascend_ring_copy_submit(q->emu->adev->index, q->ctx.trace_pid,
+	trace_ascend_ring_copy_submit(q->emu->index, q->ctx.trace_pid,
 				      q->ctx.trace_queue, cmd->opcode,
-				      q->emu->adev->num_dma_engines);
+				      q->emu->num_dma_engines);
 	/* a small one, engines idle: done here and now */
 	if (ascend_emu_copy_try_now(cp->emu, q->ctx.asid, cmd, &code,
 				    &addr)) {
-		trace_ascend_ring_copy_done(q->emu->adev->index,
+		trace_ascend_ring_copy_done(q->emu->index,
 					    q->ctx.trace_pid,
 					    q->ctx.trace_queue, cmd->opcode,
 					    code ? -EIO : 0);
@@ -782,7 +782,7 @@ static void ascend_cp_sleep(struct ascend_emu_cp *cp)
 	/* pairs with user space's barrier between its wptr store and flags load */
 	smp_mb();
 	if (!ascend_cp_any_work(cp, &pending)) {
-		trace_ascend_cp_sleep(cp->emu->adev->index,
+		trace_ascend_cp_sleep(cp->emu->index,
 				      pending ? jiffies_to_usecs(ASCEND_CP_TICK) : 0);
 		if (pending)
 			wait_event_idle_timeout(cp->wake_wq,
@@ -793,7 +793,7 @@ static void ascend_cp_sleep(struct ascend_emu_cp *cp)
 			wait_event_idle(cp->wake_wq,
 					atomic_read(&cp->kicks) != seen ||
 					kthread_should_stop());
-		trace_ascend_cp_wake(cp->emu->adev->index, 0);
+		trace_ascend_cp_wake(cp->emu->index, 0);
 	}
 	ascend_cp_set_need_wakeup(cp, false);
 }
@@ -866,7 +866,7 @@ static void ascend_cp_free(struct ascend_emu_cp *cp)
 
 int ascend_emu_cp_init(struct ascend_emu *emu)
 {
-	unsigned int index = emu->adev->index, i;
+	unsigned int index = emu->index, i;
 	struct ascend_emu_cp *cp;
 	int ret = -ENOMEM;
 
@@ -885,7 +885,7 @@ int ascend_emu_cp_init(struct ascend_emu *emu)
 	init_waitqueue_head(&cp->core_wq);
 
 	cp->scratch = kmalloc(ASCEND_EMU_SCRATCH_SIZE, GFP_KERNEL);
-	cp->nr_cores = max(emu->adev->num_ai_cores, 1U);
+	cp->nr_cores = max(emu->num_ai_cores, 1U);
 	cp->cores = kcalloc(cp->nr_cores, sizeof(*cp->cores), GFP_KERNEL);
 	if (!cp->scratch || !cp->cores)
 		goto err;
@@ -931,10 +931,10 @@ void ascend_emu_cp_fini(struct ascend_emu *emu)
 	emu->cp = NULL;
 }
 
-int ascend_emu_queue_start(struct ascend_device *adev, u32 qid,
+int ascend_emu_queue_start(struct ascend_hw_device *hw, u32 qid,
 			   const struct ascend_hw_queue_ctx *ctx)
 {
-	struct ascend_emu_cp *cp = to_ascend_emu(adev)->cp;
+	struct ascend_emu_cp *cp = to_ascend_emu(hw)->cp;
 	struct ascend_emu_queue *q;
 	int ret;
 
@@ -953,9 +953,9 @@ int ascend_emu_queue_start(struct ascend_device *adev, u32 qid,
 	return 0;
 }
 
-void ascend_emu_queue_stop(struct ascend_device *adev, u32 qid)
+void ascend_emu_queue_stop(struct ascend_hw_device *hw, u32 qid)
 {
-	struct ascend_emu_cp *cp = to_ascend_emu(adev)->cp;
+	struct ascend_emu_cp *cp = to_ascend_emu(hw)->cp;
 	struct ascend_emu_queue *q;
 
 	q = xa_erase(&cp->qids, qid);
@@ -978,9 +978,9 @@ void ascend_emu_queue_stop(struct ascend_device *adev, u32 qid)
 	ascend_emu_queue_free(q);
 }
 
-void ascend_emu_queue_doorbell(struct ascend_device *adev, u32 qid)
+void ascend_emu_queue_doorbell(struct ascend_hw_device *hw, u32 qid)
 {
-	struct ascend_emu_cp *cp = to_ascend_emu(adev)->cp;
+	struct ascend_emu_cp *cp = to_ascend_emu(hw)->cp;
 	struct ascend_emu_queue *q;
 
 	if (qid != ASCEND_HW_QUEUE_ALL) {
@@ -994,9 +994,9 @@ void ascend_emu_queue_doorbell(struct ascend_device *adev, u32 qid)
 	ascend_cp_kick(cp);
 }
 
-void ascend_emu_queue_halt(struct ascend_device *adev, u32 qid)
+void ascend_emu_queue_halt(struct ascend_hw_device *hw, u32 qid)
 {
-	struct ascend_emu_cp *cp = to_ascend_emu(adev)->cp;
+	struct ascend_emu_cp *cp = to_ascend_emu(hw)->cp;
 	struct ascend_emu_queue *q;
 
 	xa_lock(&cp->qids);
@@ -1006,10 +1006,10 @@ void ascend_emu_queue_halt(struct ascend_device *adev, u32 qid)
 	xa_unlock(&cp->qids);
 }
 
-int ascend_emu_queue_info(struct ascend_device *adev, u32 qid,
+int ascend_emu_queue_info(struct ascend_hw_device *hw, u32 qid,
 			  struct ascend_hw_queue_info *info)
 {
-	struct ascend_emu_cp *cp = to_ascend_emu(adev)->cp;
+	struct ascend_emu_cp *cp = to_ascend_emu(hw)->cp;
 	struct ascend_emu_queue *q;
 	int ret = -ENOENT;
 
@@ -1026,9 +1026,9 @@ int ascend_emu_queue_info(struct ascend_device *adev, u32 qid,
 	return ret;
 }
 
-void ascend_emu_set_cmd_timeout(struct ascend_device *adev, u32 ms)
+void ascend_emu_set_cmd_timeout(struct ascend_hw_device *hw, u32 ms)
 {
-	struct ascend_emu *emu = to_ascend_emu(adev);
+	struct ascend_emu *emu = to_ascend_emu(hw);
 
 	if (emu && emu->cp)
 		WRITE_ONCE(emu->cp->cmd_timeout_ms, ms);

@@ -29,6 +29,7 @@
  * buffer under its address space's lock first, and every access by the
  * device side happens under that lock (see ascend_vm.c, ascend_copy.c).
  */
+#include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/highmem.h>
 #include <linux/mem_encrypt.h>
@@ -36,15 +37,13 @@
 #include <linux/module.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 
-#include <drm/drm_managed.h>
-
-#include "ascend_drv.h"
 #include "ascend_emu.h"
-#include "ascend_hbm.h"
 #include "ascend_hw.h"
 
-static_assert(PAGE_SIZE <= ASCEND_HBM_PAGE_NORMAL);
+/* a backing page is one 4 KiB device page, the smallest the MMU maps */
+static_assert(PAGE_SIZE == ASCEND_MMU_TABLE_SIZE);
 
 static unsigned int emu_backing_mb;
 module_param(emu_backing_mb, uint, 0444);
@@ -97,8 +96,8 @@ static bool ascend_emu_in_hbm(struct ascend_emu *emu, u64 addr, u64 len)
 
 	/* HBM, then the page-table memory above it */
 	return !check_add_overflow(addr, len, &end) &&
-	       end <= emu->adev->hbm.size +
-		      ascend_mmu_table_mem_size(emu->adev->hbm.size);
+	       end <= emu->hbm_size +
+		      ascend_mmu_table_mem_size(emu->hbm_size);
 }
 
 /*
@@ -109,7 +108,7 @@ static bool ascend_emu_in_hbm(struct ascend_emu *emu, u64 addr, u64 len)
 static struct xarray *ascend_emu_store(struct ascend_emu *emu,
 				       unsigned long *idx)
 {
-	unsigned long hbm = emu->adev->hbm.size >> PAGE_SHIFT;
+	unsigned long hbm = emu->hbm_size >> PAGE_SHIFT;
 
 	if (*idx < hbm)
 		return &emu->hbm_pages;
@@ -144,10 +143,10 @@ static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
 	return page;
 }
 
-int ascend_emu_hbm_rw(struct ascend_device *adev, u64 addr, void *buf,
+int ascend_emu_hbm_rw(struct ascend_hw_device *hw, u64 addr, void *buf,
 		      size_t len, bool write)
 {
-	struct ascend_emu *emu = to_ascend_emu(adev);
+	struct ascend_emu *emu = to_ascend_emu(hw);
 
 	if (!ascend_emu_in_hbm(emu, addr, len))
 		return -EFAULT;
@@ -180,9 +179,9 @@ int ascend_emu_hbm_rw(struct ascend_device *adev, u64 addr, void *buf,
 }
 
 /* hw op hbm_map_page: the backing page, created if need be. */
-static void *ascend_emu_hbm_map_page(struct ascend_device *adev, u64 addr)
+static void *ascend_emu_hbm_map_page(struct ascend_hw_device *hw, u64 addr)
 {
-	struct ascend_emu *emu = to_ascend_emu(adev);
+	struct ascend_emu *emu = to_ascend_emu(hw);
 	struct page *page;
 
 	if (!IS_ALIGNED(addr, PAGE_SIZE) || !ascend_emu_in_hbm(emu, addr,
@@ -201,7 +200,7 @@ static void *ascend_emu_hbm_map_page(struct ascend_device *adev, u64 addr)
  */
 static struct page *ascend_emu_sys_page(struct ascend_emu *emu, u64 addr)
 {
-	struct device *dev = emu->adev->drm.dev;
+	struct device *dev = emu->dev;
 	unsigned long pfn;
 
 	if (dev && dev->dma_range_map)
@@ -234,22 +233,28 @@ void *ascend_emu_sys_ptr(struct ascend_emu *emu, u64 addr)
 }
 
 /*
- * The emulated NPU whose HBM the peer address space @as names, or NULL
- * (also once that device is removed: its state is gone).  The driver holds
- * the peer's address space lock across the job, so the memory it
- * translated stays allocated, and a removed device waits for such jobs
- * before it stops (ascend_drv.c).
+ * The NPUs that are up, by index, for peer address spaces: an entry is
+ * written by its device's init (last) and fini (first), which the driver
+ * core serialises per device; read with READ_ONCE() inside an access
+ * section (ascend_emu_smmu_access_begin()) or by a DMA job the driver
+ * built from a peer link (the driver waits for those before it stops the
+ * peer).  fini waits for the sections in flight before the memory goes.
  */
+static struct ascend_emu *ascend_emu_up[ASCEND_HW_MAX_DEVICES];
+
+void ascend_emu_set_up(struct ascend_emu *emu, bool up)
+{
+	if (emu->index < ASCEND_HW_MAX_DEVICES)
+		WRITE_ONCE(ascend_emu_up[emu->index], up ? emu : NULL);
+}
+
+/* The emulated NPU whose HBM the peer address space @as names, or NULL. */
 struct ascend_emu *ascend_emu_peer(u32 as)
 {
-	struct ascend_device *adev;
-
-	if (!ascend_as_is_peer(as))
+	if (!ascend_as_is_peer(as) ||
+	    ascend_as_peer_dev(as) >= ASCEND_HW_MAX_DEVICES)
 		return NULL;
-	adev = ascend_device_by_index(ascend_as_peer_dev(as));
-	if (!adev || adev->hw != &ascend_emu_ops)
-		return NULL;
-	return READ_ONCE(adev->hw_priv);
+	return READ_ONCE(ascend_emu_up[ascend_as_peer_dev(as)]);
 }
 
 /*
@@ -289,10 +294,10 @@ static bool ascend_emu_in_as(struct ascend_emu *emu, u32 as, u64 addr,
 	return as == ASCEND_AS_HBM && ascend_emu_in_hbm(emu, addr, len);
 }
 
-int ascend_emu_sys_rw(struct ascend_device *adev, u64 addr, void *buf,
+int ascend_emu_sys_rw(struct ascend_hw_device *hw, u64 addr, void *buf,
 		      size_t len, bool write)
 {
-	struct ascend_emu *emu = to_ascend_emu(adev);
+	struct ascend_emu *emu = to_ascend_emu(hw);
 
 	if (!ascend_emu_in_as(emu, ASCEND_AS_SYS, addr, len))
 		return -EFAULT;
@@ -319,13 +324,13 @@ int ascend_emu_mem_rw(struct ascend_emu *emu, u32 as, u64 addr, void *buf,
 		      size_t len, bool write)
 {
 	if (as == ASCEND_AS_HBM)
-		return ascend_emu_hbm_rw(emu->adev, addr, buf, len, write);
+		return ascend_emu_hbm_rw(&emu->hw, addr, buf, len, write);
 	if (as == ASCEND_AS_SYS)
-		return ascend_emu_sys_rw(emu->adev, addr, buf, len, write);
+		return ascend_emu_sys_rw(&emu->hw, addr, buf, len, write);
 	/* another device's HBM, through that device's backend */
 	emu = ascend_emu_peer(as);
 	if (emu)
-		return ascend_emu_hbm_rw(emu->adev, addr, buf, len, write);
+		return ascend_emu_hbm_rw(&emu->hw, addr, buf, len, write);
 	return -EIO;
 }
 
@@ -448,7 +453,7 @@ void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len)
 
 		/* one store at a time: HBM, then the page-table memory */
 		if (xa == &emu->hbm_pages)
-			n = min(len, emu->adev->hbm.size - addr);
+			n = min(len, emu->hbm_size - addr);
 		last = first + ((n - 1) >> PAGE_SHIFT);
 		xa_for_each_range(xa, idx, page, first, last) {
 			xa_erase(xa, idx);
@@ -475,26 +480,16 @@ void ascend_emu_hbm_release(struct ascend_emu *emu)
 	}
 }
 
-static int ascend_emu_init(struct ascend_device *adev)
+static int ascend_emu_init(struct ascend_hw_device *hw)
 {
-	struct ascend_emu *emu;
+	struct ascend_emu *emu = to_ascend_emu(hw);
 	int ret;
-
-	emu = drmm_kzalloc(&adev->drm, sizeof(*emu), GFP_KERNEL);
-	if (!emu)
-		return -ENOMEM;
-	emu->adev = adev;
-	xa_init(&emu->hbm_pages);
-	xa_init(&emu->table_pages);
-	spin_lock_init(&emu->event_lock);
-	emu->irq = ascend_emu_bus_irq(adev->index);
-	adev->hw_priv = emu;
 
 	ret = ascend_emu_smmu_init(emu);
 	if (ret)
-		goto err_release_hbm;
+		return ret;
 
-	ret = ascend_emu_dma_init(emu, adev->num_dma_engines);
+	ret = ascend_emu_dma_init(emu, emu->num_dma_engines);
 	if (ret)
 		goto err_smmu_fini;
 
@@ -502,43 +497,43 @@ static int ascend_emu_init(struct ascend_device *adev)
 	if (ret)
 		goto err_dma_fini;
 
+	ascend_emu_set_up(emu, true);
 	return 0;
 
 err_dma_fini:
 	ascend_emu_dma_fini(emu);
 err_smmu_fini:
 	ascend_emu_smmu_fini(emu);
-err_release_hbm:
-	ascend_emu_hbm_release(emu);
-	adev->hw_priv = NULL;
 	return ret;
 }
 
-static void ascend_emu_fini(struct ascend_device *adev)
+static void ascend_emu_fini(struct ascend_hw_device *hw)
 {
-	struct ascend_emu *emu = to_ascend_emu(adev);
+	struct ascend_emu *emu = to_ascend_emu(hw);
 
+	/* no other NPU's new access finds this one from here on */
+	ascend_emu_set_up(emu, false);
 	ascend_emu_cp_fini(emu);
 	ascend_emu_dma_fini(emu);
 	/*
 	 * Another NPU's engines may be inside an access that reached this
 	 * one's tables or HBM through a peer window (the command processor's
-	 * copies hold no driver lock).  The device is out of the index since
-	 * remove began, so no new access finds it; wait for those in flight
-	 * before the memory goes.
+	 * copies hold no driver lock): wait for those in flight before the
+	 * memory goes.
 	 */
 	ascend_emu_smmu_sync();
 	ascend_emu_smmu_fini(emu);
+	/* a device that went down lost what its memory held */
 	ascend_emu_hbm_release(emu);
-	adev->hw_priv = NULL;
+	WRITE_ONCE(emu->event_notify, 0);
 }
 
-static void ascend_emu_discard(struct ascend_device *adev, u64 addr, u64 len)
+static void ascend_emu_discard(struct ascend_hw_device *hw, u64 addr, u64 len)
 {
-	ascend_emu_hbm_discard(to_ascend_emu(adev), addr, len);
+	ascend_emu_hbm_discard(to_ascend_emu(hw), addr, len);
 }
 
-const struct ascend_hw_ops ascend_emu_ops = {
+static const struct ascend_hw_ops ascend_emu_ops = {
 	.init = ascend_emu_init,
 	.fini = ascend_emu_fini,
 	.hbm_rw = ascend_emu_hbm_rw,
@@ -561,3 +556,54 @@ const struct ascend_hw_ops ascend_emu_ops = {
 	.event_sync = ascend_emu_event_sync,
 	.set_event_notify = ascend_emu_set_event_notify,
 };
+
+void ascend_emu_setup(struct ascend_emu *emu, unsigned int index,
+		      const struct ascend_emu_config *cfg)
+{
+	emu->hw.ops = &ascend_emu_ops;
+	emu->index = index;
+	emu->hbm_size = cfg->hbm_size;
+	emu->num_dma_engines = cfg->num_dma_engines;
+	emu->num_ai_cores = cfg->num_ai_cores;
+	xa_init(&emu->hbm_pages);
+	xa_init(&emu->table_pages);
+	spin_lock_init(&emu->event_lock);
+	atomic_set(&emu->fail_dma_xfer, 0);
+	atomic_set(&emu->injected_dma_xfer, 0);
+}
+
+struct ascend_emu *ascend_emu_create(struct device *dev, unsigned int index,
+				     const struct ascend_emu_config *cfg,
+				     struct dentry *debugfs, unsigned int irq)
+{
+	struct ascend_emu *emu;
+
+	emu = kzalloc(sizeof(*emu), GFP_KERNEL);
+	if (!emu)
+		return NULL;
+	ascend_emu_setup(emu, index, cfg);
+	emu->dev = dev;
+	emu->irq = irq;
+	if (!IS_ERR_OR_NULL(debugfs)) {
+		char name[16];
+
+		/* the device's own fault knobs (Documentation/reliability.rst) */
+		snprintf(name, sizeof(name), "ascend.%u", index);
+		emu->debugfs = debugfs_create_dir(name, debugfs);
+		debugfs_create_atomic_t("fail_dma_xfer", 0600, emu->debugfs,
+					&emu->fail_dma_xfer);
+		debugfs_create_atomic_t("injected_dma_xfer", 0400,
+					emu->debugfs, &emu->injected_dma_xfer);
+	}
+	return emu;
+}
+
+/* After the device is gone: its driver's fini has run, nothing is up. */
+void ascend_emu_destroy(struct ascend_emu *emu)
+{
+	if (!emu)
+		return;
+	debugfs_remove_recursive(emu->debugfs);
+	ascend_emu_hbm_release(emu);
+	kfree(emu);
+}
