@@ -177,6 +177,10 @@ static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
  * @spare_buf: a &struct ascend_hbm_buf whose memory its file's last
  *	retire freed, kept for the next BO_CREATE (taken and given with
  *	xchg(); freed by postclose)
+ * @bo_idle: handle-less BOs freed whole, memory and mapping kept for the
+ *	next BO_CREATE of the same request (ascend_gem.c); @vm.lock protects
+ *	it and @nr_bo_idle
+ * @nr_bo_idle: entries in @bo_idle, at most %ASCEND_BO_IDLE_MAX
  * @free_ring: the file's free ring (ascend_free_ring.h), or NULL; set once
  *	with cmpxchg() by FREE_RING_CREATE, read with acquire, released in
  *	postclose (after the file left the device's file list)
@@ -200,6 +204,8 @@ struct ascend_file {
 	struct list_head peer_users;
 	unsigned int nr_ipc_exports;
 	struct ascend_hbm_buf *spare_buf;
+	struct list_head bo_idle;
+	unsigned int nr_bo_idle;
 	struct ascend_free_ring *free_ring;
 };
 

@@ -128,14 +128,118 @@ int ascend_hbm_sub_ranges(const struct ascend_hbm_alloc *mem, u64 offset,
 	return n;
 }
 
-/* The retire callback: nothing of this file can reach the memory any more. */
-static void ascend_bo_retire(struct ascend_retire *r)
+/*
+ * Keep a retired handle-less BO whole for its file's next BO_CREATE of the
+ * same request (see ascend_gem.h, "Idle BOs").  Only a BO that owns all of
+ * its memory alone (no importer, no IPC export, no copy holding the
+ * buffer) and maps all of it.  Its VA faults in the driver from now on;
+ * the device can still reach it through the file's own tables, that is,
+ * only the file's own work that uses memory it freed -- never another
+ * file's memory.  Returns whether @bo is idle now (uncharged).
+ */
+static bool ascend_bo_idle_park(struct ascend_bo *bo)
 {
-	struct ascend_bo *bo = container_of(r, struct ascend_bo, retire);
+	struct ascend_file *af = bo->af;
+	struct ascend_hbm_buf *buf = bo->buf;
+	bool idle = false;
+
+	if (bo->imported || bo->sub_ranges || bo->offset || !bo->req_size ||
+	    buf->mem.size > ASCEND_BO_IDLE_SIZE)
+		return false;
+	mutex_lock(&af->vm.lock);
+	/* a reference taken by a look-up would be under this lock */
+	if (af->nr_bo_idle < ASCEND_BO_IDLE_MAX && kref_read(&buf->ref) == 1 &&
+	    drm_mm_node_allocated(&bo->map.node) &&
+	    bo->map.size == buf->mem.size && !READ_ONCE(af->adev->lost)) {
+		bo->map.idle = true;
+		list_add(&bo->idle, &af->bo_idle);
+		af->nr_bo_idle++;
+		idle = true;
+	}
+	mutex_unlock(&af->vm.lock);
+	if (idle)
+		atomic64_sub(buf->mem.size, &af->hbm_used);
+	return idle;
+}
+
+/*
+ * An idle BO of @af made for the request @args, live again with its old
+ * contents dropped (the next owner reads zeroes), or NULL.
+ */
+static struct ascend_bo *ascend_bo_idle_take(struct ascend_file *af,
+					     const struct drm_ascend_bo_create *args)
+{
+	struct ascend_device *adev = af->adev;
+	struct ascend_bo *bo, *found = NULL;
+	unsigned int i;
+	int idx;
+
+	/* Unlocked peek: one parked meanwhile is only a missed reuse. */
+	if (data_race(list_empty(&af->bo_idle)))
+		return NULL;
+	mutex_lock(&af->vm.lock);
+	list_for_each_entry(bo, &af->bo_idle, idle) {
+		if (bo->req_size == args->size &&
+		    bo->req_policy == args->policy &&
+		    bo->req_flags == args->flags) {
+			found = bo;
+			break;
+		}
+	}
+	if (found) {
+		list_del(&found->idle);
+		af->nr_bo_idle--;
+		/* accesses in flight finish first (ascend_hw.h, hbm_discard) */
+		if (adev->hw_ops->hbm_discard && drm_dev_enter(&adev->drm, &idx)) {
+			for (i = 0; i < found->buf->mem.nr_ranges; i++)
+				adev->hw_ops->hbm_discard(adev->hw,
+							  found->buf->mem.ranges[i].addr,
+							  found->buf->mem.ranges[i].size);
+			drm_dev_exit(idx);
+		}
+		found->map.idle = false;
+		found->live = true;
+	}
+	mutex_unlock(&af->vm.lock);
+	return found;
+}
+
+static void ascend_bo_release(struct ascend_bo *bo, bool uncharge);
+/*
+ * Give up @af's idle BOs: unmapped and freed as any retired BO.  Returns
+ * how many there were.  The caller holds no vm, HBM or queue lock.
+ */
+static unsigned int ascend_bo_idle_release(struct ascend_file *af)
+{
+	struct ascend_bo *bo, *next;
+	unsigned int n;
+	LIST_HEAD(list);
+
+	/* Unlocked peek: one parked meanwhile is like a free not yet seen. */
+	if (data_race(list_empty(&af->bo_idle)))
+		return 0;
+	mutex_lock(&af->vm.lock);
+	list_splice_init(&af->bo_idle, &list);
+	n = af->nr_bo_idle;
+	af->nr_bo_idle = 0;
+	mutex_unlock(&af->vm.lock);
+	list_for_each_entry_safe(bo, next, &list, idle) {
+		list_del(&bo->idle);
+		ascend_bo_release(bo, false);
+	}
+	return n;
+}
+
+/*
+ * Unmap @bo and let go of its memory; @uncharge: take it off the file's
+ * hbm_used (an idle BO was already).
+ */
+static void ascend_bo_release(struct ascend_bo *bo, bool uncharge)
+{
 	struct ascend_file *af = bo->af;
 	struct ascend_hbm_buf *buf = bo->buf;
 	struct ascend_hbm_range *sub_ranges = bo->sub_ranges;
-	bool charged = !bo->imported;
+	bool charged = uncharge && !bo->imported;
 	u64 size = buf->mem.size;
 	bool parked = false;
 
@@ -162,6 +266,16 @@ static void ascend_bo_retire(struct ascend_retire *r)
 		kfree(bo);
 }
 
+/* The retire callback: nothing of this file can reach the memory any more. */
+static void ascend_bo_retire(struct ascend_retire *r)
+{
+	struct ascend_bo *bo = container_of(r, struct ascend_bo, retire);
+
+	if (bo->no_handle && ascend_bo_idle_park(bo))
+		return;
+	ascend_bo_release(bo, true);
+}
+
 /*
  * Free the BOs of @af's parked VA ranges.  Returns whether there were any
  * (a full window is worth another try then).
@@ -171,6 +285,8 @@ static bool ascend_gem_drop_parked(struct ascend_file *af)
 	struct ascend_vm_mapping *map, *next;
 	LIST_HEAD(list);
 
+	/* idle BOs hold VA ranges too: they become parked ranges first */
+	ascend_bo_idle_release(af);
 	ascend_vm_unpark_all(&af->vm, &list);
 	if (list_empty(&list))
 		return false;
@@ -342,7 +458,8 @@ unsigned int ascend_gem_drain_device(struct ascend_device *adev)
 	 */
 	mutex_lock(&drm->filelist_mutex);
 	list_for_each_entry(file, &drm->filelist, lhead)
-		freed += ascend_gem_drain_file(to_ascend_file(file));
+		freed += ascend_gem_drain_file(to_ascend_file(file)) +
+			 ascend_bo_idle_release(to_ascend_file(file));
 	mutex_unlock(&drm->filelist_mutex);
 	return freed;
 }
@@ -369,6 +486,15 @@ int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 		return -ENXIO;
 	/* Frees published on the ring come first: their memory is reused. */
 	ascend_gem_drain_file(af);
+	if (ascend_should_fail(adev, ASCEND_FAULT_SITE_HBM_ALLOC))
+		return -ENOSPC;
+	if (args->flags & DRM_ASCEND_BO_NO_HANDLE) {
+		bo = ascend_bo_idle_take(af, args);
+		if (bo) {
+			buf = bo->buf;
+			goto mapped;
+		}
+	}
 
 	buf = xchg(&af->spare_buf, NULL);
 	if (buf)
@@ -380,10 +506,6 @@ int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 	kref_init(&buf->ref);
 	buf->adev = adev;
 
-	if (ascend_should_fail(adev, ASCEND_FAULT_SITE_HBM_ALLOC)) {
-		ret = -ENOSPC;
-		goto err_free;
-	}
 	ret = ascend_hbm_alloc_flags(&adev->hbm, args->size, args->policy,
 				     args->flags & DRM_ASCEND_BO_P2P,
 				     &buf->mem);
@@ -414,7 +536,13 @@ int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 		if (ret)
 			goto err_free_bo;
 	}
+	if (bo->no_handle) {
+		bo->req_size = args->size;
+		bo->req_policy = args->policy;
+		bo->req_flags = args->flags;
+	}
 
+mapped:
 	args->va = bo->map.node.start;
 	args->alloc_size = buf->mem.size;
 	args->page_size = buf->mem.page_size;

@@ -57,6 +57,10 @@ struct ascend_hbm_buf {
  * @map: its mapping in @af's address space
  * @retire: once the last GEM reference is gone, the unmap and the
  *	release of @buf wait on this for @af's queued commands to complete
+ * @idle: link in &ascend_file.bo_idle while the BO is idle (see below)
+ * @req_size: for @no_handle: the BO_CREATE request it was made for: size,
+ * @req_policy: policy
+ * @req_flags: and flags (an idle BO serves only the same request)
  *
  * Every node of a file's address space (&ascend_vm.mm) is the @map.node of
  * one of its BOs; debugfs and IPC export rely on that.
@@ -72,7 +76,23 @@ struct ascend_bo {
 	bool live;
 	struct ascend_vm_mapping map;
 	struct ascend_retire retire;
+	struct list_head idle;
+	u64 req_size;
+	u32 req_policy;
+	u32 req_flags;
 };
+
+/*
+ * Idle BOs (&ascend_file.bo_idle): a freed handle-less BO of at most
+ * ASCEND_BO_IDLE_SIZE that owns its memory alone stays whole -- memory and
+ * mapping -- for the file's next BO_CREATE of the same size, policy and
+ * flags, which then only has the device drop the old contents.  At most
+ * ASCEND_BO_IDLE_MAX per file; every statistics snapshot and every
+ * allocation that would fail gives them up first (ascend_gem_drain_device()),
+ * so they count as free memory everywhere.
+ */
+#define ASCEND_BO_IDLE_SIZE	SZ_64K
+#define ASCEND_BO_IDLE_MAX	8
 
 static inline struct ascend_bo *to_ascend_bo(struct drm_gem_object *obj)
 {

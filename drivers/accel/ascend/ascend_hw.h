@@ -558,7 +558,10 @@ struct ascend_dma_engine_info {
  *	address (%ASCEND_AS_SYS), for device-side execution of commands that
  *	touch host memory mapped in the device MMU; -EFAULT when absent
  * @hbm_discard: the range of device memory was freed; the next owner must
- *	read zeroes there (the emulated NPU drops its backing pages)
+ *	read zeroes there (the emulated NPU drops its backing pages).  The
+ *	range may still be mapped (the driver hands it to the same address
+ *	space again): accesses in flight finish before it, and those that
+ *	start after it read zeroes
  * @hbm_map_page: optional: a CPU address of the 4 KiB page of device memory
  *	at @addr through the aperture (like a mapped BAR), or NULL; valid
  *	until that page is discarded or the device goes.  For the page-table

@@ -190,6 +190,7 @@ static void ascend_vm_set_backing(struct ascend_vm_mapping *map,
 	map->as = ASCEND_AS_HBM;
 	map->readonly = false;
 	map->parked = false;
+	map->idle = false;
 }
 
 struct ascend_vm_mapping *ascend_vm_take_parked_locked(struct ascend_vm *vm,
@@ -487,8 +488,9 @@ struct ascend_vm_mapping *ascend_vm_lookup_locked(struct ascend_vm *vm,
 		return ERR_PTR(-EFAULT);
 
 	map = container_of(node, struct ascend_vm_mapping, node);
-	/* The node's tail is the guard: not mapped. */
-	if (va - node->start >= map->size || end - node->start > map->size)
+	/* The node's tail is the guard: not mapped.  Freed memory neither. */
+	if (va - node->start >= map->size || end - node->start > map->size ||
+	    map->idle)
 		return ERR_PTR(-EFAULT);
 
 	*offset = va - node->start;

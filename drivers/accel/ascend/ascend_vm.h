@@ -109,6 +109,8 @@ struct ascend_vm_seg {
  *	mapping of the same address replaces it (under &ascend_vm.lock)
  * @parked: the VA range is parked: @size is 0 (every access faults) and
  *	@park links it in &ascend_vm.parked
+ * @idle: mapped, but its memory was freed and is kept for a reuse
+ *	(ascend_gem.c): the driver's look-ups fault (under &ascend_vm.lock)
  * @park: link in &ascend_vm.parked
  */
 struct ascend_vm_mapping {
@@ -121,6 +123,7 @@ struct ascend_vm_mapping {
 	bool readonly;
 	bool orphan;
 	bool parked;
+	bool idle;
 	struct list_head park;
 };
 

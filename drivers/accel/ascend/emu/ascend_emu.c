@@ -25,9 +25,10 @@
  * possibly a swiotlb bounce buffer, which is right too); its page is
  * accessed with kmap_local_page(), page by page.
  *
- * Nobody accesses a range while it is being discarded: the driver unmaps a
- * buffer under its address space's lock first, and every access by the
- * device side happens under that lock (see ascend_vm.c, ascend_copy.c).
+ * A discard waits for the device's accesses in flight (the SMMU's access
+ * sections) and runs alone: an access that holds a backing page never
+ * sees it freed.  The driver's own accesses by HBM address (its copies)
+ * are over before it discards, under its address space's lock.
  */
 #include <linux/debugfs.h>
 #include <linux/device.h>
@@ -528,9 +529,16 @@ static void ascend_emu_fini(struct ascend_hw_device *hw)
 	WRITE_ONCE(emu->event_notify, 0);
 }
 
+/*
+ * hw op hbm_discard: accesses in flight finish first -- an access holds a
+ * backing page while it moves bytes -- and one that starts afterwards finds
+ * no page (reads zeroes, or backs a fresh one).
+ */
 static void ascend_emu_discard(struct ascend_hw_device *hw, u64 addr, u64 len)
 {
+	ascend_emu_smmu_exclusive_begin();
 	ascend_emu_hbm_discard(to_ascend_emu(hw), addr, len);
+	ascend_emu_smmu_exclusive_end();
 }
 
 static const struct ascend_hw_ops ascend_emu_ops = {

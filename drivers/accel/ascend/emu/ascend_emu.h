@@ -280,6 +280,9 @@ void ascend_emu_smmu_access_begin(void);
 void ascend_emu_smmu_access_end(void);
 /* Wait until every access section that began before the call is over. */
 void ascend_emu_smmu_sync(void);
+/* No access section runs between these two (none may be held around them). */
+void ascend_emu_smmu_exclusive_begin(void);
+void ascend_emu_smmu_exclusive_end(void);
 
 /* ascend_emu_cmd.c: the command checker */
 /*
