@@ -667,6 +667,20 @@ static void emu_queue_context(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, READ_ONCE(qword[0]), BIT_ULL(7));
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(rep->irq_armed), 0U);
 	WRITE_ONCE(qword[0], 0);
+	/* armed for a count: completions before it stay quiet */
+	WRITE_ONCE(rep->irq_seq, cpu_to_le64(9));
+	WRITE_ONCE(rep->irq_armed, cpu_to_le32(1));
+	ascend_emu_queue_complete(q, 8);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(qword[0]), 0ULL);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(rep->irq_armed), 1U);
+	ascend_emu_queue_busy(q, true);
+	ascend_emu_queue_busy(q, false);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(qword[0]), 0ULL);
+	ascend_emu_queue_complete(q, 9);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(qword[0]), BIT_ULL(7));
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(rep->irq_armed), 0U);
+	WRITE_ONCE(qword[0], 0);
+	WRITE_ONCE(rep->irq_seq, 0);
 	ascend_emu_queue_busy(q, true);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(rep->busy), 1U);
 	ascend_emu_queue_busy(q, false);

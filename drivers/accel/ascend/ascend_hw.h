@@ -343,10 +343,13 @@ struct ascend_hw_queue_ctx {
  *	queue then fetches nothing more
  * @fault_opcode: the faulting command's opcode
  * @busy: 1 while a fetched command still executes on AI cores or engines
- * @irq_armed: written by the driver: notify (and clear it) at the next
- *	change of @completed or @busy; the device reads it after a full
- *	barrier that follows its write, the driver reads the report after a
- *	full barrier that follows its store of 1
+ * @irq_armed: written by the driver: notify (and clear it) at a change of
+ *	@completed or @busy after which @completed >= @irq_seq; the device
+ *	reads it after a full barrier that follows its write, the driver
+ *	reads the report after a full barrier that follows its store of 1
+ * @irq_seq: written by the driver before it arms: the completion count a
+ *	waiter needs (0: any change will do); the device reads it after
+ *	@irq_armed
  */
 struct ascend_hw_queue_report {
 	__le64 rptr;
@@ -359,6 +362,7 @@ struct ascend_hw_queue_report {
 	__le32 fault_opcode;
 	__le32 busy;
 	__le32 irq_armed;
+	__le64 irq_seq;
 };
 
 /* What the command processor is doing with a queue (queue_info). */

@@ -279,10 +279,25 @@ void ascend_queue_notified(struct ascend_queue *q)
 	ascend_queue_poke_retire(q);
 }
 
-/* Ask the device for a notification at the next change of the report. */
-static void ascend_queue_arm(struct ascend_queue *q)
+/*
+ * Ask the device for a notification once @q has completed @target
+ * commands (0: at the next change of the report).  Waiters for different
+ * counts share one arm: while it is set the lowest target stays; once the
+ * device cleared it (it notified), the next waiter sets its own.  A
+ * waiter whose target is later only wakes early and arms again.
+ */
+static void ascend_queue_arm(struct ascend_queue *q, u64 target)
 {
-	WRITE_ONCE(q->report->irq_armed, cpu_to_le32(1));
+	struct ascend_hw_queue_report *r = q->report;
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->arm_lock, flags);
+	if (!READ_ONCE(r->irq_armed) ||
+	    target < le64_to_cpu(READ_ONCE(r->irq_seq)))
+		WRITE_ONCE(r->irq_seq, cpu_to_le64(target));
+	/* release: the device reads the target after it sees the arm */
+	smp_store_release(&r->irq_armed, cpu_to_le32(1));
+	spin_unlock_irqrestore(&q->arm_lock, flags);
 	/* the arm is seen before the report is read (the device: the reverse) */
 	smp_mb();
 }
@@ -361,7 +376,7 @@ static bool ascend_queue_wait_reached(struct ascend_queue *q, u64 target)
 {
 	if (ascend_queue_reached(q, target))
 		return true;
-	ascend_queue_arm(q);
+	ascend_queue_arm(q, target);
 	return ascend_queue_reached(q, target);
 }
 
@@ -630,7 +645,8 @@ static bool ascend_retire_mark_passed(const struct ascend_retire_mark *m)
 {
 	if (__ascend_retire_mark_passed(m))
 		return true;
-	ascend_queue_arm(m->q);
+	/* also a change of busy may pass it: any change */
+	ascend_queue_arm(m->q, 0);
 	return __ascend_retire_mark_passed(m);
 }
 
@@ -970,6 +986,7 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 	q->status = area->vaddr;
 	q->ring_entries = entries;
 	spin_lock_init(&q->lock);
+	spin_lock_init(&q->arm_lock);
 	q->state = ASCEND_QUEUE_RUNNING;
 	init_waitqueue_head(&q->wq);
 	INIT_WORK(&q->fault_work, ascend_queue_fault_work);

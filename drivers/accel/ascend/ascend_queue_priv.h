@@ -79,6 +79,8 @@ struct ascend_queue_area {
  *	report pool, @ctx.report its bus address)
  * @lock: protects @state and the fault record (@fault, @fault_seq,
  *	@fault_addr, @fault_opcode) and its mirror on the status page
+ * @arm_lock: serialises the driver's writes of the report's @irq_seq and
+ *	@irq_armed (waiters arm for different counts: the lowest wins)
  * @state: &enum ascend_queue_state
  * @fault: ASCEND_FAULT_* once the queue faulted (first fault wins)
  * @fault_seq: sequence number of the faulting command (0: none)
@@ -109,6 +111,7 @@ struct ascend_queue {
 	struct ascend_hw_queue_report *report;
 
 	spinlock_t lock;	/* state, fault record */
+	spinlock_t arm_lock;	/* report irq_seq, irq_armed (driver side) */
 	enum ascend_queue_state state;
 	u32 fault;
 	u64 fault_seq;

@@ -135,16 +135,21 @@ static void ascend_emu_queue_notify(struct ascend_emu_queue *q)
 }
 
 /*
- * After a change the driver may wait for: notify if it armed the report.
- * The full barrier orders the change before the read of @irq_armed; the
- * driver orders its store of @irq_armed before its read of the report.
+ * After a change the driver may wait for: notify if it armed the report
+ * for a completion count reached now.  The full barrier orders the change
+ * before the reads of @irq_armed and @irq_seq; the driver orders its
+ * stores of them before its read of the report.
  */
 static void ascend_emu_queue_changed(struct ascend_emu_queue *q)
 {
-	/* the change is seen before @irq_armed is read (the driver: reverse) */
+	struct ascend_hw_queue_report *r = q->report;
+
+	/* the change is seen before the arm is read (the driver: reverse) */
 	smp_mb();
-	if (READ_ONCE(q->report->irq_armed) &&
-	    xchg(&q->report->irq_armed, cpu_to_le32(0)))
+	/* acquire: the target stored before the arm is read after it */
+	if (smp_load_acquire(&r->irq_armed) &&
+	    le64_to_cpu(READ_ONCE(r->irq_seq)) <= q->completed &&
+	    xchg(&r->irq_armed, cpu_to_le32(0)))
 		ascend_emu_queue_notify(q);
 }
 
