@@ -117,6 +117,31 @@ static u32 ascend_emu_copy_check(struct ascend_emu_copy *c, u64 va, u64 len,
 	return ascend_emu_copy_fault(c, ret, va);
 }
 
+/*
+ * A small linear copy between VAs run at once in the caller's context when
+ * the engines are idle, through the engines' own code (no hand-off to an
+ * engine thread and back).  True when it ran, with its result in *@code.
+ */
+static bool ascend_emu_copy_now(struct ascend_emu_copy *c, u64 dst, u64 src,
+				u64 len, u32 *code)
+{
+	struct ascend_dma_desc d = {
+		.kind = ASCEND_DMA_LINEAR,
+		.dst = dst,
+		.src = src,
+		.len = len,
+		.dst_as = ASCEND_AS_VA,
+		.src_as = ASCEND_AS_VA,
+	};
+	struct ascend_dma_job job = { .descs = &d, .count = 1, .mmu = &c->mmu };
+
+	if (len > ASCEND_EMU_COPY_NOW_BYTES ||
+	    !ascend_emu_dma_try_inline(c->emu, &job))
+		return false;
+	*code = ascend_emu_copy_fault(c, job.status, job.fault_addr);
+	return true;
+}
+
 /* Descriptors of @len bytes from @dst/@src, one per engine step. */
 static unsigned int ascend_emu_copy_linear_descs(struct ascend_dma_desc *d,
 						 u64 dst, u64 src, u64 len)
@@ -304,6 +329,13 @@ static u32 ascend_emu_copy_batch_pass(struct ascend_emu_copy *c,
 							     true) ?:
 				       ascend_emu_copy_check(c, e->src, e->size,
 							     false);
+				if (code)
+					return code;
+				continue;
+			}
+			/* a small entry while the engines are idle: here */
+			if (ascend_emu_copy_now(c, e->dst, e->src, e->size,
+						&code)) {
 				if (code)
 					return code;
 				continue;
