@@ -69,6 +69,20 @@ static void ascend_ipc_test_key_format(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ascend_ipc_key_valid(b));
 }
 
+/*
+ * Process identities for the allow-list: struct pids that are never freed
+ * (their count never reaches zero), so any number of them can be made.
+ */
+#define IPC_TEST_PIDS	(ASCEND_IPC_MAX_PIDS + 8)
+static struct pid ipc_test_pid[IPC_TEST_PIDS];
+
+static struct pid *ipc_test_pid_get(unsigned int i)
+{
+	if (!refcount_read(&ipc_test_pid[i].count))
+		refcount_set(&ipc_test_pid[i].count, 1);
+	return get_pid(&ipc_test_pid[i]);
+}
+
 static struct ascend_ipc_export *ascend_ipc_test_export(struct kunit *test,
 							const void *owner)
 {
@@ -76,7 +90,7 @@ static struct ascend_ipc_export *ascend_ipc_test_export(struct kunit *test,
 
 	KUNIT_ASSERT_NOT_NULL(test, exp);
 	exp->owner = owner;
-	exp->owner_tgid = 100;
+	exp->owner_tgid = ipc_test_pid_get(0);
 	exp->type = DRM_ASCEND_IPC_MEM;
 	return exp;
 }
@@ -141,46 +155,66 @@ static void ascend_ipc_test_table(struct kunit *test)
 static void ascend_ipc_test_allow_list(struct kunit *test)
 {
 	struct ascend_ipc_export *exp = ascend_ipc_test_export(test, NULL);
-	static s32 many[ASCEND_IPC_MAX_PIDS];
-	s32 pids[] = { 200, 300, 200 };
-	s32 bad[] = { 400, 0 };
-	unsigned int i;
+	static struct pid *many[ASCEND_IPC_MAX_PIDS];
+	struct pid *p[3];
+	unsigned int i, before;
 
 	/* nobody but the exporting process until pids are set */
-	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp, 100));
-	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp, 200));
+	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp,
+							     &ipc_test_pid[0]));
+	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp,
+							      &ipc_test_pid[1]));
 
-	KUNIT_EXPECT_EQ(test, ascend_ipc_add_pids_locked(exp, pids, 3), 0);
-	KUNIT_EXPECT_EQ(test, exp->nr_pids, 2U);	/* duplicates folded */
-	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp, 200));
-	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp, 300));
-	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp, 301));
-	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp, 0));
-	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp, -200));
+	/* 1, 2, 1: duplicates folded, every reference consumed */
+	before = refcount_read(&ipc_test_pid[1].count);
+	p[0] = ipc_test_pid_get(1);
+	p[1] = ipc_test_pid_get(2);
+	p[2] = ipc_test_pid_get(1);
+	KUNIT_EXPECT_EQ(test, ascend_ipc_add_pids_locked(exp, p, 3), 0);
+	KUNIT_EXPECT_EQ(test, exp->nr_pids, 2U);
+	KUNIT_EXPECT_EQ(test, refcount_read(&ipc_test_pid[1].count),
+			before + 1);
+	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp,
+							     &ipc_test_pid[1]));
+	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp,
+							     &ipc_test_pid[2]));
+	/* another identity (a recycled number is one) is not on the list */
+	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp,
+							      &ipc_test_pid[3]));
+	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp, NULL));
 
-	/* a bad pid rejects the whole call */
-	KUNIT_EXPECT_EQ(test, ascend_ipc_add_pids_locked(exp, bad, 2), -EINVAL);
-	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp, 400));
-	KUNIT_EXPECT_EQ(test, ascend_ipc_add_pids_locked(exp, pids, 2), 0);
+	/* again: nothing new, the references still go */
+	p[0] = ipc_test_pid_get(2);
+	KUNIT_EXPECT_EQ(test, ascend_ipc_add_pids_locked(exp, p, 1), 0);
 	KUNIT_EXPECT_EQ(test, exp->nr_pids, 2U);
 
 	/* at most ASCEND_IPC_MAX_PIDS, nothing added beyond */
 	for (i = 0; i < ARRAY_SIZE(many); i++)
-		many[i] = 1000 + i;
+		many[i] = ipc_test_pid_get(8 + i);
 	KUNIT_EXPECT_EQ(test, ascend_ipc_add_pids_locked(exp, many,
 							 ARRAY_SIZE(many)),
 			-ENOSPC);
 	KUNIT_EXPECT_EQ(test, exp->nr_pids, 2U);
+	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp,
+							      &ipc_test_pid[8]));
+	for (i = 0; i < ARRAY_SIZE(many) - 2; i++)
+		many[i] = ipc_test_pid_get(8 + i);
 	KUNIT_EXPECT_EQ(test, ascend_ipc_add_pids_locked(exp, many,
 							 ARRAY_SIZE(many) - 2),
 			0);
 	KUNIT_EXPECT_EQ(test, exp->nr_pids, (unsigned int)ASCEND_IPC_MAX_PIDS);
-	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp, 1000));
+	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp,
+							     &ipc_test_pid[8]));
 
 	/* NO_PID_CHECK: anyone */
 	exp->flags = DRM_ASCEND_IPC_NO_PID_CHECK;
-	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp, 99999));
+	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp,
+							     &ipc_test_pid[5]));
+	/* the export gives back every reference it held */
+	before = refcount_read(&ipc_test_pid[2].count);
 	ascend_ipc_export_free(exp);
+	KUNIT_EXPECT_EQ(test, refcount_read(&ipc_test_pid[2].count),
+			before - 1);
 }
 
 /* ------------------------------------------------------------------------ */

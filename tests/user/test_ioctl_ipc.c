@@ -336,6 +336,101 @@ TEST(pid_validation)
 	close(fd);
 }
 
+/* The bare tgid of the caller (DEV_QUERY), its getpid() outside namespaces. */
+TEST(bare_tgid_and_unknown_pids)
+{
+	struct drm_ascend_device_info info;
+	int fd = open_ready();
+	struct drm_ascend_bo_create bo = make_bo(fd, BUF_SIZE, 3);
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	pid_t gone;
+
+	query_info(fd, &info);
+	CHECK_EQ(info.bare_tgid, getpid());
+	CHECK_EQ(info.reserved, 0);
+	REQUIRE_OK(ipc_export_mem(fd, bo.va, BUF_SIZE, 0, key));
+	/* a number of no live process: refused, nothing listed */
+	gone = fork();
+	REQUIRE(gone >= 0);
+	if (gone == 0)
+		_exit(0);
+	CHECK_EQ(wait_child(gone), 0);
+	CHECK_EQ(ipc_set_pid(fd, key, gone), -ESRCH);
+	CHECK_EQ(ipc_set_pid(fd, key, getpid()), 0);
+	CHECK_EQ(ipc_close(fd, key), 0);
+	gem_close(fd, bo.handle);
+	close(fd);
+}
+
+/* Write @v to /proc/sys/kernel/pid_max; 0 or -1. */
+static int set_pid_max(const char *v)
+{
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "w");
+	int bad;
+
+	if (!f)
+		return -1;
+	bad = fputs(v, f) < 0;
+	return fclose(f) || bad ? -1 : 0;
+}
+
+/*
+ * A listed process exits and another one gets its number: the newcomer is
+ * not on the list (the kernel lists processes, not numbers).  pid_max is
+ * lowered for the test, first, so that numbers come round within a few
+ * hundred forks; it is put back before the verdict.
+ */
+TEST(recycled_pid_refused)
+{
+	int fd = open_ready();
+	struct drm_ascend_bo_create bo = make_bo(fd, BUF_SIZE, 4);
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	char old_max[32] = "", c;
+	int go[2], tries, bad = 0;
+	pid_t listed, p = 0;
+	FILE *f;
+
+	REQUIRE_OK(ipc_export_mem(fd, bo.va, BUF_SIZE, 0, key));
+	REQUIRE(pipe(go) == 0);
+	f = fopen("/proc/sys/kernel/pid_max", "r");
+	if (!f || !fgets(old_max, sizeof(old_max), f))
+		SKIP("no /proc/sys/kernel/pid_max");
+	fclose(f);
+	if (set_pid_max("400\n"))
+		SKIP("cannot lower pid_max");
+
+	listed = fork();
+	if (listed == 0) {
+		if (read(go[0], &c, 1) != 1)
+			_exit(10);
+		child_import_check(key, BUF_SIZE, 4);
+	}
+	if (listed < 0 || ipc_set_pid(fd, key, listed) ||
+	    write(go[1], "x", 1) != 1 || wait_child(listed))
+		bad = 1;	/* it could import, and is gone */
+	/* children until one has the listed number; it must be refused */
+	for (tries = 0; !bad && tries < 2000 && p != listed; tries++) {
+		p = fork();
+		if (p < 0) {
+			bad = 2;
+			break;
+		}
+		if (p == 0) {
+			if (getpid() == listed)
+				child_import_refused(key);
+			_exit(0);
+		}
+		if (wait_child(p))
+			bad = 3;
+	}
+	CHECK_EQ(set_pid_max(old_max), 0);
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(p, listed);
+	CHECK_EQ(ipc_close(fd, key), 0);
+	gem_close(fd, bo.handle);
+	close(fd);
+}
+
 TEST(no_pid_check)
 {
 	int fd = open_ready();

@@ -23,8 +23,10 @@
  * the exporting file may set pids on or close its exports.
  */
 #include <crypto/utils.h>
-#include <linux/overflow.h>
 #include <linux/ctype.h>
+#include <linux/overflow.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -96,7 +98,8 @@ void ascend_ipc_insert_locked(struct ascend_ipc_table *t,
 	t->nr++;
 }
 
-static bool ascend_ipc_has_pid(const struct ascend_ipc_export *exp, s32 pid)
+static bool ascend_ipc_has_pid(const struct ascend_ipc_export *exp,
+			       const struct pid *pid)
 {
 	unsigned int i;
 
@@ -107,14 +110,13 @@ static bool ascend_ipc_has_pid(const struct ascend_ipc_export *exp, s32 pid)
 }
 
 int ascend_ipc_add_pids_locked(struct ascend_ipc_export *exp,
-			       const s32 *pids, unsigned int n)
+			       struct pid **pids, unsigned int n)
 {
 	unsigned int i, j, fresh = 0;
-	pid_t *list;
+	struct pid **list;
+	int ret = 0;
 
 	for (i = 0; i < n; i++) {
-		if (pids[i] <= 0)
-			return -EINVAL;
 		if (ascend_ipc_has_pid(exp, pids[i]))
 			continue;
 		for (j = 0; j < i && pids[j] != pids[i]; j++)
@@ -123,23 +125,33 @@ int ascend_ipc_add_pids_locked(struct ascend_ipc_export *exp,
 			fresh++;
 	}
 	if (!fresh)
-		return 0;
-	if (exp->nr_pids + fresh > ASCEND_IPC_MAX_PIDS)
-		return -ENOSPC;
-
+		goto out;
+	if (exp->nr_pids + fresh > ASCEND_IPC_MAX_PIDS) {
+		ret = -ENOSPC;
+		goto out;
+	}
 	list = krealloc_array(exp->pids, exp->nr_pids + fresh, sizeof(*list),
 			      GFP_KERNEL);
-	if (!list)
-		return -ENOMEM;
+	if (!list) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	exp->pids = list;
+	for (i = 0; i < n; i++) {
+		if (ascend_ipc_has_pid(exp, pids[i]))
+			continue;
+		/* the list takes this reference */
+		exp->pids[exp->nr_pids++] = pids[i];
+		pids[i] = NULL;
+	}
+out:
 	for (i = 0; i < n; i++)
-		if (!ascend_ipc_has_pid(exp, pids[i]))
-			exp->pids[exp->nr_pids++] = pids[i];
-	return 0;
+		put_pid(pids[i]);
+	return ret;
 }
 
 bool ascend_ipc_may_import_locked(const struct ascend_ipc_export *exp,
-				  pid_t tgid)
+				  const struct pid *tgid)
 {
 	if (exp->flags & DRM_ASCEND_IPC_NO_PID_CHECK)
 		return true;
@@ -152,7 +164,10 @@ void ascend_ipc_export_free(struct ascend_ipc_export *exp)
 		ascend_hbm_buf_put(exp->buf);
 	if (exp->event)
 		ascend_event_unhold(exp->event);
+	while (exp->nr_pids)
+		put_pid(exp->pids[--exp->nr_pids]);
 	kfree(exp->pids);
+	put_pid(exp->owner_tgid);
 	memzero_explicit(exp->key, sizeof(exp->key));
 	kfree(exp);
 }
@@ -211,7 +226,7 @@ int ascend_ioctl_ipc_export(struct drm_device *drm, void *data,
 		return -ENOMEM;
 	exp->owner = af;
 	exp->adev = af->adev;
-	exp->owner_tgid = task_tgid_nr(current);
+	exp->owner_tgid = get_pid(task_tgid(current));
 	exp->type = args->type;
 	exp->flags = args->flags;
 
@@ -249,12 +264,32 @@ err_free:
 	return ret;
 }
 
+/*
+ * The live thread group @nr names in the initial PID namespace (CANN's
+ * "bare tgid", what aclrtDeviceGetBareTgid() gives every process, in a
+ * container too), with a reference; NULL if there is none.
+ */
+static struct pid *ascend_ipc_find_tgid(s32 nr)
+{
+	struct pid *pid;
+
+	rcu_read_lock();
+	pid = find_pid_ns(nr, &init_pid_ns);
+	if (pid && !pid_has_task(pid, PIDTYPE_TGID))
+		pid = NULL;
+	pid = get_pid(pid);
+	rcu_read_unlock();
+	return pid;
+}
+
 int ascend_ioctl_ipc_set_pid(struct drm_device *drm, void *data,
 			     struct drm_file *file)
 {
 	struct ascend_file *af = to_ascend_file(file);
 	struct drm_ascend_ipc_set_pid *args = data;
 	struct ascend_ipc_export *exp;
+	struct pid **refs;
+	unsigned int i;
 	s32 *pids;
 	int ret;
 
@@ -266,14 +301,38 @@ int ascend_ioctl_ipc_set_pid(struct drm_device *drm, void *data,
 				 sizeof(*pids));
 	if (IS_ERR(pids))
 		return PTR_ERR(pids);
+	refs = kcalloc(args->count, sizeof(*refs), GFP_KERNEL);
+	if (!refs) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	/* the processes now, by identity: a number recycled later is not them */
+	for (i = 0; i < args->count; i++) {
+		ret = pids[i] > 0 ? 0 : -EINVAL;
+		if (!ret) {
+			refs[i] = ascend_ipc_find_tgid(pids[i]);
+			ret = refs[i] ? 0 : -ESRCH;
+		}
+		if (ret)
+			goto out_put;
+	}
 
 	mutex_lock(&ascend_ipc.lock);
 	exp = ascend_ipc_find_locked(&ascend_ipc, args->key, af);
-	if (!exp)
+	if (!exp) {
+		mutex_unlock(&ascend_ipc.lock);
 		ret = -ENOENT;
-	else
-		ret = ascend_ipc_add_pids_locked(exp, pids, args->count);
+		goto out_put;
+	}
+	ret = ascend_ipc_add_pids_locked(exp, refs, args->count);
 	mutex_unlock(&ascend_ipc.lock);
+	goto out_free;
+
+out_put:
+	for (i = 0; i < args->count; i++)
+		put_pid(refs[i]);
+out_free:
+	kfree(refs);
 	kfree(pids);
 	return ret;
 }
@@ -298,7 +357,7 @@ int ascend_ioctl_ipc_import(struct drm_device *drm, void *data,
 	exp = ascend_ipc_find_locked(&ascend_ipc, args->key, NULL);
 	/* Every refusal is the same refusal. */
 	if (!exp || exp->adev != af->adev || exp->type != args->type ||
-	    !ascend_ipc_may_import_locked(exp, task_tgid_nr(current))) {
+	    !ascend_ipc_may_import_locked(exp, task_tgid(current))) {
 		ret = -ENOENT;
 	} else if (exp->buf) {
 		buf = exp->buf;

@@ -31,14 +31,16 @@ struct ascend_hbm_buf;
  * @owner: the exporting file; compared, never dereferenced outside its
  *	own ioctls (its postclose withdraws its exports first)
  * @adev: the device of the object; imports only on files of it
- * @owner_tgid: the exporting process, which may always import
+ * @owner_tgid: the exporting process, which may always import (a
+ *	reference: a recycled pid number is another struct pid)
  * @type: DRM_ASCEND_IPC_MEM or DRM_ASCEND_IPC_EVENT
  * @flags: DRM_ASCEND_IPC_* export flags
  * @buf: MEM: the memory (a reference)
  * @offset: MEM: first byte exported, in @buf
  * @size: MEM: bytes exported
  * @event: EVENT: the event (a handle and a reference)
- * @pids: allow-list of thread-group ids (initial PID namespace)
+ * @pids: allow-list of thread groups, as references (a process that
+ *	exits stays on the list as a dead identity no new process can have)
  * @nr_pids: entries in @pids
  */
 struct ascend_ipc_export {
@@ -46,14 +48,14 @@ struct ascend_ipc_export {
 	char key[DRM_ASCEND_IPC_KEY_LEN];
 	const struct ascend_file *owner;
 	struct ascend_device *adev;
-	pid_t owner_tgid;
+	struct pid *owner_tgid;
 	u32 type;
 	u32 flags;
 	struct ascend_hbm_buf *buf;
 	u64 offset;
 	u64 size;
 	struct ascend_event *event;
-	pid_t *pids;
+	struct pid **pids;
 	unsigned int nr_pids;
 };
 
@@ -91,16 +93,17 @@ void ascend_ipc_insert_locked(struct ascend_ipc_table *t,
 			      struct ascend_ipc_export *exp);
 
 /*
- * Add @n process ids (each > 0) to @exp's allow-list, skipping ones
- * already there: 0, -EINVAL for a pid <= 0, -ENOSPC beyond
- * %ASCEND_IPC_MAX_PIDS (nothing added then), -ENOMEM.  @t->lock held.
+ * Add @n thread groups to @exp's allow-list, skipping ones already there;
+ * consumes the caller's references in @pids either way.  0, -ENOSPC
+ * beyond %ASCEND_IPC_MAX_PIDS (nothing added then), -ENOMEM.  @t->lock
+ * held.
  */
 int ascend_ipc_add_pids_locked(struct ascend_ipc_export *exp,
-			       const s32 *pids, unsigned int n);
+			       struct pid **pids, unsigned int n);
 
-/* May process @tgid import @exp?  @t->lock held. */
+/* May thread group @tgid import @exp?  @t->lock held. */
 bool ascend_ipc_may_import_locked(const struct ascend_ipc_export *exp,
-				  pid_t tgid);
+				  const struct pid *tgid);
 
 /* Free an export that is no longer listed: drops what it holds. */
 void ascend_ipc_export_free(struct ascend_ipc_export *exp);

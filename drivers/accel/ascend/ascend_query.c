@@ -6,6 +6,7 @@
  * written, so older user space gets a prefix and newer user space keeps
  * the tail it did not get.  The answer is always the full size.
  */
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -70,6 +71,8 @@ static int ascend_query_device_info(struct ascend_device *adev,
 	info.max_events_per_file = ASCEND_MAX_EVENTS_PER_FILE;
 	info.cmd_timeout_ms = ascend_queue_cmd_timeout_ms();
 	info.host_pinned_by_file = atomic64_read(&af->host_pinned);
+	/* the global number: what IPC allow-lists are resolved in */
+	info.bare_tgid = task_tgid_nr(current);
 
 	return ascend_query_copy_out(args, &info, sizeof(info));
 }

@@ -195,6 +195,10 @@ struct drm_ascend_dev_query {
  * @host_pinned_by_file: bytes of host memory this DRM file holds pinned
  *	for the device (%DRM_IOCTL_ASCEND_HOST_ALLOC and
  *	%DRM_IOCTL_ASCEND_HOST_REGISTER objects not yet released)
+ * @bare_tgid: the calling process's thread-group id in the initial PID
+ *	namespace, as %DRM_IOCTL_ASCEND_IPC_SET_PID expects it (also inside
+ *	a PID namespace, where getpid() differs); 0 from kernels before it
+ * @reserved: 0
  */
 struct drm_ascend_device_info {
 	__u64 capabilities;
@@ -216,6 +220,8 @@ struct drm_ascend_device_info {
 	__u32 max_events_per_file;
 	__u32 cmd_timeout_ms;
 	__u64 host_pinned_by_file;
+	__s32 bare_tgid;
+	__u32 reserved;
 };
 
 #define DRM_ASCEND_KERNEL_NAME_LEN	48
@@ -581,11 +587,16 @@ struct drm_ascend_ipc_export {
  * @key: in: key of an export of this file
  * @pad: must be 0
  * @pids: in: user pointer to @count __s32 process ids (thread-group ids as
- *	the initial PID namespace sees them)
+ *	the initial PID namespace sees them: &drm_ascend_device_info.bare_tgid
+ *	of each process)
  * @count: in: number of pids, 1..1024
  * @pad2: must be 0
  *
- * -ENOENT if @key is not an export of this file.
+ * The kernel lists the processes, not their numbers: a listed process that
+ * exits stays listed as itself, and a process that gets its number later
+ * is not on the list.  -ENOENT if @key is not an export of this file,
+ * -ESRCH if a pid names no live process (nothing is added then), -EINVAL
+ * for a pid <= 0.
  */
 struct drm_ascend_ipc_set_pid {
 	char key[DRM_ASCEND_IPC_KEY_LEN];

@@ -20,6 +20,8 @@
  * deliberately does not say which of the reasons applies.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -406,11 +408,36 @@ aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPid *server
 }
 
 /* The process id the kernel checks import permissions against. */
+/*
+ * CANN's "bare tgid": this process's number in the initial PID namespace,
+ * which the kernel resolves allow-lists in, so that processes in different
+ * containers name each other alike.  Asked of the kernel each time (a
+ * forked child is another process); getpid() when no device answers (no
+ * device, or a kernel before the field), which is the same number outside
+ * PID namespaces.
+ */
 aclError aclrtDeviceGetBareTgid(int32_t *pid)
 {
+	struct drm_ascend_device_info info;
+	struct acl_device *dev;
+	uint32_t size = sizeof(info);
+	int fd;
+
 	API_ENTER();
 	if (!pid)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "pid is NULL");
 	*pid = (int32_t)getpid();
+	dev = dev_by_id(0);
+	if (!dev)
+		return ACL_SUCCESS;
+	fd = open(dev->path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return ACL_SUCCESS;
+	memset(&info, 0, sizeof(info));
+	if (devnode_query(fd, DRM_ASCEND_QUERY_DEVICE_INFO, &info, &size) == 0 &&
+	    size >= offsetof(struct drm_ascend_device_info, bare_tgid) +
+		    sizeof(info.bare_tgid) && info.bare_tgid > 0)
+		*pid = info.bare_tgid;
+	close(fd);
 	return ACL_SUCCESS;
 }
