@@ -225,6 +225,36 @@ TEST(memlock_limit)
 	close(fd);
 }
 
+/*
+ * More pages than the host has can never be pinned: refused at once, before
+ * anything is allocated or charged (as root, whom RLIMIT_MEMLOCK does not
+ * bound: a page array or page allocation of that size would reach the OOM
+ * killer).
+ */
+TEST(larger_than_ram_refused_at_once)
+{
+	uint64_t ram = (uint64_t)sysconf(_SC_PHYS_PAGES) * PAGE;
+	struct drm_ascend_host_alloc a;
+	int fd = open_accel();
+	uint32_t h;
+	void *p;
+
+	REQUIRE(ram > 0);
+	CHECK_ERRNO(host_alloc(fd, 2 * ram, &a), ENOMEM);
+	/* an address range that large, reserved but never backed */
+	p = mmap(NULL, 2 * ram, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	REQUIRE(p != MAP_FAILED);
+	CHECK_ERRNO(host_register(fd, (uintptr_t)p, 2 * ram, 0, &h), ENOMEM);
+	CHECK_EQ(status_kb("VmLck:"), 0);
+	CHECK_EQ(status_kb("VmPin:"), 0);
+	munmap(p, 2 * ram);
+	/* the device still pins what fits */
+	REQUIRE_OK(host_alloc(fd, 4 * PAGE, &a));
+	REQUIRE_OK(gem_close(fd, a.handle));
+	close(fd);
+}
+
 TEST(host_alloc_mmap_rules)
 {
 	struct drm_ascend_host_alloc a;

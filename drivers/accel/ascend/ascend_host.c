@@ -364,6 +364,10 @@ static const struct drm_gem_object_funcs ascend_host_bo_funcs = {
 	.vm_ops = &ascend_host_vm_ops,
 };
 
+/*
+ * A host object of @size bytes without its page array: that is user-sized,
+ * so it is allocated only once the pages are charged (ascend_host_pages()).
+ */
 static struct ascend_host_bo *ascend_host_bo_new(struct ascend_file *af,
 						 u64 size)
 {
@@ -372,13 +376,6 @@ static struct ascend_host_bo *ascend_host_bo_new(struct ascend_file *af,
 	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
 	if (!bo)
 		return NULL;
-	/* user-sized: a huge request fails with -ENOMEM, not a WARN */
-	bo->pages = kvmalloc_array(size >> PAGE_SHIFT, sizeof(*bo->pages),
-				   GFP_KERNEL | __GFP_NOWARN);
-	if (!bo->pages) {
-		kfree(bo);
-		return NULL;
-	}
 	bo->af = af;
 	bo->size = size;
 	bo->mm = current->mm;
@@ -388,6 +385,18 @@ static struct ascend_host_bo *ascend_host_bo_new(struct ascend_file *af,
 	INIT_LIST_HEAD(&bo->dev_link);
 	RB_CLEAR_NODE(&bo->map.host.rb);
 	return bo;
+}
+
+/*
+ * The page array of @bo for @npages pages, after the charge: a request the
+ * caller's RLIMIT_MEMLOCK allows costs at most that many pointers (a huge
+ * one fails with -ENOMEM, not a WARN).
+ */
+static int ascend_host_pages(struct ascend_host_bo *bo, unsigned long npages)
+{
+	bo->pages = kvmalloc_array(npages, sizeof(*bo->pages),
+				   GFP_KERNEL | __GFP_NOWARN);
+	return bo->pages ? 0 : -ENOMEM;
 }
 
 /* Charge @npages to the caller's RLIMIT_MEMLOCK (VmLck; VmPin too if pinned). */
@@ -497,6 +506,9 @@ int ascend_ioctl_host_register(struct drm_device *drm, void *data,
 	npages = args->size >> PAGE_SHIFT;
 	if (npages > INT_MAX)
 		return -EINVAL;
+	/* more pages than the host has can never be pinned */
+	if (npages > totalram_pages())
+		return -ENOMEM;
 	if (!current->mm)
 		return -EFAULT;
 
@@ -514,6 +526,12 @@ int ascend_ioctl_host_register(struct drm_device *drm, void *data,
 	ret = ascend_host_charge(bo, npages, true);
 	if (ret)
 		goto err_release;
+	ret = ascend_host_pages(bo, npages);
+	if (ret) {
+		account_locked_vm(bo->mm, npages, false);
+		atomic64_sub(npages, &bo->mm->pinned_vm);
+		goto err_release;
+	}
 
 	gup = FOLL_LONGTERM | (bo->readonly ? 0 : FOLL_WRITE);
 	if (ascend_should_fail(af->adev, ASCEND_FAULT_SITE_PIN))
@@ -612,7 +630,7 @@ int ascend_ioctl_host_alloc(struct drm_device *drm, void *data,
 		return -ENOMEM;
 	size &= PAGE_MASK;
 	npages = size >> PAGE_SHIFT;
-	if (npages > INT_MAX || size > TASK_SIZE)
+	if (npages > INT_MAX || size > TASK_SIZE || npages > totalram_pages())
 		return -ENOMEM;
 	if (!current->mm)
 		return -EFAULT;
@@ -624,6 +642,11 @@ int ascend_ioctl_host_alloc(struct drm_device *drm, void *data,
 	ret = ascend_host_charge(bo, npages, false);
 	if (ret)
 		goto err_release;
+	ret = ascend_host_pages(bo, npages);
+	if (ret) {
+		account_locked_vm(bo->mm, npages, false);
+		goto err_release;
+	}
 	bo->charged = true;
 
 	ascend_host_alloc_pages(bo, npages);

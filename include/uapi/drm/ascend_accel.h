@@ -664,7 +664,8 @@ struct drm_ascend_ipc_close {
  * @alloc_size: out: bytes allocated
  *
  * The pages are charged to the caller's RLIMIT_MEMLOCK (-ENOMEM past it,
- * unless CAP_IPC_LOCK).
+ * unless CAP_IPC_LOCK) before anything of their size is allocated; more
+ * pages than the host has are refused at once (-ENOMEM).
  */
 struct drm_ascend_host_alloc {
 	__u64 size;
@@ -688,8 +689,9 @@ struct drm_ascend_host_alloc {
  *	completed)
  *
  * Pins the pages long-term (FOLL_LONGTERM), charges them to RLIMIT_MEMLOCK
- * (-ENOMEM past it, unless CAP_IPC_LOCK) and maps them in the file's device
- * MMU at their host address.  -EEXIST if any page of the range is already
+ * (-ENOMEM past it, unless CAP_IPC_LOCK; checked before anything of their
+ * size is allocated; more pages than the host has: -ENOMEM at once) and
+ * maps them in the file's device MMU at their host address.  -EEXIST if any page of the range is already
  * registered or allocated with %DRM_IOCTL_ASCEND_HOST_ALLOC in this file;
  * -EINVAL for misalignment or a range inside the VA window; -EFAULT if the
  * range is not mapped memory that can be pinned.
