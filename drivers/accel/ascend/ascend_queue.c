@@ -227,7 +227,6 @@ static void ascend_queue_set_fault(struct ascend_queue *q, u32 fault, u64 seq,
 		q->fault_seq = seq;
 		q->fault_addr = addr;
 		q->fault_opcode = opcode;
-		WRITE_ONCE(q->fault, fault);
 
 		WRITE_ONCE(st->fault_seq, seq);
 		WRITE_ONCE(st->fault_addr, addr);
@@ -236,6 +235,11 @@ static void ascend_queue_set_fault(struct ascend_queue *q, u32 fault, u64 seq,
 		/* the record is visible before the flag that announces it */
 		smp_wmb();
 		ascend_queue_status_set_flags(st, ASCEND_QUEUE_STATUS_FAULTED);
+		/*
+		 * Last, release: whoever sees the fault without the lock (a
+		 * waiter that returns it) sees the status page complete too.
+		 */
+		smp_store_release(&q->fault, fault);
 	}
 	spin_unlock(&q->lock);
 	if (first) {
@@ -256,7 +260,8 @@ static void ascend_queue_sync_fault(struct ascend_queue *q)
 
 	/* acquire: the record is read after the code that announced it */
 	fault = le32_to_cpu(smp_load_acquire(&r->fault));
-	if (fault && READ_ONCE(q->fault) == ASCEND_FAULT_NONE)
+	/* acquire: a fault taken over already comes with its status page */
+	if (fault && smp_load_acquire(&q->fault) == ASCEND_FAULT_NONE)
 		ascend_queue_set_fault(q, fault,
 				       le64_to_cpu(READ_ONCE(r->fault_seq)),
 				       le64_to_cpu(READ_ONCE(r->fault_addr)),
@@ -1193,7 +1198,8 @@ int ascend_ioctl_queue_wait(struct drm_device *drm, void *data,
 		goto out;
 	}
 
-	args->fault = READ_ONCE(q->fault);
+	/* acquire: the caller reads the status page the fault came with */
+	args->fault = smp_load_acquire(&q->fault);
 	ret = (ret == 0 && !args->fault && args->completed < args->seq) ?
 	      -ETIME : 0;
 out:

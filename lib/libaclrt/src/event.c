@@ -65,6 +65,7 @@ struct acl_event {
 	bool recorded;			/* recorded since create / reset */
 	int busy;			/* host waits in progress: not reaped */
 	uint64_t gen;			/* generation of the latest record */
+	uint64_t done_gen;		/* highest generation the kernel said was reached */
 	struct acl_stream *rec_s;	/* stream of the latest record (ref) */
 	uint64_t rec_seq;		/* its sequence number */
 	uint64_t rec_resets;		/* rec_s->q.resets before it was submitted */
@@ -667,6 +668,8 @@ static enum ev_state ev_state(struct acl_device *dev, struct acl_event *ev, uint
 	*err = kquery(dev->fd, ev->handle, 0, 0, &done, ts);
 	if (*err)
 		return EV_PENDING;
+	if (done > ev->done_gen)
+		ev->done_gen = done;
 	if (done >= gen)
 		return EV_DONE;
 	if (ev->rec_s && ev->gen == gen &&
@@ -732,6 +735,16 @@ static aclError query(aclrtEvent event, bool *complete)
 	if (ret)
 		return ret;
 	gen = ev->recorded ? ev->gen : 0;
+	/*
+	 * The device writes the event before it completes the record in the
+	 * stream: a wait may have seen the one before the stream shows the
+	 * other.  What was seen complete stays complete.
+	 */
+	if (gen && ev->done_gen >= gen) {
+		*complete = true;
+		ev_put(dev);
+		return ACL_SUCCESS;
+	}
 	if (gen && !rec_passed(ev, gen)) {
 		/* its stream has not executed the record: no system call */
 		*complete = false;
@@ -967,6 +980,9 @@ static aclError sync_event(aclrtEvent event, int32_t timeout)
 		if (wait_slice(dev, ev, event, gen, deadline, timeout, &ret))
 			break;
 	}
+	/* complete for this generation, whichever way the wait learnt it */
+	if (ret == ACL_SUCCESS && gen > ev->done_gen)
+		ev->done_gen = gen;
 	ev->busy--;
 	ev_put(dev);
 	return ret;
