@@ -166,6 +166,7 @@ static void ascend_ipc_test_allow_list(struct kunit *test)
 							      &ipc_test_pid[1]));
 
 	/* 1, 2, 1: duplicates folded, every reference consumed */
+	put_pid(ipc_test_pid_get(1));	/* made, with its base count */
 	before = refcount_read(&ipc_test_pid[1].count);
 	p[0] = ipc_test_pid_get(1);
 	p[1] = ipc_test_pid_get(2);
