@@ -70,17 +70,38 @@ static void ascend_ipc_test_key_format(struct kunit *test)
 }
 
 /*
- * Process identities for the allow-list: struct pids that are never freed
- * (their count never reaches zero), so any number of them can be made.
+ * Process identities for the allow-list: struct pids (with the one level
+ * put_pid() reads) whose count never reaches zero, so put_pid() never
+ * frees them; the test's own memory holds them.
  */
 #define IPC_TEST_PIDS	(ASCEND_IPC_MAX_PIDS + 8)
-static struct pid ipc_test_pid[IPC_TEST_PIDS];
+static u8 *ipc_test_pid_mem;
+
+static size_t ipc_test_pid_size(void)
+{
+	return ALIGN(struct_size((struct pid *)NULL, numbers, 1),
+		     __alignof__(struct pid));
+}
+
+static void ipc_test_pids_init(struct kunit *test)
+{
+	ipc_test_pid_mem = kunit_kzalloc(test, IPC_TEST_PIDS *
+					 ipc_test_pid_size(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ipc_test_pid_mem);
+}
+
+static struct pid *ipc_test_pid(unsigned int i)
+{
+	return (struct pid *)(ipc_test_pid_mem + i * ipc_test_pid_size());
+}
 
 static struct pid *ipc_test_pid_get(unsigned int i)
 {
-	if (!refcount_read(&ipc_test_pid[i].count))
-		refcount_set(&ipc_test_pid[i].count, 1);
-	return get_pid(&ipc_test_pid[i]);
+	struct pid *pid = ipc_test_pid(i);
+
+	if (!refcount_read(&pid->count))
+		refcount_set(&pid->count, 1);
+	return get_pid(pid);
 }
 
 static struct ascend_ipc_export *ascend_ipc_test_export(struct kunit *test,
@@ -103,6 +124,7 @@ static void ascend_ipc_test_table(struct kunit *test)
 	struct ascend_file *owner_a = (void *)&t, *owner_b = (void *)&key;
 	unsigned int i;
 
+	ipc_test_pids_init(test);
 	ascend_ipc_table_init(&t);
 	mutex_lock(&t.lock);
 	for (i = 0; i < ARRAY_SIZE(e); i++) {
@@ -154,34 +176,37 @@ static void ascend_ipc_test_table(struct kunit *test)
 
 static void ascend_ipc_test_allow_list(struct kunit *test)
 {
-	struct ascend_ipc_export *exp = ascend_ipc_test_export(test, NULL);
 	static struct pid *many[ASCEND_IPC_MAX_PIDS];
+	struct ascend_ipc_export *exp;
 	struct pid *p[3];
 	unsigned int i, before;
 
+	ipc_test_pids_init(test);
+	exp = ascend_ipc_test_export(test, NULL);
+
 	/* nobody but the exporting process until pids are set */
 	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp,
-							     &ipc_test_pid[0]));
+							     ipc_test_pid(0)));
 	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp,
-							      &ipc_test_pid[1]));
+							      ipc_test_pid(1)));
 
 	/* 1, 2, 1: duplicates folded, every reference consumed */
 	put_pid(ipc_test_pid_get(1));	/* made, with its base count */
-	before = refcount_read(&ipc_test_pid[1].count);
+	before = refcount_read(&ipc_test_pid(1)->count);
 	p[0] = ipc_test_pid_get(1);
 	p[1] = ipc_test_pid_get(2);
 	p[2] = ipc_test_pid_get(1);
 	KUNIT_EXPECT_EQ(test, ascend_ipc_add_pids_locked(exp, p, 3), 0);
 	KUNIT_EXPECT_EQ(test, exp->nr_pids, 2U);
-	KUNIT_EXPECT_EQ(test, refcount_read(&ipc_test_pid[1].count),
+	KUNIT_EXPECT_EQ(test, refcount_read(&ipc_test_pid(1)->count),
 			before + 1);
 	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp,
-							     &ipc_test_pid[1]));
+							     ipc_test_pid(1)));
 	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp,
-							     &ipc_test_pid[2]));
+							     ipc_test_pid(2)));
 	/* another identity (a recycled number is one) is not on the list */
 	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp,
-							      &ipc_test_pid[3]));
+							      ipc_test_pid(3)));
 	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp, NULL));
 
 	/* again: nothing new, the references still go */
@@ -197,7 +222,7 @@ static void ascend_ipc_test_allow_list(struct kunit *test)
 			-ENOSPC);
 	KUNIT_EXPECT_EQ(test, exp->nr_pids, 2U);
 	KUNIT_EXPECT_FALSE(test, ascend_ipc_may_import_locked(exp,
-							      &ipc_test_pid[8]));
+							      ipc_test_pid(8)));
 	for (i = 0; i < ARRAY_SIZE(many) - 2; i++)
 		many[i] = ipc_test_pid_get(8 + i);
 	KUNIT_EXPECT_EQ(test, ascend_ipc_add_pids_locked(exp, many,
@@ -205,16 +230,16 @@ static void ascend_ipc_test_allow_list(struct kunit *test)
 			0);
 	KUNIT_EXPECT_EQ(test, exp->nr_pids, (unsigned int)ASCEND_IPC_MAX_PIDS);
 	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp,
-							     &ipc_test_pid[8]));
+							     ipc_test_pid(8)));
 
 	/* NO_PID_CHECK: anyone */
 	exp->flags = DRM_ASCEND_IPC_NO_PID_CHECK;
 	KUNIT_EXPECT_TRUE(test, ascend_ipc_may_import_locked(exp,
-							     &ipc_test_pid[5]));
+							     ipc_test_pid(5)));
 	/* the export gives back every reference it held */
-	before = refcount_read(&ipc_test_pid[2].count);
+	before = refcount_read(&ipc_test_pid(2)->count);
 	ascend_ipc_export_free(exp);
-	KUNIT_EXPECT_EQ(test, refcount_read(&ipc_test_pid[2].count),
+	KUNIT_EXPECT_EQ(test, refcount_read(&ipc_test_pid(2)->count),
 			before - 1);
 }
 
