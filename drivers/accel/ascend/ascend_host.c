@@ -422,6 +422,15 @@ static int ascend_host_charge(struct ascend_host_bo *bo, unsigned long npages,
 	return 0;
 }
 
+/* Give back a charge ascend_host_charge() made and nothing took over. */
+static void ascend_host_uncharge(struct ascend_host_bo *bo,
+				 unsigned long npages, bool pinned)
+{
+	account_locked_vm(bo->mm, npages, false);
+	if (pinned)
+		atomic64_sub(npages, &bo->mm->pinned_vm);
+}
+
 /* sg table, DMA mapping and device MMU ranges of the pages. */
 static int ascend_host_map_dma(struct ascend_host_bo *bo)
 {
@@ -528,8 +537,7 @@ int ascend_ioctl_host_register(struct drm_device *drm, void *data,
 		goto err_release;
 	ret = ascend_host_pages(bo, npages);
 	if (ret) {
-		account_locked_vm(bo->mm, npages, false);
-		atomic64_sub(npages, &bo->mm->pinned_vm);
+		ascend_host_uncharge(bo, npages, true);
 		goto err_release;
 	}
 
@@ -542,8 +550,7 @@ int ascend_ioctl_host_register(struct drm_device *drm, void *data,
 		/* a partial pin fails: nothing stays pinned or charged */
 		if (ret > 0)
 			unpin_user_pages(bo->pages, ret);
-		account_locked_vm(bo->mm, npages, false);
-		atomic64_sub(npages, &bo->mm->pinned_vm);
+		ascend_host_uncharge(bo, npages, true);
 		ret = ret < 0 ? ret : -EFAULT;
 		goto err_release;
 	}
@@ -644,7 +651,7 @@ int ascend_ioctl_host_alloc(struct drm_device *drm, void *data,
 		goto err_release;
 	ret = ascend_host_pages(bo, npages);
 	if (ret) {
-		account_locked_vm(bo->mm, npages, false);
+		ascend_host_uncharge(bo, npages, false);
 		goto err_release;
 	}
 	bo->charged = true;
@@ -652,7 +659,7 @@ int ascend_ioctl_host_alloc(struct drm_device *drm, void *data,
 	ascend_host_alloc_pages(bo, npages);
 	/* the charge is given back for bo->npages pages: charge matches */
 	if (bo->npages != npages) {
-		account_locked_vm(bo->mm, npages - bo->npages, false);
+		ascend_host_uncharge(bo, npages - bo->npages, false);
 		ret = -ENOMEM;
 		goto err_release;
 	}

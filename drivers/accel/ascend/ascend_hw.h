@@ -16,8 +16,10 @@
  * page tables the driver wrote for the address space (ASID) of the job or
  * queue: see "The device MMU" below.
  *
- * ascend_hw_rules.h, also part of the interface, holds the rules of the
- * copy formats the device executes (shared with the driver's checks).
+ * ascend_hw_rules.h, included here, holds the rules of the copy formats the
+ * device executes (shared with the driver's checks); the ring's command
+ * layout is the uAPI's (ascend_accel.h, included here too).  A backend
+ * includes this header and nothing else of the driver.
  */
 #ifndef __ASCEND_HW_H__
 #define __ASCEND_HW_H__
@@ -33,6 +35,8 @@
 #include <linux/types.h>
 
 #include "ascend_accel.h"
+/* the rules of the copy formats the device executes: part of the interface */
+#include "ascend_hw_rules.h"
 
 struct ascend_hw_ops;
 struct drm_ascend_kernel_info;

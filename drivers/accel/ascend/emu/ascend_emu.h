@@ -18,8 +18,8 @@
  *  ascend_emu_bus.c      where the devices come from: the emulated bus
  *
  * The emulator is its own part: of the driver it includes only the
- * hardware interface (ascend_hw.h, ascend_hw_rules.h, the uAPI's command
- * layout), and the driver reaches it only through the ops of the handle
+ * hardware interface header, ascend_hw.h (which brings the copy rules and
+ * the uAPI's command layout with it), and the driver reaches it only through the ops of the handle
  * in the platform data (tools/check-boundary checks both).
  */
 #ifndef __ASCEND_EMU_H__
@@ -34,7 +34,6 @@
 #include <linux/xarray.h>
 
 #include "ascend_hw.h"
-#include "ascend_hw_rules.h"
 
 struct ascend_cmd;
 struct ascend_dma_job;

@@ -208,9 +208,9 @@ static int ascend_emu_dev_del(unsigned int index)
 	return 0;
 }
 
-static ssize_t new_device_store(struct device *dev,
-				struct device_attribute *attr,
-				const char *buf, size_t count)
+/* A sysfs write "<index>": @op on that NPU under the bus lock. */
+static ssize_t ascend_emu_bus_store(const char *buf, size_t count,
+				    int (*op)(unsigned int index))
 {
 	unsigned int index;
 	int ret;
@@ -219,9 +219,16 @@ static ssize_t new_device_store(struct device *dev,
 	if (ret)
 		return ret;
 	mutex_lock(&ascend_emu_bus_lock);
-	ret = ascend_emu_dev_new(index);
+	ret = op(index);
 	mutex_unlock(&ascend_emu_bus_lock);
 	return ret ?: count;
+}
+
+static ssize_t new_device_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	return ascend_emu_bus_store(buf, count, ascend_emu_dev_new);
 }
 static DEVICE_ATTR_WO(new_device);
 
@@ -229,16 +236,7 @@ static ssize_t del_device_store(struct device *dev,
 				struct device_attribute *attr,
 				const char *buf, size_t count)
 {
-	unsigned int index;
-	int ret;
-
-	ret = kstrtouint(buf, 10, &index);
-	if (ret)
-		return ret;
-	mutex_lock(&ascend_emu_bus_lock);
-	ret = ascend_emu_dev_del(index);
-	mutex_unlock(&ascend_emu_bus_lock);
-	return ret ?: count;
+	return ascend_emu_bus_store(buf, count, ascend_emu_dev_del);
 }
 static DEVICE_ATTR_WO(del_device);
 

@@ -12,9 +12,8 @@
 #include <linux/string.h>
 #include <linux/time64.h>
 
-#include "ascend_accel.h"
 #include "ascend_emu.h"
-#include "ascend_hw_rules.h"
+#include "ascend_hw.h"
 
 /* Are the @len bytes of @p zero? */
 static bool ascend_zero(const void *p, size_t len)

@@ -29,7 +29,6 @@
 
 #include "ascend_emu.h"
 #include "ascend_hw.h"
-#include "ascend_hw_rules.h"
 
 /* Bytes of one job; rows of a 2D band per job (fewer for long rows). */
 #define ASCEND_EMU_COPY_PASS	SZ_16M

@@ -49,7 +49,6 @@
 
 #include "ascend_emu.h"
 #include "ascend_hw.h"
-#include "ascend_hw_rules.h"
 
 /**
  * struct ascend_emu_dma_slot - one hardware descriptor slot of a ring

@@ -18,7 +18,7 @@
 #include <linux/tracepoint.h>
 #include <linux/types.h>
 
-#include "ascend_accel.h"
+#include "ascend_hw.h"
 
 #define ascend_emu_show_fault(code)					\
 	__print_symbolic(code,						\
