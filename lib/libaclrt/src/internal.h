@@ -87,7 +87,12 @@ struct acl_device {
 	pthread_mutex_t lock;
 	struct acl_stream *streams;	/* every live stream, default included */
 	struct acl_stream *default_stream;
+	unsigned int nr_streams;	/* on @streams; at most ACL_STREAMS_MAX */
 };
+
+/* Streams one process may have on one device, default streams included:
+ * CANN's limit on Atlas A2/A3 (Ascend 910B-class) parts. */
+#define ACL_STREAMS_MAX	1984
 
 /* device.c */
 int dev_count(void);

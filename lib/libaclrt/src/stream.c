@@ -66,14 +66,27 @@ static void stream_recycle(struct acl_stream *s)
 	pthread_mutex_unlock(&s_pool_lock);
 }
 
-/* Create a stream on @dev (rw read-held, dev->lock held). */
+/*
+ * Create a stream on @dev (rw read-held, dev->lock held); @is_default: a
+ * default stream.  One slot of ACL_STREAMS_MAX stays for the device's
+ * default stream while it does not exist yet, so that the calls which
+ * create it on first use still work when explicit streams took the rest.
+ */
 static aclError stream_new(struct acl_device *dev, uint32_t flags, uint32_t priority,
-			   struct acl_stream **out)
+			   bool is_default, struct acl_stream **out)
 {
-	struct acl_stream *s = stream_alloc();
+	unsigned int limit = ACL_STREAMS_MAX;
+	struct acl_stream *s;
 	struct acl_queue q;
 	aclError ret;
 
+	if (!is_default && !dev->default_stream)
+		limit--;
+	if (dev->nr_streams >= limit)
+		return acl_err(ACL_ERROR_RT_NO_STREAM_RESOURCE,
+			       "device %d already has %u streams (default streams included); a process may have at most %u on one device",
+			       dev->id, dev->nr_streams, ACL_STREAMS_MAX);
+	s = stream_alloc();
 	if (!s)
 		return acl_err(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	ret = queue_create(dev->fd, &q);
@@ -89,7 +102,7 @@ static aclError stream_new(struct acl_device *dev, uint32_t flags, uint32_t prio
 	s->failure_mode = ACL_CONTINUE_ON_FAILURE;
 	s->overflow_switch = 0;
 	s->refs = 1;		/* the registry's reference */
-	s->is_default = false;
+	s->is_default = is_default;
 	s->q = q;
 	s->cb = NULL;
 	free(s->tids);
@@ -104,6 +117,7 @@ static aclError stream_new(struct acl_device *dev, uint32_t flags, uint32_t prio
 	pthread_mutex_unlock(&s->lock);
 	s->next = dev->streams;
 	dev->streams = s;
+	dev->nr_streams++;
 	handle_add(s, H_STREAM);
 	*out = s;
 	return ACL_SUCCESS;
@@ -169,9 +183,7 @@ static aclError default_stream(struct acl_stream **out, struct acl_device **dev)
 	slot = c && !c->is_default ? &c->stream : &d->default_stream;
 	pthread_mutex_lock(&d->lock);
 	if (!*slot) {
-		ret = stream_new(d, 0, 0, slot);
-		if (!ret)
-			(*slot)->is_default = true;
+		ret = stream_new(d, 0, 0, true, slot);
 	}
 	if (!ret)
 		__atomic_add_fetch(&(*slot)->refs, 1, __ATOMIC_ACQ_REL);
@@ -552,6 +564,7 @@ aclError stream_kill(struct acl_stream *s, bool force)
 	for (pp = &dev->streams; *pp; pp = &(*pp)->next) {
 		if (*pp == s) {
 			*pp = s->next;
+			dev->nr_streams--;
 			break;
 		}
 	}
@@ -590,7 +603,7 @@ static aclError create_stream(aclrtStream *stream, uint32_t priority, uint32_t f
 		return ret;
 	pthread_mutex_lock(&dev->lock);
 	/* One hardware priority level: the value is kept for the getters. */
-	ret = stream_new(dev, flag, clamp_priority(priority), &s);
+	ret = stream_new(dev, flag, clamp_priority(priority), false, &s);
 	pthread_mutex_unlock(&dev->lock);
 	dev_release(dev);
 	if (!ret) {
