@@ -90,6 +90,7 @@ TEST(create_flags_pad_einval)
 	close(fd);
 }
 
+/* A file gets its user's share of queues (the user holds no other), then -ENOSPC. */
 TEST(queue_limit_per_file)
 {
 	struct drm_ascend_device_info info;
@@ -98,8 +99,9 @@ TEST(queue_limit_per_file)
 	int fd = open_accel();
 
 	query_info(fd, &info);
-	if (info.max_queues_per_file > 256)
+	if (info.max_queues_per_file > 4096)
 		SKIP("max_queues_per_file too large to exhaust quickly");
+	CHECK_EQ(info.queues_by_user, 0);
 	h = calloc(info.max_queues_per_file, sizeof(*h));
 	REQUIRE(h);
 	for (i = 0; i < info.max_queues_per_file; i++) {
@@ -108,7 +110,9 @@ TEST(queue_limit_per_file)
 		h[i] = c.handle;
 	}
 	c = (struct drm_ascend_queue_create){ .ring_entries = 1 };
-	CHECK_NE(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c), 0);
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_CREATE, &c), ENOSPC);
+	query_info(fd, &info);
+	CHECK_EQ(info.queues_by_user, info.max_queues_per_file);
 	for (i = 0; i < info.max_queues_per_file; i++) {
 		struct drm_ascend_queue_destroy d = { .handle = h[i] };
 

@@ -44,7 +44,7 @@
 #define MIB		(1024ULL * 1024ULL)
 
 /* Optional debugfs views shown raw (text) or as arrays of lines (JSON). */
-static const char *const extra_views[] = { "queues", "engines", "faults" };
+static const char *const extra_views[] = { "queues", "engines", "faults", "users" };
 #define NR_EXTRA (sizeof(extra_views) / sizeof(extra_views[0]))
 
 struct client {
@@ -583,6 +583,11 @@ static void print_json(void)
 			jnum("dma_engines", d->info.num_dma_engines);
 			jnum("ai_cores", d->info.num_ai_cores);
 			jnum("max_queues_per_file", d->info.max_queues_per_file);
+			/* this user's holdings and shares (0 from older kernels) */
+			jnum("queues_by_user", d->info.queues_by_user);
+			jnum("max_queues_by_user", d->info.max_queues_by_user);
+			jnum("hbm_used_by_user", d->info.hbm_used_by_user);
+			jnum("hbm_user_quota", d->info.hbm_user_quota);
 			jnum("cmd_timeout_ms", d->info.cmd_timeout_ms);
 			snprintf(caps, sizeof(caps), "0x%llx",
 				 (unsigned long long)d->info.capabilities);

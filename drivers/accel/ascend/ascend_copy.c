@@ -222,7 +222,7 @@ static int ascend_dma_copy_segs(struct ascend_device *adev,
 	n = ascend_copy_build(dsegs, nd, ssegs, ns, ASCEND_COPY_CHUNK, NULL, 0);
 	if (n < 0)
 		return n;
-	descs = kvmalloc_array(n, sizeof(*descs), GFP_KERNEL);
+	descs = kvmalloc_array(n, sizeof(*descs), GFP_KERNEL_ACCOUNT);
 	if (!descs)
 		return -ENOMEM;
 	n = ascend_copy_build(dsegs, nd, ssegs, ns, ASCEND_COPY_CHUNK,
@@ -374,7 +374,7 @@ static int ascend_dma_fill_locked(struct ascend_peer_ctx *ctx, u64 dst,
 		ret = n;
 		goto out;
 	}
-	descs = kvmalloc_array(n, sizeof(*descs), GFP_KERNEL);
+	descs = kvmalloc_array(n, sizeof(*descs), GFP_KERNEL_ACCOUNT);
 	if (!descs) {
 		ret = -ENOMEM;
 		goto out;
@@ -434,7 +434,7 @@ int ascend_copy_sgt_segs(struct sg_table *sgt, struct ascend_vm_seg **segs)
 	struct scatterlist *sg;
 	unsigned int i, n = 0;
 
-	*segs = kvmalloc_array(max(sgt->nents, 1U), sizeof(**segs), GFP_KERNEL);
+	*segs = kvmalloc_array(max(sgt->nents, 1U), sizeof(**segs), GFP_KERNEL_ACCOUNT);
 	if (!*segs)
 		return -ENOMEM;
 	for_each_sgtable_dma_sg(sgt, sg, i) {
@@ -458,13 +458,13 @@ int ascend_copy_alloc_pages(struct ascend_copy_side *d,
 {
 	if (!d->mmu) {
 		d->pages = kvmalloc_array(max_pages, sizeof(*d->pages),
-					  GFP_KERNEL);
+					  GFP_KERNEL_ACCOUNT);
 		if (!d->pages)
 			return -ENOMEM;
 	}
 	if (!s->mmu) {
 		s->pages = kvmalloc_array(max_pages, sizeof(*s->pages),
-					  GFP_KERNEL);
+					  GFP_KERNEL_ACCOUNT);
 		if (!s->pages) {
 			kvfree(d->pages);
 			d->pages = NULL;
@@ -518,7 +518,7 @@ int ascend_copy_pin(struct ascend_file *af, struct ascend_copy_side *s,
 	}
 
 	ret = sg_alloc_table_from_pages(&s->sgt, s->pages, count,
-					offset_in_page(addr), len, GFP_KERNEL);
+					offset_in_page(addr), len, GFP_KERNEL_ACCOUNT);
 	if (ret)
 		goto err_unpin;
 	if (ascend_should_fail(af->adev, ASCEND_FAULT_SITE_DMA_MAP))

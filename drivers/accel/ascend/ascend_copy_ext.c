@@ -117,8 +117,8 @@ static int ascend_copy_pinned_init(struct ascend_copy_pinned *p,
 	n = ascend_copy_sgt_segs(&s->sgt, &segs);
 	if (n < 0)
 		return n;
-	p->segs = kvmalloc_array(max(n, 1), sizeof(*p->segs), GFP_KERNEL);
-	p->offs = kvmalloc_array(max(n, 1), sizeof(*p->offs), GFP_KERNEL);
+	p->segs = kvmalloc_array(max(n, 1), sizeof(*p->segs), GFP_KERNEL_ACCOUNT);
+	p->offs = kvmalloc_array(max(n, 1), sizeof(*p->offs), GFP_KERNEL_ACCOUNT);
 	if (!p->segs || !p->offs) {
 		kvfree(segs);
 		ascend_copy_pinned_free(p);
@@ -184,7 +184,7 @@ static int ascend_copy_2d_rows(struct ascend_file *af,
 	int n, ret = 0;
 
 	ascend_copy_mmu_init(&cm, &ctx);
-	descs = kcalloc(adev->num_dma_engines, sizeof(*descs), GFP_KERNEL);
+	descs = kcalloc(adev->num_dma_engines, sizeof(*descs), GFP_KERNEL_ACCOUNT);
 	if (!descs)
 		return -ENOMEM;
 	if (!d->mmu) {
@@ -458,7 +458,7 @@ static int ascend_batch_add(struct ascend_batch *b, u32 i,
 		unsigned int cap = max(b->cap * 2, b->n + n);
 		struct ascend_dma_desc *nd_;
 
-		nd_ = kvmalloc_array(cap, sizeof(*nd_), GFP_KERNEL);
+		nd_ = kvmalloc_array(cap, sizeof(*nd_), GFP_KERNEL_ACCOUNT);
 		if (!nd_) {
 			ret = -ENOMEM;
 			goto out;
@@ -493,7 +493,7 @@ static int ascend_batch_group(struct ascend_batch *b, u32 first, u32 last,
 	u32 i, k = last - first;
 	int ret = 0;
 
-	sides = kvcalloc(2 * k, sizeof(*sides), GFP_KERNEL);
+	sides = kvcalloc(2 * k, sizeof(*sides), GFP_KERNEL_ACCOUNT);
 	if (!sides)
 		return -ENOMEM;
 	for (i = first; i < last && !ret; i++) {
@@ -512,7 +512,7 @@ static int ascend_batch_group(struct ascend_batch *b, u32 first, u32 last,
 			ascend_copy_page_span(addr, e->size, &pfirst, &count);
 			sd[j].pages = kvmalloc_array(count,
 						     sizeof(*sd[j].pages),
-						     GFP_KERNEL);
+						     GFP_KERNEL_ACCOUNT);
 			if (!sd[j].pages)
 				ret = -ENOMEM;
 			else
@@ -628,8 +628,8 @@ static int ascend_copy_batch_ioctl(struct drm_device *drm, void *data,
 		return ret;
 
 	b.count = a->count;
-	b.e = kvmalloc_array(a->count, sizeof(*b.e), GFP_KERNEL);
-	b.pageable = kvzalloc(a->count, GFP_KERNEL);
+	b.e = kvmalloc_array(a->count, sizeof(*b.e), GFP_KERNEL_ACCOUNT);
+	b.pageable = kvzalloc(a->count, GFP_KERNEL_ACCOUNT);
 	if (!b.e || !b.pageable) {
 		ret = -ENOMEM;
 		goto out;

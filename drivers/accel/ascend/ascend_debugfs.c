@@ -33,6 +33,8 @@
  *           kernel log and of the trace buffer), pid, command name, queue
  *           handle, fault code, sequence number, faulting address, opcode
  *           of the faulting command.
+ *  users    the per-user shares (queues, HBM), then one line per user with
+ *           something on the device: uid, queues held, HBM bytes held.
  *
  * "hbm" and "clients" first drain every file's free ring, so the memory
  * freed on them is free here (ascend_gem_drain_device()).
@@ -441,6 +443,28 @@ static int ascend_debugfs_faults(struct seq_file *m, void *data)
 	return 0;
 }
 
+/* "users": each user's holdings against its shares (ascend_user.c). */
+static int ascend_debugfs_users(struct seq_file *m, void *data)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct ascend_device *adev = to_ascend_device(entry->dev);
+	struct ascend_user *u;
+	unsigned long uid;
+
+	seq_printf(m, "shares: queues %u of %u per user, hbm %llu bytes per user\n",
+		   ascend_user_max_queues(), ascend_queue_max(),
+		   ascend_user_hbm_quota(adev));
+	seq_printf(m, "%10s %8s %16s\n", "uid", "queues", "hbm");
+	xa_lock(&adev->users);
+	xa_for_each(&adev->users, uid, u) {
+		spin_lock(&u->lock);
+		seq_printf(m, "%10lu %8u %16llu\n", uid, u->queues, u->hbm);
+		spin_unlock(&u->lock);
+	}
+	xa_unlock(&adev->users);
+	return 0;
+}
+
 void ascend_debugfs_init(struct ascend_device *adev)
 {
 	spin_lock_init(&adev->fault_log.lock);
@@ -453,4 +477,5 @@ void ascend_debugfs_init(struct ascend_device *adev)
 	drm_debugfs_add_file(&adev->drm, "free_rings",
 			     ascend_debugfs_free_rings, NULL);
 	drm_debugfs_add_file(&adev->drm, "faults", ascend_debugfs_faults, NULL);
+	drm_debugfs_add_file(&adev->drm, "users", ascend_debugfs_users, NULL);
 }

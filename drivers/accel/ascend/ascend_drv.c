@@ -67,11 +67,16 @@ static int ascend_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct ascend_file *af;
 
-	af = kzalloc(sizeof(*af), GFP_KERNEL);
+	af = kzalloc(sizeof(*af), GFP_KERNEL_ACCOUNT);
 	if (!af)
 		return -ENOMEM;
 
 	af->adev = to_ascend_device(drm);
+	af->user = ascend_user_get_current(af->adev);
+	if (!af->user) {
+		kfree(af);
+		return -ENOMEM;
+	}
 	atomic64_set(&af->hbm_used, 0);
 	atomic64_set(&af->host_pinned, 0);
 	atomic64_set(&af->copy_pinned, 0);
@@ -103,6 +108,7 @@ static void ascend_postclose(struct drm_device *drm, struct drm_file *file)
 	WARN_ON(atomic64_read(&af->hbm_used));
 	WARN_ON(atomic64_read(&af->host_pinned));
 	WARN_ON(atomic64_read(&af->copy_pinned));
+	ascend_user_put(af->user);
 	kfree(af);
 }
 
@@ -255,6 +261,11 @@ static void ascend_hbm_fini_action(struct drm_device *drm, void *arg)
 	ascend_hbm_fini(arg);
 }
 
+static void ascend_users_fini_action(struct drm_device *drm, void *arg)
+{
+	ascend_users_fini(arg);
+}
+
 /*
  * Stop the backend, once: at remove, or at the last reference when probe
  * failed after the init op.  Remove and the DRM release never run together
@@ -337,6 +348,12 @@ static int ascend_probe(struct platform_device *pdev)
 
 	/* From here on the drmm actions undo what succeeded, in reverse. */
 	ret = drmm_mutex_init(&adev->drm, &adev->queues_lock);
+	if (ret)
+		return ret;
+
+	ascend_users_init(adev);
+	ret = drmm_add_action_or_reset(&adev->drm, ascend_users_fini_action,
+				       adev);
 	if (ret)
 		return ret;
 

@@ -25,6 +25,7 @@
 #include "ascend_fault.h"
 #include "ascend_hbm.h"
 #include "ascend_pt.h"
+#include "ascend_user.h"
 #include "ascend_vm.h"
 
 #define ASCEND_DRIVER_NAME	"ascend"
@@ -113,6 +114,8 @@ struct ascend_fault_log {
  * @hw_queues: queue id -> &struct ascend_queue while the device may notify
  *	it: set before queue_start, cleared after queue_stop and
  *	synchronize_irq(), read by the interrupt handler
+ * @users: uid -> &struct ascend_user with something on the device
+ *	(ascend_user.c; the xarray's own lock protects it)
  */
 struct ascend_device {
 	struct drm_device drm;
@@ -142,6 +145,7 @@ struct ascend_device {
 	dma_addr_t event_notify_bus;
 	struct ida qids;
 	struct ascend_queue **hw_queues;
+	struct xarray users;
 };
 
 static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
@@ -152,6 +156,8 @@ static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
 /**
  * struct ascend_file - per-open context (one process's view of the device)
  * @adev: the device
+ * @user: the user who opened the file, charged with its queues and HBM
+ *	(ascend_user.h); a reference
  * @vm: the device MMU address space of this file
  * @queues_lock: protects @queues
  * @queues: queue handle -> &struct ascend_queue (allocated from 1)
@@ -187,6 +193,7 @@ static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
  */
 struct ascend_file {
 	struct ascend_device *adev;
+	struct ascend_user *user;
 	struct ascend_vm vm;
 	struct mutex queues_lock;	/* protects queues */
 	struct xarray queues;
@@ -212,25 +219,6 @@ struct ascend_file {
 static inline struct ascend_file *to_ascend_file(struct drm_file *file)
 {
 	return file->driver_priv;
-}
-
-/*
- * Fault handler body for a GEM object whose pages are the vmalloc_user()
- * buffer @vaddr of @size bytes, mapped from its start at mmap time
- * (remap_vmalloc_range()).  Those mappings are only zapped when the
- * device is unplugged (drm_dev_unplug()): the memory is the host's and
- * lives with the object, so a later touch maps it again rather than
- * killing the process with SIGBUS.
- */
-static inline vm_fault_t ascend_vmalloc_fault(struct vm_fault *vmf,
-					      void *vaddr, size_t size)
-{
-	unsigned long off = vmf->address - vmf->vma->vm_start;
-
-	if (off >= size)
-		return VM_FAULT_SIGBUS;
-	return vmf_insert_mixed(vmf->vma, vmf->address & PAGE_MASK,
-				page_to_pfn_t(vmalloc_to_page(vaddr + off)));
 }
 
 /* Write @ms into the CMD_TIMEOUT register of every device present. */

@@ -38,25 +38,21 @@ static void ascend_free_ring_obj_free(struct drm_gem_object *obj)
 
 	drm_gem_object_release(obj);
 	mutex_destroy(&ring->lock);
-	vfree(ring->shared);
+	ascend_umem_free(&ring->mem);
 	kfree(ring);
 }
 
 static int ascend_free_ring_obj_mmap(struct drm_gem_object *obj,
 				     struct vm_area_struct *vma)
 {
-	/* A private (copy-on-write) mapping would stop sharing the ring. */
-	if (!(vma->vm_flags & VM_SHARED))
-		return -EINVAL;
-	return remap_vmalloc_range(vma, to_ring(obj)->shared, 0);
+	return ascend_umem_mmap(&to_ring(obj)->mem, vma);
 }
 
 static vm_fault_t ascend_free_ring_fault(struct vm_fault *vmf)
 {
 	struct ascend_free_ring *ring = to_ring(vmf->vma->vm_private_data);
 
-	return ascend_vmalloc_fault(vmf, ring->shared,
-				    ascend_free_ring_size(ring));
+	return ascend_umem_fault(&ring->mem, vmf);
 }
 
 static const struct vm_operations_struct ascend_free_ring_vm_ops = {
@@ -89,17 +85,17 @@ struct ascend_free_ring *ascend_free_ring_alloc(struct drm_device *drm,
 	    !is_power_of_2(entries))
 		return ERR_PTR(-EINVAL);
 
-	ring = kzalloc(sizeof(*ring), GFP_KERNEL);
+	ring = kzalloc(sizeof(*ring), GFP_KERNEL_ACCOUNT);
 	if (!ring)
 		return ERR_PTR(-ENOMEM);
 	ring->entries = entries;
 	mutex_init(&ring->lock);
-	ring->shared = vmalloc_user(ascend_free_ring_size(ring));
-	if (!ring->shared) {
+	if (ascend_umem_alloc(&ring->mem, ascend_free_ring_size(ring))) {
 		mutex_destroy(&ring->lock);
 		kfree(ring);
 		return ERR_PTR(-ENOMEM);
 	}
+	ring->shared = ring->mem.vaddr;
 	ring->va = (u64 *)((u8 *)ring->shared + DRM_ASCEND_FREE_RING_VA_OFFSET);
 	ring->shared->entries = entries;
 

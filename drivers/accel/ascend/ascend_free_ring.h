@@ -16,6 +16,7 @@
 #include <linux/types.h>
 
 #include "ascend_accel.h"
+#include "ascend_umem.h"
 
 struct ascend_file;
 
@@ -23,7 +24,8 @@ struct ascend_file;
  * struct ascend_free_ring - one file's free ring
  * @base: GEM object that gives the area its mmap offset; the file holds
  *	one reference, each user mapping another
- * @shared: the area (vmalloc_user()): header, then @va
+ * @mem: the area's pages (accounted, ascend_umem.h)
+ * @shared: the area (@mem's kernel mapping): header, then @va
  * @va: the VA slots, @entries of them
  * @entries: slots (a power of two); the kernel's own copy
  * @lock: protects @head and the counters, and serialises consumers (the
@@ -35,6 +37,7 @@ struct ascend_file;
  */
 struct ascend_free_ring {
 	struct drm_gem_object base;
+	struct ascend_umem mem;
 	struct drm_ascend_free_ring *shared;
 	u64 *va;
 	u32 entries;

@@ -60,6 +60,8 @@
 #include "ascend_trace.h"
 
 /* The last reference is gone: free the memory but not @buf itself. */
+static bool ascend_gem_drop_parked(struct ascend_file *af);
+
 static void ascend_hbm_buf_free_mem(struct kref *ref)
 {
 	struct ascend_hbm_buf *buf = container_of(ref, struct ascend_hbm_buf,
@@ -79,6 +81,26 @@ static void ascend_hbm_buf_free_mem(struct kref *ref)
 		drm_dev_exit(idx);
 	}
 	ascend_hbm_free(&adev->hbm, &buf->mem);
+	/* after the memory went back, like the file's hbm_used */
+	if (buf->user) {
+		ascend_user_uncharge_hbm(buf->user, buf->charged);
+		ascend_user_put(buf->user);
+		buf->user = NULL;
+	}
+}
+
+/*
+ * Charge @bytes more of HBM to @af's user.  Past the share, memory this
+ * user freed on some file's ring, or keeps idle here, goes back first.
+ */
+static int ascend_gem_charge(struct ascend_file *af, u64 bytes)
+{
+	int ret = ascend_user_charge_hbm(af->user, bytes);
+
+	if (ret == -EDQUOT && (ascend_gem_drain_device(af->adev) |
+			       ascend_gem_drop_parked(af)))
+		ret = ascend_user_charge_hbm(af->user, bytes);
+	return ret;
 }
 
 static void ascend_hbm_buf_release(struct kref *ref)
@@ -107,7 +129,7 @@ int ascend_hbm_sub_ranges(const struct ascend_hbm_alloc *mem, u64 offset,
 		if (mem->ranges[i].offset < end &&
 		    offset < mem->ranges[i].offset + mem->ranges[i].size)
 			n++;
-	r = kcalloc(n, sizeof(*r), GFP_KERNEL);
+	r = kcalloc(n, sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		return -ENOMEM;
 
@@ -500,12 +522,16 @@ int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 	if (buf)
 		memset(buf, 0, sizeof(*buf));
 	else
-		buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+		buf = kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return -ENOMEM;
 	kref_init(&buf->ref);
 	buf->adev = adev;
 
+	/* The user's share before the memory: the request, then the rest. */
+	ret = ascend_gem_charge(af, args->size);
+	if (ret)
+		goto err_free;
 	ret = ascend_hbm_alloc_flags(&adev->hbm, args->size, args->policy,
 				     args->flags & DRM_ASCEND_BO_P2P,
 				     &buf->mem);
@@ -516,13 +542,21 @@ int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 					     args->flags & DRM_ASCEND_BO_P2P,
 					     &buf->mem);
 	if (ret)
-		goto err_free;
+		goto err_uncharge;
+	/* the page size rounded the allocation up */
+	if (buf->mem.size > args->size) {
+		ret = ascend_gem_charge(af, buf->mem.size - args->size);
+		if (ret)
+			goto err_free_mem;
+	}
+	buf->user = ascend_user_get(af->user);
+	buf->charged = buf->mem.size;
 
 	bo = NULL;
 	if (args->flags & DRM_ASCEND_BO_NO_HANDLE)
 		bo = ascend_bo_reuse(af, buf);
 	if (!bo) {
-		bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+		bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 		if (!bo) {
 			ret = -ENOMEM;
 			goto err_free_hbm;
@@ -565,6 +599,14 @@ err_free_bo:
 	kfree(bo);
 err_free_hbm:
 	ascend_hbm_free(&adev->hbm, &buf->mem);
+	ascend_user_uncharge_hbm(buf->user, buf->charged);
+	ascend_user_put(buf->user);
+	kfree(buf);
+	return ret;
+err_free_mem:
+	ascend_hbm_free(&adev->hbm, &buf->mem);
+err_uncharge:
+	ascend_user_uncharge_hbm(af->user, args->size);
 err_free:
 	kfree(buf);
 	return ret;
@@ -698,7 +740,7 @@ int ascend_gem_import(struct drm_file *file, struct ascend_hbm_buf *buf,
 	struct ascend_bo *bo;
 	int n, ret;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return -ENOMEM;
 

@@ -35,11 +35,16 @@ struct ascend_file;
  *	exports
  * @adev: the device whose HBM it is
  * @mem: the device memory
+ * @user: the user charged with it (a reference; ascend_user.h), until the
+ *	memory is freed
+ * @charged: the bytes charged
  */
 struct ascend_hbm_buf {
 	struct kref ref;
 	struct ascend_device *adev;
 	struct ascend_hbm_alloc mem;
+	struct ascend_user *user;
+	u64 charged;
 };
 
 /**

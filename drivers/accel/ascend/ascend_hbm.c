@@ -110,7 +110,7 @@ static int ascend_hbm_build_ranges(struct ascend_hbm *hbm,
 		alloc->ranges = &alloc->one_range;
 	else
 		alloc->ranges = kvmalloc_array(n, sizeof(*alloc->ranges),
-					       GFP_KERNEL);
+					       GFP_KERNEL_ACCOUNT);
 	if (!alloc->ranges)
 		return -ENOMEM;
 

@@ -97,7 +97,7 @@ int ascend_host_sgt_ranges(struct sg_table *sgt,
 	unsigned int i, n = 0;
 	u64 offset = 0;
 
-	r = kvmalloc_array(max(sgt->nents, 1U), sizeof(*r), GFP_KERNEL);
+	r = kvmalloc_array(max(sgt->nents, 1U), sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		return -ENOMEM;
 	for_each_sgtable_dma_sg(sgt, sg, i) {
@@ -373,7 +373,7 @@ static struct ascend_host_bo *ascend_host_bo_new(struct ascend_file *af,
 {
 	struct ascend_host_bo *bo;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return NULL;
 	bo->af = af;
@@ -395,7 +395,7 @@ static struct ascend_host_bo *ascend_host_bo_new(struct ascend_file *af,
 static int ascend_host_pages(struct ascend_host_bo *bo, unsigned long npages)
 {
 	bo->pages = kvmalloc_array(npages, sizeof(*bo->pages),
-				   GFP_KERNEL | __GFP_NOWARN);
+				   GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	return bo->pages ? 0 : -ENOMEM;
 }
 
@@ -438,7 +438,7 @@ static int ascend_host_map_dma(struct ascend_host_bo *bo)
 	int ret;
 
 	ret = sg_alloc_table_from_pages(&bo->sgt, bo->pages, bo->npages, 0,
-					bo->size, GFP_KERNEL);
+					bo->size, GFP_KERNEL_ACCOUNT);
 	if (ret)
 		return ret;
 	if (ascend_should_fail(bo->af->adev, ASCEND_FAULT_SITE_DMA_MAP))
@@ -598,7 +598,7 @@ static void ascend_host_alloc_pages(struct ascend_host_bo *bo,
 		struct page *page = NULL;
 
 		for (; order; order--) {
-			page = alloc_pages(GFP_HIGHUSER | __GFP_ZERO |
+			page = alloc_pages(GFP_HIGHUSER | __GFP_ACCOUNT | __GFP_ZERO |
 					   __GFP_NORETRY | __GFP_NOWARN,
 					   order);
 			if (page)
@@ -609,7 +609,7 @@ static void ascend_host_alloc_pages(struct ascend_host_bo *bo,
 		if (page)
 			split_page(page, order);
 		else
-			page = alloc_page(GFP_HIGHUSER | __GFP_ZERO |
+			page = alloc_page(GFP_HIGHUSER | __GFP_ACCOUNT | __GFP_ZERO |
 					  __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 		if (!page)
 			return;

@@ -274,7 +274,7 @@ static inline u64 ascend_hw_event_slot_addr(u64 hbm_size, u32 slot)
  * queue word (qid / 64), which follow the event pending words, and raises
  * the line.
  */
-#define ASCEND_HW_QUEUES		4096	/* queue ids 0 .. 4095 */
+#define ASCEND_HW_QUEUES		8192	/* queue ids 0 .. 8191 */
 #define ASCEND_HW_QUEUE_WORDS		(ASCEND_HW_QUEUES / 64)
 #define ASCEND_HW_NOTIFY_QUEUE_WORD \
 	(ASCEND_HW_EVENT_SUMMARY + ASCEND_HW_EVENT_SLOTS / 64)

@@ -58,7 +58,7 @@ static int ascend_peer_pt_refresh_locked(struct ascend_file *from)
 	int ret;
 
 	lockdep_assert_held_write(&ascend_peer_rwsem);
-	e = kcalloc(ASCEND_MMU_PEER_MAX, sizeof(*e), GFP_KERNEL);
+	e = kcalloc(ASCEND_MMU_PEER_MAX, sizeof(*e), GFP_KERNEL_ACCOUNT);
 	if (!e) {
 		/* no table is safe: the peers' VAs fault */
 		mutex_lock(&from->vm.lock);
@@ -169,7 +169,7 @@ int ascend_peer_op_locked(struct ascend_file *from, struct ascend_file *to,
 		}
 		if (list_count_nodes(&from->peer_links) >= ASCEND_MMU_PEER_MAX)
 			return -ENOSPC;	/* the device's peer window table */
-		link = kzalloc(sizeof(*link), GFP_KERNEL);
+		link = kzalloc(sizeof(*link), GFP_KERNEL_ACCOUNT);
 		if (!link)
 			return -ENOMEM;
 		link->from = from;
@@ -268,7 +268,7 @@ int ascend_peer_ctx_lock(struct ascend_peer_ctx *ctx, struct ascend_file *af)
 		ctx->one = &af->vm;
 		ctx->vms = &ctx->one;
 	} else {
-		ctx->vms = kmalloc_array(n, sizeof(*ctx->vms), GFP_KERNEL);
+		ctx->vms = kmalloc_array(n, sizeof(*ctx->vms), GFP_KERNEL_ACCOUNT);
 		if (!ctx->vms) {
 			up_read(&ascend_peer_rwsem);
 			return -ENOMEM;

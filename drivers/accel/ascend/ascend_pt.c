@@ -218,13 +218,13 @@ static struct ascend_pt_node *ascend_pt_node_alloc(struct ascend_pt *pt,
 {
 	struct ascend_pt_node *node;
 
-	node = kzalloc(sizeof(*node), GFP_KERNEL);
+	node = kzalloc(sizeof(*node), GFP_KERNEL_ACCOUNT);
 	if (!node)
 		return ERR_PTR(-ENOMEM);
 	INIT_LIST_HEAD(&node->empty);
 	if (level < ASCEND_MMU_LEVELS - 1) {
 		node->child = kcalloc(ASCEND_MMU_ENTRIES, sizeof(*node->child),
-				      GFP_KERNEL);
+				      GFP_KERNEL_ACCOUNT);
 		if (!node->child) {
 			kfree(node);
 			return ERR_PTR(-ENOMEM);
@@ -755,7 +755,7 @@ int ascend_pt_set_peers(struct ascend_pt *pt,
 	ret = ascend_pt_ensure(pt);
 	if (ret)
 		goto err_drop;
-	page = kzalloc(ASCEND_MMU_TABLE_SIZE, GFP_KERNEL);
+	page = kzalloc(ASCEND_MMU_TABLE_SIZE, GFP_KERNEL_ACCOUNT);
 	if (!page) {
 		ret = -ENOMEM;
 		goto err_drop;

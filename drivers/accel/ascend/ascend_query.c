@@ -61,7 +61,8 @@ static int ascend_query_device_info(struct ascend_device *adev,
 	info.device_index = adev->index;
 	info.num_dma_engines = adev->num_dma_engines;
 	info.num_ai_cores = adev->num_ai_cores;
-	info.max_queues_per_file = ASCEND_QUEUE_MAX_PER_FILE;
+	info.max_queues_per_file = min(ascend_user_max_queues(),
+				       ascend_queue_max());
 	info.cmd_size = ASCEND_CMD_SIZE;
 	info.max_ring_entries = ASCEND_QUEUE_MAX_RING_ENTRIES;
 	strscpy(info.soc_name, adev->soc_name, sizeof(info.soc_name));
@@ -73,6 +74,12 @@ static int ascend_query_device_info(struct ascend_device *adev,
 	info.host_pinned_by_file = atomic64_read(&af->host_pinned);
 	/* the global number: what IPC allow-lists are resolved in */
 	info.bare_tgid = task_tgid_nr(current);
+	spin_lock(&af->user->lock);
+	info.queues_by_user = af->user->queues;
+	info.hbm_used_by_user = af->user->hbm;
+	spin_unlock(&af->user->lock);
+	info.max_queues_by_user = info.max_queues_per_file;
+	info.hbm_user_quota = ascend_user_hbm_quota(adev);
 
 	return ascend_query_copy_out(args, &info, sizeof(info));
 }

@@ -75,15 +75,23 @@ module_param_cb(cmd_timeout_ms, &ascend_cmd_timeout_ops, &cmd_timeout_ms,
 MODULE_PARM_DESC(cmd_timeout_ms,
 		 "Default limit in ms on the run time of one queue command before it is aborted (0: no limit; default 10000)");
 
-/* The device-wide bound on queues, across every process. */
-static unsigned int max_queues = 1024;
+/*
+ * The device-wide bound on queues, across every process; each user's files
+ * hold at most their share of it (user_max_queues, ascend_user.c).
+ */
+static unsigned int max_queues = ASCEND_HW_QUEUES;
 module_param(max_queues, uint, 0644);
 MODULE_PARM_DESC(max_queues,
-		 "Queues one NPU serves across all processes (default 1024); QUEUE_CREATE fails with -ENOSPC beyond");
+		 "Queues one NPU serves across all processes (default and at most 8192); QUEUE_CREATE fails with -ENOSPC beyond");
 
 u32 ascend_queue_cmd_timeout_ms(void)
 {
 	return READ_ONCE(cmd_timeout_ms);
+}
+
+unsigned int ascend_queue_max(void)
+{
+	return min(READ_ONCE(max_queues), ASCEND_HW_QUEUES);
 }
 
 /* Layout of the shared area: status page, printf buffer, ring. */
@@ -100,7 +108,7 @@ static_assert((ASCEND_QUEUE_MAX_RING_ENTRIES &
 	       (ASCEND_QUEUE_MAX_RING_ENTRIES - 1)) == 0);
 
 /* ------------------------------------------------------------------------ */
-/* The shared area: a GEM object over a vmalloc_user() buffer */
+/* The shared area: a GEM object over accounted pages (ascend_umem.h) */
 
 static struct ascend_queue_area *to_area(struct drm_gem_object *obj)
 {
@@ -112,7 +120,7 @@ static void ascend_queue_area_free(struct drm_gem_object *obj)
 	struct ascend_queue_area *area = to_area(obj);
 
 	drm_gem_object_release(obj);
-	vfree(area->vaddr);
+	ascend_umem_free(&area->mem);
 	kfree(area);
 }
 
@@ -122,12 +130,9 @@ static int ascend_queue_area_mmap(struct drm_gem_object *obj,
 	/*
 	 * drm_gem_mmap() checked the caller may map the object and that the
 	 * VMA is not larger than it; vm_pgoff is the fake offset, so map
-	 * from the start of the buffer.  A private (copy-on-write) mapping
-	 * would silently stop sharing the ring with the device: refuse it.
+	 * from the start of the area.
 	 */
-	if (!(vma->vm_flags & VM_SHARED))
-		return -EINVAL;
-	return remap_vmalloc_range(vma, to_area(obj)->vaddr, 0);
+	return ascend_umem_mmap(&to_area(obj)->mem, vma);
 }
 
 /* After an unplug zapped the mapping: the status page stays readable. */
@@ -135,7 +140,7 @@ static vm_fault_t ascend_queue_area_fault(struct vm_fault *vmf)
 {
 	struct drm_gem_object *obj = vmf->vma->vm_private_data;
 
-	return ascend_vmalloc_fault(vmf, to_area(obj)->vaddr, obj->size);
+	return ascend_umem_fault(&to_area(obj)->mem, vmf);
 }
 
 static const struct vm_operations_struct ascend_queue_area_vm_ops = {
@@ -156,15 +161,15 @@ static struct ascend_queue_area *ascend_queue_area_create(struct drm_device *drm
 	struct ascend_queue_area *area;
 	int ret;
 
-	area = kzalloc(sizeof(*area), GFP_KERNEL);
+	area = kzalloc(sizeof(*area), GFP_KERNEL_ACCOUNT);
 	if (!area)
 		return ERR_PTR(-ENOMEM);
 
-	area->vaddr = vmalloc_user(size);
-	if (!area->vaddr) {
+	if (ascend_umem_alloc(&area->mem, size)) {
 		kfree(area);
 		return ERR_PTR(-ENOMEM);
 	}
+	area->vaddr = area->mem.vaddr;
 
 	area->base.funcs = &ascend_queue_area_funcs;
 	drm_gem_private_object_init(drm, &area->base, size);
@@ -346,7 +351,10 @@ static void ascend_queue_release(struct kref *ref)
 	kfree(q->page_dma);
 	kfree(q->report);
 	/* the area may live on in user mappings; they hold their own refs */
-	drm_gem_object_put(&q->area->base);
+	if (q->area)
+		drm_gem_object_put(&q->area->base);
+	ascend_user_uncharge_queue(q->user);
+	ascend_user_put(q->user);
 	kfree(q);
 }
 
@@ -400,15 +408,14 @@ static int ascend_queue_hw_init(struct ascend_queue *q, size_t size)
 	u32 i, n = size >> PAGE_SHIFT;
 	dma_addr_t dma;
 
-	q->report = kzalloc(sizeof(*q->report), GFP_KERNEL);
-	q->page_dma = kcalloc(n, sizeof(*q->page_dma), GFP_KERNEL);
-	q->page_list = kcalloc(n, sizeof(*q->page_list), GFP_KERNEL);
+	q->report = kzalloc(sizeof(*q->report), GFP_KERNEL_ACCOUNT);
+	q->page_dma = kcalloc(n, sizeof(*q->page_dma), GFP_KERNEL_ACCOUNT);
+	q->page_list = kcalloc(n, sizeof(*q->page_list), GFP_KERNEL_ACCOUNT);
 	if (!q->report || !q->page_dma || !q->page_list)
 		return -ENOMEM;
 
 	for (i = 0; i < n; i++) {
-		struct page *page = vmalloc_to_page(q->area->vaddr +
-						    ((size_t)i << PAGE_SHIFT));
+		struct page *page = q->area->mem.pages[i];
 
 		dma = dma_map_page(dev, page, 0, PAGE_SIZE, DMA_BIDIRECTIONAL);
 		if (dma_mapping_error(dev, dma))
@@ -880,14 +887,47 @@ void ascend_queue_file_fini(struct ascend_file *af)
 	mutex_destroy(&af->queues_lock);
 }
 
+/* Queues a drain takes references on at a time. */
+#define ASCEND_QUEUE_DRAIN_BATCH	16
+
+/*
+ * Might @q have published commands it has not completed?  A cheap look
+ * (no checks of the user's wptr), under the file's queues_lock.
+ */
+static bool ascend_queue_maybe_busy(struct ascend_queue *q)
+{
+	/* user space writes wptr at any time: any value will do here */
+	return data_race(READ_ONCE(q->status->wptr)) !=
+	       ascend_queue_completed(q) &&
+	       !ascend_queue_faulted(q) &&
+	       READ_ONCE(q->state) != ASCEND_QUEUE_DEAD;
+}
+
+/* Wait for what @q has published now: 0 or -ERESTARTSYS. */
+static int ascend_queue_drain_one(struct ascend_queue *q)
+{
+	u64 target = ascend_queue_target(q);
+	int idx;
+
+	/* an idle queue needs no kick and no wait */
+	if (ascend_queue_reached(q, target))
+		return 0;
+	/* run what is published even if nobody rang */
+	if (drm_dev_enter(&q->adev->drm, &idx)) {
+		q->adev->hw_ops->queue_doorbell(q->adev->hw, q->qid);
+		drm_dev_exit(idx);
+	}
+	return wait_event_interruptible(q->wq,
+					ascend_queue_wait_reached(q, target));
+}
+
 int ascend_queue_file_drain(struct ascend_file *af)
 {
-	struct ascend_queue *qs[ASCEND_QUEUE_MAX_PER_FILE];
-	unsigned int n = 0, i;
+	struct ascend_queue *qs[ASCEND_QUEUE_DRAIN_BATCH];
+	unsigned long idx = 0;
+	unsigned int n, i;
 	struct ascend_queue *q;
-	unsigned long idx;
-	int ret = 0, dev_idx;
-	u64 target;
+	int ret = 0;
 
 	/*
 	 * A file without queues has published nothing (the usual case of a
@@ -899,30 +939,32 @@ int ascend_queue_file_drain(struct ascend_file *af)
 	if (data_race(xa_empty(&af->queues)))
 		return 0;
 
-	mutex_lock(&af->queues_lock);
-	xa_for_each(&af->queues, idx, q) {
-		if (WARN_ON_ONCE(n == ARRAY_SIZE(qs)))
-			break;
-		kref_get(&q->ref);
-		qs[n++] = q;
-	}
-	mutex_unlock(&af->queues_lock);
-
-	for (i = 0; i < n; i++) {
-		q = qs[i];
-		target = ret ? 0 : ascend_queue_target(q);
-		/* an idle queue needs no kick and no wait (the common case) */
-		if (!ret && !ascend_queue_reached(q, target)) {
-			/* run what is published even if nobody rang */
-			if (drm_dev_enter(&q->adev->drm, &dev_idx)) {
-				q->adev->hw_ops->queue_doorbell(q->adev->hw, q->qid);
-				drm_dev_exit(dev_idx);
+	/*
+	 * A file may hold thousands of queues, most of them idle: the scan
+	 * under the lock only reads two words per queue, and references and
+	 * waits are taken for the busy ones only, a batch at a time.
+	 */
+	do {
+		n = 0;
+		mutex_lock(&af->queues_lock);
+		xa_for_each_start(&af->queues, idx, q, idx) {
+			if (!ascend_queue_maybe_busy(q))
+				continue;
+			kref_get(&q->ref);
+			qs[n++] = q;
+			if (n == ARRAY_SIZE(qs)) {
+				idx++;
+				break;
 			}
-			ret = wait_event_interruptible(q->wq,
-						       ascend_queue_wait_reached(q, target));
 		}
-		ascend_queue_put(q);
-	}
+		mutex_unlock(&af->queues_lock);
+
+		for (i = 0; i < n; i++) {
+			if (!ret)
+				ret = ascend_queue_drain_one(qs[i]);
+			ascend_queue_put(qs[i]);
+		}
+	} while (!ret && n == ARRAY_SIZE(qs));
 	return ret;
 }
 
@@ -958,32 +1000,37 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 		return -EINVAL;
 	size = PAGE_ALIGN(size);
 
-	q = kzalloc(sizeof(*q), GFP_KERNEL);
-	if (!q)
+	/* the user's share first: nothing is allocated past it */
+	ret = ascend_user_charge_queue(af->user);
+	if (ret)
+		return ret;
+	q = kzalloc(sizeof(*q), GFP_KERNEL_ACCOUNT);
+	if (!q) {
+		ascend_user_uncharge_queue(af->user);
 		return -ENOMEM;
+	}
+	/* from here on the last reference gives the share back */
+	kref_init(&q->ref);
+	q->user = ascend_user_get(af->user);
 	/* the device translates every address the queue names with it */
 	ret = ascend_vm_asid(&af->vm, &q->ctx.asid);
 	/* and looks up every event the queue names here */
 	if (!ret)
 		ret = ascend_evtab_dir(adev, &af->evtab, &q->ctx.event_table);
-	if (ret) {
-		kfree(q);
-		return ret;
-	}
+	if (ret)
+		goto err_put_queue;
 
 	area = ascend_queue_area_create(drm, size);
 	if (IS_ERR(area)) {
-		kfree(q);
-		return PTR_ERR(area);
+		ret = PTR_ERR(area);
+		goto err_put_queue;
 	}
 	ret = drm_vma_node_allow(&area->base.vma_node, file);
 	if (ret) {
 		drm_gem_object_put(&area->base);
-		kfree(q);
-		return ret;
+		goto err_put_queue;
 	}
 
-	kref_init(&q->ref);
 	q->adev = adev;
 	q->af = af;
 	q->file = file;
@@ -1013,10 +1060,10 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 	q->ctx.printf_size = ASCEND_QUEUE_PRINTF_SIZE;
 	q->ctx.trace_pid = current->tgid;
 
-	/* the handle limit is the per-file queue limit */
+	/* no per-file limit: the user's share bounds the file's queues */
 	mutex_lock(&af->queues_lock);
 	ret = xa_alloc(&af->queues, &handle, NULL,
-		       XA_LIMIT(1, ASCEND_QUEUE_MAX_PER_FILE), GFP_KERNEL);
+		       XA_LIMIT(1, ASCEND_HW_QUEUES), GFP_KERNEL_ACCOUNT);
 	mutex_unlock(&af->queues_lock);
 	if (ret) {
 		ret = ret == -EBUSY ? -ENOSPC : ret;
@@ -1027,7 +1074,7 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 
 	/* reserve a slot under the device-wide limit before starting */
 	mutex_lock(&adev->queues_lock);
-	if (adev->nr_queues >= min(READ_ONCE(max_queues), ASCEND_HW_QUEUES)) {
+	if (adev->nr_queues >= ascend_queue_max()) {
 		mutex_unlock(&adev->queues_lock);
 		ret = -ENOSPC;
 		goto err_erase;
@@ -1080,6 +1127,7 @@ err_hw:
 	ascend_queue_hw_fini(q);
 err_put:
 	drm_vma_node_revoke(&area->base.vma_node, file);
+err_put_queue:
 	ascend_queue_put(q);
 	return ret;
 }

@@ -17,7 +17,6 @@ struct ascend_file;
 struct ascend_queue;
 
 /* Limits reported by DRM_ASCEND_QUERY_DEVICE_INFO. */
-#define ASCEND_QUEUE_MAX_PER_FILE		64	/* then -ENOSPC */
 #define ASCEND_QUEUE_DEFAULT_RING_ENTRIES	1024
 #define ASCEND_QUEUE_MAX_RING_ENTRIES		65536	/* a power of two */
 #define ASCEND_MAX_EVENTS_PER_FILE		65536	/* then -ENOSPC */
@@ -28,6 +27,9 @@ struct ascend_queue;
  * cmd_timeout_ms; 0 = no limit).
  */
 u32 ascend_queue_cmd_timeout_ms(void);
+
+/* Queues the device serves, all users together (module parameter). */
+unsigned int ascend_queue_max(void);
 
 /* Layout of the shared queue area (struct ascend_queue_status first). */
 #define ASCEND_QUEUE_STATUS_SIZE		4096

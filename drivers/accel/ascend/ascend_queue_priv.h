@@ -34,9 +34,11 @@
 #include "ascend_hw.h"
 #include "ascend_hw_rules.h"
 #include "ascend_queue.h"
+#include "ascend_umem.h"
 
 struct ascend_device;
 struct ascend_file;
+struct ascend_user;
 
 /**
  * enum ascend_queue_state - lifetime of a queue
@@ -53,11 +55,13 @@ enum ascend_queue_state {
 /**
  * struct ascend_queue_area - the GEM object backing the shared queue area
  * @base: the GEM object; mmap()ed through its fake offset
- * @vaddr: vmalloc_user() buffer, freed with the object (the last mapping
- *	may outlive the queue)
+ * @mem: its pages, freed with the object (the last mapping may outlive
+ *	the queue)
+ * @vaddr: @mem's kernel mapping
  */
 struct ascend_queue_area {
 	struct drm_gem_object base;
+	struct ascend_umem mem;
 	void *vaddr;
 };
 
@@ -66,6 +70,8 @@ struct ascend_queue_area {
  * @ref: references: the handle table, and each ioctl using the queue
  * @adev: the device
  * @af: the owning file; valid while the queue is in its handle table
+ * @user: the user charged with the queue (a reference), uncharged when
+ *	the last reference goes
  * @file: the DRM file allowed to mmap @area (revoked at destroy)
  * @handle: handle in @af's table
  * @qid: the device's queue id (&ascend_device.qids)
@@ -97,6 +103,7 @@ struct ascend_queue {
 	struct kref ref;
 	struct ascend_device *adev;
 	struct ascend_file *af;
+	struct ascend_user *user;
 	struct drm_file *file;
 	u32 handle;
 	u32 qid;

@@ -581,7 +581,7 @@ int ascend_vm_translate_access_locked(struct ascend_vm *vm, u64 va, u64 len,
 		return PTR_ERR(map);
 
 	n = ascend_vm_segments(map, offset, len, NULL, 0);
-	*segs = kvmalloc_array(n, sizeof(**segs), GFP_KERNEL);
+	*segs = kvmalloc_array(n, sizeof(**segs), GFP_KERNEL_ACCOUNT);
 	if (!*segs)
 		return -ENOMEM;
 	return ascend_vm_segments(map, offset, len, *segs, n);

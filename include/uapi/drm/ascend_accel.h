@@ -182,7 +182,8 @@ struct drm_ascend_dev_query {
  *	(after a hot-unplug, not necessarily N of /dev/accel/accelN)
  * @num_dma_engines: number of DMA engines
  * @num_ai_cores: number of AI cores that run kernels
- * @max_queues_per_file: queues one DRM file may create
+ * @max_queues_per_file: queues one DRM file may create: its user's share
+ *	(&queues_by_user counts what the user's files hold already)
  * @cmd_size: size of one &struct ascend_cmd ring slot in bytes
  * @max_ring_entries: largest ring a queue may have (a power of two)
  * @soc_name: NUL-terminated SoC name, e.g. "Ascend910B4"
@@ -199,6 +200,17 @@ struct drm_ascend_dev_query {
  *	namespace, as %DRM_IOCTL_ASCEND_IPC_SET_PID expects it (also inside
  *	a PID namespace, where getpid() differs); 0 from kernels before it
  * @reserved: 0
+ * @queues_by_user: hardware queues the files of this file's user (the uid
+ *	that opened it) hold on the device
+ * @max_queues_by_user: the most that user may hold (QUEUE_CREATE fails
+ *	with -ENOSPC beyond, or earlier when the device has no queue left)
+ * @hbm_used_by_user: bytes of HBM the buffers of that user hold
+ * @hbm_user_quota: the most that user may hold (BO_CREATE fails with
+ *	-EDQUOT beyond)
+ *
+ * A kernel older than a field answers a shorter size (see
+ * %DRM_IOCTL_ASCEND_DEV_QUERY); the fields from @queues_by_user on are
+ * absent before the per-user shares.
  */
 struct drm_ascend_device_info {
 	__u64 capabilities;
@@ -222,6 +234,10 @@ struct drm_ascend_device_info {
 	__u64 host_pinned_by_file;
 	__s32 bare_tgid;
 	__u32 reserved;
+	__u32 queues_by_user;
+	__u32 max_queues_by_user;
+	__u64 hbm_used_by_user;
+	__u64 hbm_user_quota;
 };
 
 #define DRM_ASCEND_KERNEL_NAME_LEN	48

@@ -164,6 +164,22 @@ static aclError oom(struct acl_device *dev, size_t size, size_t asked,
 		       (unsigned long long)info.hbm_total, largest);
 }
 
+/* The driver's per-user share of the device's HBM is reached. */
+static aclError over_quota(struct acl_device *dev, size_t size, size_t asked)
+{
+	struct drm_ascend_device_info info;
+	bool tail;
+
+	if (mem_query_info(dev, &info, &tail) || !info.hbm_user_quota)
+		return acl_err(ACL_ERROR_RT_MEMORY_ALLOCATION,
+			       "device %d: asked for %zu bytes (%zu after rounding): past this user's share of the device memory",
+			       dev->id, size, asked);
+	return acl_err(ACL_ERROR_RT_MEMORY_ALLOCATION,
+		       "device %d: asked for %zu bytes (%zu after rounding): this user (uid) holds %llu of the %llu bytes one user may have on the device (module parameter user_hbm_percent)",
+		       dev->id, size, asked, (unsigned long long)info.hbm_used_by_user,
+		       (unsigned long long)info.hbm_user_quota);
+}
+
 /* Allocate on @dev (rw read-held). */
 static aclError bo_alloc(struct acl_device *dev, size_t size, size_t asked,
 			 const struct policy *pol, void **out)
@@ -177,6 +193,8 @@ static aclError bo_alloc(struct acl_device *dev, size_t size, size_t asked,
 	if (drmIoctl(dev->fd, DRM_IOCTL_ASCEND_BO_CREATE, &bo)) {
 		if (errno == ENOSPC || errno == ENOMEM)
 			return oom(dev, size, asked, pol);
+		if (errno == EDQUOT)
+			return over_quota(dev, size, asked);
 		return acl_err(acl_drv_code(errno, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
 			       "device %d: allocating %zu bytes failed: %s", dev->id,
 			       asked, strerror(errno));

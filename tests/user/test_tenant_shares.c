@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Per-user shares of one NPU (Documentation/threat-model.rst): hardware
+ * queues and HBM are charged to the user (uid) that opened the file and
+ * refused past that user's share, so one user holding many files cannot
+ * take what another user needs; the host memory a user causes (queue
+ * areas, page arrays, pinned host pages) is charged to its memory cgroup.
+ *
+ * The shares are module parameters; each case lowers one for its run and
+ * puts it back.  Attacker and victim are different unprivileged uids.
+ */
+#define _GNU_SOURCE
+#define TAP_TIMEOUT 200
+#include <grp.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "ioctl_util.h"
+
+#define ATTACKER_UID	60011
+#define VICTIM_UID	60012
+#define PARAM_DIR	"/sys/module/ascend/parameters/"
+
+static long read_param(const char *name)
+{
+	char path[128];
+	FILE *f;
+	long v = -1;
+
+	snprintf(path, sizeof(path), PARAM_DIR "%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static int write_param(const char *name, long v)
+{
+	char path[128];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), PARAM_DIR "%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	ok = fprintf(f, "%ld\n", v) > 0;
+	return (fclose(f) == 0 && ok) ? 0 : -1;
+}
+
+/* Drop root for good: @uid, its own group, no supplementary groups. */
+static void become(uid_t uid)
+{
+	REQUIRE(setgroups(0, NULL) == 0);
+	REQUIRE(setresgid(uid, uid, uid) == 0);
+	REQUIRE(setresuid(uid, uid, uid) == 0);
+	REQUIRE(geteuid() == uid);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		_exit(1);
+}
+
+static mode_t node_mode;
+
+static void node_open_up(void)
+{
+	struct stat st;
+
+	REQUIRE(stat(ACCEL_NODE, &st) == 0);
+	node_mode = st.st_mode & 07777;
+	REQUIRE(chmod(ACCEL_NODE, 0666) == 0);
+}
+
+static void node_restore(void)
+{
+	chmod(ACCEL_NODE, node_mode);
+}
+
+/* Shared with the children: what they saw. */
+struct report {
+	int created;		/* queues / buffers that succeeded */
+	int last_err;		/* the errno of the first refusal */
+	uint32_t queues_by_user;
+	uint32_t max_queues_by_user;
+	uint64_t hbm_used_by_user;
+	uint64_t hbm_user_quota;
+	int victim_ok;
+	volatile int ready;
+	volatile int release;
+};
+
+static struct report *report_new(void)
+{
+	struct report *r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	REQUIRE(r != MAP_FAILED);
+	memset(r, 0, sizeof(*r));
+	return r;
+}
+
+static void wait_child(pid_t pid)
+{
+	int status;
+
+	REQUIRE(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void wait_flag(volatile int *flag)
+{
+	int i;
+
+	for (i = 0; i < 60000 && !*flag; i++)
+		usleep(1000);
+	REQUIRE(*flag);
+}
+
+/*
+ * One file is not limited to 64 queues any more (the user's share is the
+ * bound): 100 queues in one file, each one working.
+ */
+TEST(one_file_holds_more_than_64_queues)
+{
+	static struct queue q[100];
+	struct drm_ascend_queue_wait w;
+	struct ascend_cmd c;
+	int fd = open_accel(), i;
+	uint64_t seq;
+
+	for (i = 0; i < 100; i++)
+		REQUIRE_OK(queue_create(fd, 16, &q[i]));
+	for (i = 0; i < 100; i++) {
+		cmd_nop(&c);
+		seq = queue_submit(&q[i], &c);
+		REQUIRE_OK(queue_wait(&q[i], seq, &w));
+		CHECK_EQ(w.fault, 0);
+		CHECK_EQ(w.completed, seq);
+	}
+	for (i = 0; i < 100; i++)
+		CHECK_EQ(queue_destroy(&q[i], 0), 0);
+	close(fd);
+}
+
+/*
+ * The attacker's files together get user_max_queues queues, then -ENOSPC;
+ * the victim still creates and uses a queue; the attacker's count goes
+ * back to 0 once its files are closed.
+ */
+TEST(queue_share_per_user)
+{
+	long old = read_param("user_max_queues");
+	struct report *r = report_new();
+	pid_t att, vic;
+
+	if (old < 0)
+		SKIP("no user_max_queues parameter");
+	node_open_up();
+	REQUIRE(write_param("user_max_queues", 8) == 0);
+
+	att = fork();
+	REQUIRE(att >= 0);
+	if (att == 0) {
+		struct drm_ascend_device_info info;
+		static struct queue q[16];
+		int fds[4], i, ret;
+
+		become(ATTACKER_UID);
+		for (i = 0; i < 4; i++)
+			fds[i] = open_accel();
+		/* four files, as many queues as each gets */
+		for (i = 0; i < 16; i++) {
+			ret = queue_create(fds[i % 4], 16, &q[i]);
+			if (ret) {
+				r->last_err = -ret;
+				break;
+			}
+			r->created++;
+		}
+		query_info(fds[0], &info);
+		r->queues_by_user = info.queues_by_user;
+		r->max_queues_by_user = info.max_queues_by_user;
+		r->ready = 1;
+		wait_flag(&r->release);
+		_exit(0);	/* closing the files gives the queues back */
+	}
+	wait_flag(&r->ready);
+
+	vic = fork();
+	REQUIRE(vic >= 0);
+	if (vic == 0) {
+		struct drm_ascend_queue_wait w;
+		struct ascend_cmd c;
+		struct queue q;
+		uint64_t seq;
+		int fd;
+
+		become(VICTIM_UID);
+		fd = open_accel();
+		REQUIRE_OK(queue_create(fd, 16, &q));
+		cmd_nop(&c);
+		seq = queue_submit(&q, &c);
+		REQUIRE_OK(queue_wait(&q, seq, &w));
+		r->victim_ok = w.fault == 0 && w.completed == seq;
+		queue_destroy(&q, 0);
+		close(fd);
+		_exit(0);
+	}
+	wait_child(vic);
+	r->release = 1;
+	wait_child(att);
+
+	CHECK_EQ(r->created, 8);
+	CHECK_EQ(r->last_err, ENOSPC);
+	CHECK_EQ(r->queues_by_user, 8);
+	CHECK_EQ(r->max_queues_by_user, 8);
+	CHECK(r->victim_ok);
+
+	write_param("user_max_queues", old);
+	node_restore();
+	munmap(r, sizeof(*r));
+}
+
+/*
+ * HBM: the attacker's files together get at most user_hbm_percent of the
+ * device (1 %: 327 MiB of 32 GiB), then -EDQUOT (never-written buffers: no
+ * host memory needed);
+ * the victim still allocates; the attacker's charge is visible in the
+ * query and goes when its buffers do.
+ */
+TEST(hbm_quota_per_user)
+{
+	long old = read_param("user_hbm_percent");
+	struct report *r = report_new();
+	pid_t att, vic;
+
+	if (old < 0)
+		SKIP("no user_hbm_percent parameter");
+	node_open_up();
+	REQUIRE(write_param("user_hbm_percent", 1) == 0);
+
+	att = fork();
+	REQUIRE(att >= 0);
+	if (att == 0) {
+		struct drm_ascend_device_info info;
+		struct drm_ascend_bo_create bo;
+		int fds[2], i, ret;
+
+		become(ATTACKER_UID);
+		for (i = 0; i < 2; i++) {
+			fds[i] = open_accel();
+			setup_window(fds[i]);
+		}
+		for (i = 0; i < 1024; i++) {
+			ret = bo_create(fds[i % 2], 64ULL << 20, 0, 0, &bo);
+			if (ret) {
+				r->last_err = -ret;
+				break;
+			}
+			r->created++;
+		}
+		query_info(fds[0], &info);
+		r->hbm_used_by_user = info.hbm_used_by_user;
+		r->hbm_user_quota = info.hbm_user_quota;
+		/* one byte more than the rest of the share is refused too */
+		if (bo_create(fds[0], info.hbm_user_quota - info.hbm_used_by_user + 1,
+			      0, 0, &bo) != -EDQUOT)
+			r->created += 1000;
+		r->ready = 1;
+		wait_flag(&r->release);
+		_exit(0);
+	}
+	wait_flag(&r->ready);
+
+	vic = fork();
+	REQUIRE(vic >= 0);
+	if (vic == 0) {
+		struct drm_ascend_device_info info;
+		struct drm_ascend_bo_create bo;
+		int fd;
+
+		become(VICTIM_UID);
+		fd = open_accel();
+		setup_window(fd);
+		r->victim_ok = bo_create(fd, 64ULL << 20, 0, 0, &bo) == 0;
+		query_info(fd, &info);
+		if (info.hbm_used_by_user != bo.alloc_size)
+			r->victim_ok = 0;
+		close(fd);
+		_exit(0);
+	}
+	wait_child(vic);
+	r->release = 1;
+	wait_child(att);
+
+	REQUIRE(r->hbm_user_quota > 0);
+	CHECK_EQ(r->last_err, EDQUOT);
+	/* 1 % of the device in 64 MiB buffers, all it fits */
+	CHECK_EQ((uint64_t)r->created, r->hbm_user_quota / (64ULL << 20));
+	CHECK_EQ(r->hbm_used_by_user, (uint64_t)r->created << 26);
+	CHECK(r->victim_ok);
+
+	/* the attacker's charge went with its files */
+	{
+		struct drm_ascend_device_info info;
+		int fd = open_accel();
+
+		query_info(fd, &info);
+		CHECK_EQ(info.hbm_used_by_user, 0);
+		close(fd);
+	}
+	write_param("user_hbm_percent", old);
+	node_restore();
+	munmap(r, sizeof(*r));
+}
+
+/* ---- memory cgroups ----------------------------------------------------- */
+
+#define CG_ROOT	"/sys/fs/cgroup"
+#define CG	CG_ROOT "/ascend-test"
+
+static int cg_write(const char *file, const char *val)
+{
+	char path[160];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s", file[0] == '/' ? "" : CG, file);
+	f = fopen(file[0] == '/' ? file : path, "w");
+	if (!f)
+		return -1;
+	ok = fputs(val, f) >= 0;
+	return (fclose(f) == 0 && ok) ? 0 : -1;
+}
+
+static long long cg_read(const char *file)
+{
+	char path[160];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), CG "/%s", file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* A cgroup v2 group with the memory controller and @max bytes, or SKIP. */
+static void cg_setup(long long max)
+{
+	char buf[32];
+	struct stat st;
+
+	mkdir(CG_ROOT, 0755);
+	if (stat(CG_ROOT "/cgroup.controllers", &st) != 0 &&
+	    mount("none", CG_ROOT, "cgroup2", 0, NULL) != 0)
+		SKIP("no cgroup v2");
+	if (cg_write(CG_ROOT "/cgroup.subtree_control", "+memory") != 0)
+		SKIP("no memory controller");
+	rmdir(CG);
+	REQUIRE(mkdir(CG, 0755) == 0);
+	snprintf(buf, sizeof(buf), "%lld", max);
+	REQUIRE(cg_write("memory.max", buf) == 0);
+	REQUIRE(cg_write("memory.swap.max", "0") == 0 || errno == ENOENT);
+}
+
+static void cg_enter(void)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%d", getpid());
+	REQUIRE(cg_write("cgroup.procs", buf) == 0);
+}
+
+/*
+ * Queue areas are charged to the caller's memory cgroup: under a 24 MiB
+ * memory.max, queues of 64 Ki entries (4 MiB of ring each) are refused
+ * with -ENOMEM long before the user's queue share, memory.current shows
+ * them while they live, and the memory goes back when they are destroyed.
+ */
+TEST(memcg_charges_queue_areas)
+{
+	struct report *r = report_new();
+	long long before, held;
+	pid_t pid;
+
+	cg_setup(24LL << 20);
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		static struct queue q[64];
+		long long base;
+		int fd, i, ret;
+
+		cg_enter();
+		fd = open_accel();
+		base = cg_read("memory.current");
+		for (i = 0; i < 64; i++) {
+			ret = queue_create(fd, 65536, &q[i]);
+			if (ret) {
+				r->last_err = -ret;
+				break;
+			}
+			r->created++;
+		}
+		held = cg_read("memory.current") - base;
+		r->hbm_used_by_user = held > 0 ? (uint64_t)held : 0;
+		for (i = 0; i < r->created; i++)
+			queue_destroy(&q[i], 0);
+		close(fd);
+		_exit(0);
+	}
+	wait_child(pid);
+	before = cg_read("memory.current");
+
+	CHECK_EQ(r->last_err, ENOMEM);
+	CHECK(r->created >= 1 && r->created < 6);
+	/* every live queue's 4 MiB ring was in the group */
+	CHECK(r->hbm_used_by_user >= (uint64_t)r->created * (4ULL << 20));
+	/* and nothing of it stays behind (the child is gone: its pages too) */
+	CHECK(before >= 0 && before < (4LL << 20));
+	rmdir(CG);
+	munmap(r, sizeof(*r));
+}
+
+/*
+ * HOST_ALLOC pages are charged to the caller's memory cgroup too: 64 MiB
+ * under a 16 MiB memory.max fails with -ENOMEM (root: no memlock limit
+ * applies first), 4 MiB works and shows in memory.current.
+ */
+TEST(memcg_charges_host_alloc)
+{
+	struct report *r = report_new();
+	pid_t pid;
+
+	cg_setup(16LL << 20);
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		struct drm_ascend_host_alloc big = { .size = 64ULL << 20 };
+		struct drm_ascend_host_alloc small = { .size = 4ULL << 20 };
+		long long base;
+		int fd;
+
+		cg_enter();
+		fd = open_accel();
+		base = cg_read("memory.current");
+		r->last_err = -aioctl(fd, DRM_IOCTL_ASCEND_HOST_ALLOC, &big);
+		r->created = aioctl(fd, DRM_IOCTL_ASCEND_HOST_ALLOC, &small) == 0;
+		r->hbm_used_by_user = (uint64_t)(cg_read("memory.current") - base);
+		close(fd);
+		_exit(0);
+	}
+	wait_child(pid);
+	CHECK_EQ(r->last_err, ENOMEM);
+	CHECK_EQ(r->created, 1);
+	CHECK(r->hbm_used_by_user >= (4ULL << 20));
+	rmdir(CG);
+	munmap(r, sizeof(*r));
+}
+
+int main(void)
+{
+	return tap_main();
+}
