@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 
 #include "ioctl_util.h"
+#include "acl/acl.h"
 
 #define ATTACKER_UID	60011
 #define VICTIM_UID	60012
@@ -465,6 +466,58 @@ TEST(memcg_charges_host_alloc)
 	CHECK_EQ(r->last_err, ENOMEM);
 	CHECK_EQ(r->created, 1);
 	CHECK(r->hbm_used_by_user >= (4ULL << 20));
+	rmdir(CG);
+	munmap(r, sizeof(*r));
+}
+
+/*
+ * The same through libaclrt: under memory.max, streams (4 MiB rings are
+ * not what libaclrt asks for: many default streams) and host memory fail
+ * with CANN's codes and a message, never with the OOM killer.
+ */
+TEST(memcg_cann_codes)
+{
+	struct report *r = report_new();
+	pid_t pid;
+
+	cg_setup(24LL << 20);
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		static aclrtStream s[2048];
+		const char *m;
+		void *host;
+		aclError e;
+		int i;
+
+		cg_enter();
+		if (aclInit(NULL) || aclrtSetDevice(0))
+			_exit(2);
+		for (i = 0; i < 2048; i++) {
+			e = aclrtCreateStream(&s[i]);
+			if (e)
+				break;
+			r->created++;
+		}
+		m = aclGetRecentErrMsg();
+		r->last_err = e;
+		r->victim_ok = m && strstr(m, "hardware queue") != NULL;
+		for (i = 0; i < r->created; i++)
+			aclrtDestroyStream(s[i]);
+		e = aclrtMallocHost(&host, 64ULL << 20);
+		r->queues_by_user = e;
+		m = aclGetRecentErrMsg();
+		r->max_queues_by_user = m && m[0];
+		aclrtResetDevice(0);
+		aclFinalize();
+		_exit(0);
+	}
+	wait_child(pid);
+	CHECK_EQ(r->last_err, ACL_ERROR_RT_NO_STREAM_RESOURCE);
+	CHECK(r->created > 0 && r->created < 2048);
+	CHECK(r->victim_ok);
+	CHECK_EQ(r->queues_by_user, ACL_ERROR_RT_MEMORY_ALLOCATION);
+	CHECK(r->max_queues_by_user);
 	rmdir(CG);
 	munmap(r, sizeof(*r));
 }

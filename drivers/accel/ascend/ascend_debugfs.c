@@ -452,8 +452,8 @@ static int ascend_debugfs_users(struct seq_file *m, void *data)
 	unsigned long uid;
 
 	seq_printf(m, "shares: queues %u of %u per user, hbm %llu bytes per user\n",
-		   ascend_user_max_queues(), ascend_queue_max(),
-		   ascend_user_hbm_quota(adev));
+		   ascend_user_queue_share(), ascend_queue_max(),
+		   ascend_user_hbm_share(adev));
 	seq_printf(m, "%10s %8s %16s\n", "uid", "queues", "hbm");
 	xa_lock(&adev->users);
 	xa_for_each(&adev->users, uid, u) {

@@ -528,6 +528,11 @@ int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 	kref_init(&buf->ref);
 	buf->adev = adev;
 
+	/* More than the device has is no space, whatever the share. */
+	if (args->size > adev->hbm_size) {
+		ret = -ENOSPC;
+		goto err_free;
+	}
 	/* The user's share before the memory: the request, then the rest. */
 	ret = ascend_gem_charge(af, args->size);
 	if (ret)

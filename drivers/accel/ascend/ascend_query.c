@@ -61,8 +61,7 @@ static int ascend_query_device_info(struct ascend_device *adev,
 	info.device_index = adev->index;
 	info.num_dma_engines = adev->num_dma_engines;
 	info.num_ai_cores = adev->num_ai_cores;
-	info.max_queues_per_file = min(ascend_user_max_queues(),
-				       ascend_queue_max());
+	info.max_queues_per_file = ascend_user_max_queues();
 	info.cmd_size = ASCEND_CMD_SIZE;
 	info.max_ring_entries = ASCEND_QUEUE_MAX_RING_ENTRIES;
 	strscpy(info.soc_name, adev->soc_name, sizeof(info.soc_name));

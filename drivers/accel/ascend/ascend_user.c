@@ -14,8 +14,11 @@
  * files cannot take every queue: with the defaults four users get their
  * whole share.  HBM is bounded per user to user_hbm_percent of the device
  * (default 50): one user never leaves another less than half of the
- * device.  Both are checked before anything is allocated.
+ * device.  Both are checked before anything is allocated.  A caller with
+ * CAP_SYS_RESOURCE is counted but not refused (as for other resource
+ * limits), up to what the device has.
  */
+#include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
@@ -35,16 +38,36 @@ module_param(user_hbm_percent, uint, 0644);
 MODULE_PARM_DESC(user_hbm_percent,
 		 "Share of an NPU's HBM one user (uid) may hold, in percent (default 50, at most 100); BO_CREATE fails with -EDQUOT beyond");
 
+unsigned int ascend_user_queue_share(void)
+{
+	return min(READ_ONCE(user_max_queues), ascend_queue_max());
+}
+
+u64 ascend_user_hbm_share(struct ascend_device *adev)
+{
+	unsigned int pct = min(READ_ONCE(user_hbm_percent), 100U);
+
+	if (pct == 100)
+		return adev->hbm_size;
+	return div_u64(adev->hbm_size, 100) * pct;
+}
+
+/* Is the calling task above the shares?  Asked without an audit record. */
+static bool ascend_user_exempt(void)
+{
+	return has_capability_noaudit(current, CAP_SYS_RESOURCE);
+}
+
 unsigned int ascend_user_max_queues(void)
 {
-	return READ_ONCE(user_max_queues);
+	return ascend_user_exempt() ? ascend_queue_max() :
+				      ascend_user_queue_share();
 }
 
 u64 ascend_user_hbm_quota(struct ascend_device *adev)
 {
-	unsigned int pct = min(READ_ONCE(user_hbm_percent), 100U);
-
-	return div_u64(adev->hbm_size, 100) * pct;
+	return ascend_user_exempt() ? adev->hbm_size :
+				      ascend_user_hbm_share(adev);
 }
 
 void ascend_users_init(struct ascend_device *adev)

@@ -45,6 +45,13 @@ struct ascend_user *ascend_user_get(struct ascend_user *u);
 void ascend_user_put(struct ascend_user *u);
 
 /* The shares, as the module parameters set them now. */
+unsigned int ascend_user_queue_share(void);
+u64 ascend_user_hbm_share(struct ascend_device *adev);
+
+/*
+ * What applies to the calling task: the shares, or with CAP_SYS_RESOURCE
+ * the whole device (counted, not refused, as for other resource limits).
+ */
 unsigned int ascend_user_max_queues(void);
 u64 ascend_user_hbm_quota(struct ascend_device *adev);
 

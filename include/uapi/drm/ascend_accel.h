@@ -203,10 +203,13 @@ struct drm_ascend_dev_query {
  * @queues_by_user: hardware queues the files of this file's user (the uid
  *	that opened it) hold on the device
  * @max_queues_by_user: the most that user may hold (QUEUE_CREATE fails
- *	with -ENOSPC beyond, or earlier when the device has no queue left)
+ *	with -ENOSPC beyond, or earlier when the device has no queue left);
+ *	for a caller with CAP_SYS_RESOURCE, who is not held to the share,
+ *	the device's limit
  * @hbm_used_by_user: bytes of HBM the buffers of that user hold
  * @hbm_user_quota: the most that user may hold (BO_CREATE fails with
- *	-EDQUOT beyond)
+ *	-EDQUOT beyond; a request larger than the device fails with -ENOSPC
+ *	first); with CAP_SYS_RESOURCE the device's size
  *
  * A kernel older than a field answers a shorter size (see
  * %DRM_IOCTL_ASCEND_DEV_QUERY); the fields from @queues_by_user on are

@@ -100,18 +100,6 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *freeSize, size_t *totalSize)
 	if (e)
 		return acl_err(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
 			       "device %d: querying memory failed: %s", dev->id, strerror(-e));
-	/* What this user may still take (0: a kernel without per-user shares). */
-	if (info.hbm_user_quota) {
-		uint64_t left = info.hbm_user_quota > info.hbm_used_by_user ?
-				info.hbm_user_quota - info.hbm_used_by_user : 0;
-
-		if (info.hbm_free > left)
-			info.hbm_free = left;
-		if (info.hbm_free_huge > left)
-			info.hbm_free_huge = left / SZ_2M * SZ_2M;
-		if (info.hbm_free_huge1g > left)
-			info.hbm_free_huge1g = left / SZ_1G * SZ_1G;
-	}
 	switch (cls) {
 	case MC_NONE:
 		*freeSize = 0;
