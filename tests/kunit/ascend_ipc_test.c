@@ -243,6 +243,81 @@ static void ascend_ipc_test_allow_list(struct kunit *test)
 			before - 1);
 }
 
+/*
+ * An event import racing IPC_CLOSE, in the racy order: the importer takes
+ * the event from the export under the table lock, then the exporter
+ * withdraws the export before the importer's table holds the event.  The
+ * export named the event alone (its creator destroyed its handle), so the
+ * withdrawal must not kill an event the importer is about to install: its
+ * handle count would then go up from 0 (a refcount WARN, a panic under
+ * panic_on_warn) on a dead event.
+ */
+static void ascend_ipc_test_event_import_vs_close(struct kunit *test)
+{
+	struct ascend_ipc_export *exp, *gone;
+	struct ascend_ipc_take take;
+	struct ascend_device *adev;
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	struct ascend_ipc_table t;
+	struct ascend_event *e;
+
+	ipc_test_pids_init(test);
+	ascend_ipc_table_init(&t);
+	adev = kunit_kzalloc(test, sizeof(*adev), GFP_KERNEL);
+	e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, adev);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	/* the test's own reference (the slot never goes back here) ... */
+	kref_init(&e->ref);
+	/* ... and the creator's handle with its table's reference */
+	kref_get(&e->ref);
+	refcount_set(&e->handles, 1);
+	init_waitqueue_head(&e->wq);
+	e->adev = adev;
+
+	exp = ascend_ipc_test_export(test, &t);
+	exp->type = DRM_ASCEND_IPC_EVENT;
+	exp->adev = adev;
+	ascend_event_hold(e);
+	exp->event = e;
+	mutex_lock(&t.lock);
+	ascend_ipc_insert_locked(&t, exp);
+	memcpy(key, exp->key, sizeof(key));
+	mutex_unlock(&t.lock);
+	/* the creator destroys its handle: the export alone names the event */
+	ascend_event_unhold(e);
+	KUNIT_EXPECT_EQ(test, refcount_read(&e->handles), 1U);
+
+	/* IPC_IMPORT, under the table lock: found and taken */
+	mutex_lock(&t.lock);
+	KUNIT_ASSERT_EQ(test, ascend_ipc_import_take_locked(&t, key,
+							    DRM_ASCEND_IPC_EVENT,
+							    adev,
+							    ipc_test_pid(0),
+							    &take), 0);
+	mutex_unlock(&t.lock);
+	KUNIT_ASSERT_PTR_EQ(test, take.event, e);
+
+	/* IPC_CLOSE, before the importer's table holds the event */
+	mutex_lock(&t.lock);
+	gone = ascend_ipc_find_locked(&t, key, (void *)&t);
+	KUNIT_ASSERT_PTR_EQ(test, gone, exp);
+	list_del(&gone->node);
+	t.nr--;
+	mutex_unlock(&t.lock);
+	ascend_ipc_export_free(gone);
+
+	/* the importer still has a live event to install */
+	KUNIT_EXPECT_FALSE(test, e->dead);
+	KUNIT_EXPECT_EQ(test, refcount_read(&e->handles), 1U);
+
+	/* the import gives up: nothing names the event any more */
+	ascend_ipc_take_drop(&take);
+	KUNIT_EXPECT_TRUE(test, e->dead);
+	KUNIT_EXPECT_EQ(test, refcount_read(&e->handles), 0U);
+	KUNIT_EXPECT_EQ(test, kref_read(&e->ref), 1U);
+}
+
 /* ------------------------------------------------------------------------ */
 /* peer links */
 
@@ -381,6 +456,7 @@ static struct kunit_case ascend_ipc_test_cases[] = {
 	KUNIT_CASE(ascend_ipc_test_key_format),
 	KUNIT_CASE(ascend_ipc_test_table),
 	KUNIT_CASE(ascend_ipc_test_allow_list),
+	KUNIT_CASE(ascend_ipc_test_event_import_vs_close),
 	KUNIT_CASE(ascend_peer_test_state),
 	KUNIT_CASE(ascend_peer_test_close),
 	KUNIT_CASE(ascend_peer_test_find),

@@ -337,16 +337,49 @@ out_free:
 	return ret;
 }
 
+int ascend_ipc_import_take_locked(struct ascend_ipc_table *t,
+				  const char *key, u32 type,
+				  const struct ascend_device *adev,
+				  const struct pid *tgid,
+				  struct ascend_ipc_take *take)
+{
+	struct ascend_ipc_export *exp;
+
+	lockdep_assert_held(&t->lock);
+	memset(take, 0, sizeof(*take));
+	exp = ascend_ipc_find_locked(t, key, NULL);
+	/* Every refusal is the same refusal. */
+	if (!exp || exp->adev != adev || exp->type != type ||
+	    !ascend_ipc_may_import_locked(exp, tgid))
+		return -ENOENT;
+	if (exp->buf) {
+		take->buf = exp->buf;
+		ascend_hbm_buf_get(take->buf);
+		take->offset = exp->offset;
+		take->size = exp->size;
+	} else {
+		take->event = exp->event;
+		kref_get(&take->event->ref);
+	}
+	return 0;
+}
+
+void ascend_ipc_take_drop(struct ascend_ipc_take *take)
+{
+	if (take->buf)
+		ascend_hbm_buf_put(take->buf);
+	if (take->event)
+		ascend_event_put(take->event);
+	memset(take, 0, sizeof(*take));
+}
+
 int ascend_ioctl_ipc_import(struct drm_device *drm, void *data,
 			    struct drm_file *file)
 {
 	struct ascend_file *af = to_ascend_file(file);
 	struct drm_ascend_ipc_import *args = data;
-	struct ascend_ipc_export *exp;
-	struct ascend_hbm_buf *buf = NULL;
-	struct ascend_event *e = NULL;
-	u64 offset = 0, size = 0;
-	int ret = 0;
+	struct ascend_ipc_take take;
+	int ret;
 
 	if (!ascend_ipc_zero(args->pad, sizeof(args->pad)) || args->pad2 ||
 	    args->flags || (args->type != DRM_ASCEND_IPC_MEM &&
@@ -354,34 +387,21 @@ int ascend_ioctl_ipc_import(struct drm_device *drm, void *data,
 		return -EINVAL;
 
 	mutex_lock(&ascend_ipc.lock);
-	exp = ascend_ipc_find_locked(&ascend_ipc, args->key, NULL);
-	/* Every refusal is the same refusal. */
-	if (!exp || exp->adev != af->adev || exp->type != args->type ||
-	    !ascend_ipc_may_import_locked(exp, task_tgid(current))) {
-		ret = -ENOENT;
-	} else if (exp->buf) {
-		buf = exp->buf;
-		ascend_hbm_buf_get(buf);
-		offset = exp->offset;
-		size = exp->size;
-	} else {
-		e = exp->event;
-		kref_get(&e->ref);
-	}
+	ret = ascend_ipc_import_take_locked(&ascend_ipc, args->key, args->type,
+					    af->adev, task_tgid(current), &take);
 	mutex_unlock(&ascend_ipc.lock);
 	if (ret)
 		return ret;
 
-	if (buf) {
-		ret = ascend_gem_import(file, buf, offset, size, &args->va,
-					&args->handle);
+	if (take.buf) {
+		ret = ascend_gem_import(file, take.buf, take.offset, take.size,
+					&args->va, &args->handle);
 		if (!ret)
-			args->size = size;
-		ascend_hbm_buf_put(buf);
+			args->size = take.size;
 	} else {
-		ret = ascend_event_import(af, e, &args->handle);
-		ascend_event_put(e);
+		ret = ascend_event_import(af, take.event, &args->handle);
 	}
+	ascend_ipc_take_drop(&take);
 	return ret;
 }
 

@@ -105,6 +105,34 @@ int ascend_ipc_add_pids_locked(struct ascend_ipc_export *exp,
 bool ascend_ipc_may_import_locked(const struct ascend_ipc_export *exp,
 				  const struct pid *tgid);
 
+/**
+ * struct ascend_ipc_take - what an import takes from an export
+ * @buf: MEM: the memory (a reference)
+ * @offset: MEM: first byte exported, in @buf
+ * @size: MEM: bytes exported
+ * @event: EVENT: the event (a reference)
+ */
+struct ascend_ipc_take {
+	struct ascend_hbm_buf *buf;
+	u64 offset;
+	u64 size;
+	struct ascend_event *event;
+};
+
+/*
+ * The first half of an import: find @key's export of @type on @adev that
+ * thread group @tgid may import and take its object in *@take.  0, or
+ * -ENOENT for every refusal.  @t->lock held; the export may be withdrawn
+ * as soon as it is dropped.
+ */
+int ascend_ipc_import_take_locked(struct ascend_ipc_table *t,
+				  const char *key, u32 type,
+				  const struct ascend_device *adev,
+				  const struct pid *tgid,
+				  struct ascend_ipc_take *take);
+/* Drop what is left in *@take. */
+void ascend_ipc_take_drop(struct ascend_ipc_take *take);
+
 /* Free an export that is no longer listed: drops what it holds. */
 void ascend_ipc_export_free(struct ascend_ipc_export *exp);
 
