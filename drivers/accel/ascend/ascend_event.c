@@ -204,13 +204,8 @@ static int ascend_event_add(struct ascend_file *af, struct ascend_event *e,
 int ascend_event_import(struct ascend_file *af, struct ascend_event *e,
 			u32 *handle)
 {
-	int ret;
-
-	ascend_event_hold(e);
-	ret = ascend_event_add(af, e, handle);
-	if (ret)
-		ascend_event_unhold(e);
-	return ret;
+	/* the caller's hold, taken under the IPC lock, becomes the table's */
+	return ascend_event_add(af, e, handle);
 }
 
 void ascend_event_file_fini(struct ascend_file *af)

@@ -358,8 +358,14 @@ int ascend_ipc_import_take_locked(struct ascend_ipc_table *t,
 		take->offset = exp->offset;
 		take->size = exp->size;
 	} else {
+		/*
+		 * A handle, not only a reference: the export holds one while
+		 * it is listed, so the count is not 0 here, and an IPC_CLOSE
+		 * right after the lock is dropped cannot kill the event
+		 * before the importer's table holds it.
+		 */
 		take->event = exp->event;
-		kref_get(&take->event->ref);
+		ascend_event_hold(take->event);
 	}
 	return 0;
 }
@@ -369,7 +375,7 @@ void ascend_ipc_take_drop(struct ascend_ipc_take *take)
 	if (take->buf)
 		ascend_hbm_buf_put(take->buf);
 	if (take->event)
-		ascend_event_put(take->event);
+		ascend_event_unhold(take->event);
 	memset(take, 0, sizeof(*take));
 }
 
@@ -400,6 +406,8 @@ int ascend_ioctl_ipc_import(struct drm_device *drm, void *data,
 			args->size = take.size;
 	} else {
 		ret = ascend_event_import(af, take.event, &args->handle);
+		if (!ret)	/* the importer's table has the handle now */
+			take.event = NULL;
 	}
 	ascend_ipc_take_drop(&take);
 	return ret;

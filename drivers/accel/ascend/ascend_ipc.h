@@ -110,7 +110,8 @@ bool ascend_ipc_may_import_locked(const struct ascend_ipc_export *exp,
  * @buf: MEM: the memory (a reference)
  * @offset: MEM: first byte exported, in @buf
  * @size: MEM: bytes exported
- * @event: EVENT: the event (a reference)
+ * @event: EVENT: the event, with a handle and a reference
+ *	(ascend_event_hold()), taken while the export still held its own
  */
 struct ascend_ipc_take {
 	struct ascend_hbm_buf *buf;
