@@ -720,6 +720,8 @@ int ascend_gem_import(struct drm_file *file, struct ascend_hbm_buf *buf,
 	ret = ascend_gem_map(af, bo, &part);
 	if (ret)
 		goto err_free;
+	/* tests: the mapping is visible, the handle not there yet */
+	ascend_fault_stall_import(&af->adev->fault);
 
 	bo->af = af;
 	bo->buf = buf;
