@@ -854,9 +854,11 @@ struct drm_ascend_queue_doorbell {
  * @pad: must be 0
  *
  * Discards every command published but not executed (rptr, completed and
- * the status page's wptr all become max(wptr, rptr): a wptr that user space
- * moved behind rptr is brought forward), clears the fault and restarts the
- * queue.  Commands published while the reset runs are discarded too.
+ * the status page's wptr all become the wptr when it is at most
+ * ring_entries ahead of rptr, and stay at rptr otherwise: a wptr that user
+ * space moved behind rptr or more than a ring ahead of it published
+ * nothing and is brought back), clears the fault and restarts the queue.
+ * Commands published while the reset runs are discarded too.
  * -EINVAL if the queue has not faulted.
  */
 struct drm_ascend_queue_reset {
