@@ -129,7 +129,7 @@ static void ascend_ipc_test_table(struct kunit *test)
 	mutex_lock(&t.lock);
 	for (i = 0; i < ARRAY_SIZE(e); i++) {
 		e[i] = ascend_ipc_test_export(test, i ? owner_a : owner_b);
-		ascend_ipc_insert_locked(&t, e[i]);
+		KUNIT_ASSERT_EQ(test, ascend_ipc_insert_locked(&t, e[i]), 0);
 		KUNIT_EXPECT_TRUE(test, ascend_ipc_key_valid(e[i]->key));
 	}
 	KUNIT_EXPECT_EQ(test, t.nr, 3UL);
@@ -160,18 +160,69 @@ static void ascend_ipc_test_table(struct kunit *test)
 
 	/* removal */
 	memcpy(key, e[0]->key, sizeof(key));
-	list_del(&e[0]->node);
-	t.nr--;
+	ascend_ipc_remove_locked(&t, e[0]);
+	KUNIT_EXPECT_EQ(test, t.nr, 2UL);
 	KUNIT_EXPECT_NULL(test, ascend_ipc_find_locked(&t, key, NULL));
 	memcpy(key, e[2]->key, sizeof(key));
 	KUNIT_EXPECT_PTR_EQ(test, ascend_ipc_find_locked(&t, key, NULL), e[2]);
+	for (i = 1; i < ARRAY_SIZE(e); i++)
+		ascend_ipc_remove_locked(&t, e[i]);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&t.exports));
 	mutex_unlock(&t.lock);
 
-	ascend_ipc_export_free(e[0]);
-	for (i = 1; i < ARRAY_SIZE(e); i++) {
-		list_del(&e[i]->node);
+	for (i = 0; i < ARRAY_SIZE(e); i++)
 		ascend_ipc_export_free(e[i]);
+	xa_destroy(&t.exports);
+}
+
+/*
+ * Many exports: each is found by its own key with one look-up, a key one
+ * digit off finds nothing, and removals leave the others findable.
+ */
+#define IPC_TEST_MANY	20000
+
+static void ascend_ipc_test_many(struct kunit *test)
+{
+	struct ascend_ipc_export **e;
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	struct ascend_ipc_table t;
+	unsigned int i, found = 0, wrong = 0;
+
+	ipc_test_pids_init(test);
+	ascend_ipc_table_init(&t);
+	e = kunit_kcalloc(test, IPC_TEST_MANY, sizeof(*e), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	mutex_lock(&t.lock);
+	for (i = 0; i < IPC_TEST_MANY; i++) {
+		e[i] = ascend_ipc_test_export(test, &t);
+		KUNIT_ASSERT_EQ(test, ascend_ipc_insert_locked(&t, e[i]), 0);
 	}
+	KUNIT_EXPECT_EQ(test, t.nr, (unsigned long)IPC_TEST_MANY);
+	for (i = 0; i < IPC_TEST_MANY; i++) {
+		memcpy(key, e[i]->key, sizeof(key));
+		found += ascend_ipc_find_locked(&t, key, NULL) == e[i];
+		key[i % ASCEND_IPC_KEY_HEX] ^= 1;
+		wrong += !!ascend_ipc_find_locked(&t, key, NULL);
+	}
+	KUNIT_EXPECT_EQ(test, found, (unsigned int)IPC_TEST_MANY);
+	KUNIT_EXPECT_EQ(test, wrong, 0U);
+	/* every other one goes */
+	for (i = 0; i < IPC_TEST_MANY; i += 2)
+		ascend_ipc_remove_locked(&t, e[i]);
+	for (i = 0, found = 0; i < IPC_TEST_MANY; i++) {
+		memcpy(key, e[i]->key, sizeof(key));
+		found += ascend_ipc_find_locked(&t, key, NULL) ==
+			 (i % 2 ? e[i] : NULL);
+	}
+	KUNIT_EXPECT_EQ(test, found, (unsigned int)IPC_TEST_MANY);
+	for (i = 1; i < IPC_TEST_MANY; i += 2)
+		ascend_ipc_remove_locked(&t, e[i]);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&t.exports));
+	KUNIT_EXPECT_EQ(test, t.nr, 0UL);
+	mutex_unlock(&t.lock);
+	for (i = 0; i < IPC_TEST_MANY; i++)
+		ascend_ipc_export_free(e[i]);
+	xa_destroy(&t.exports);
 }
 
 static void ascend_ipc_test_allow_list(struct kunit *test)
@@ -281,7 +332,7 @@ static void ascend_ipc_test_event_import_vs_close(struct kunit *test)
 	ascend_event_hold(e);
 	exp->event = e;
 	mutex_lock(&t.lock);
-	ascend_ipc_insert_locked(&t, exp);
+	KUNIT_ASSERT_EQ(test, ascend_ipc_insert_locked(&t, exp), 0);
 	memcpy(key, exp->key, sizeof(key));
 	mutex_unlock(&t.lock);
 	/* the creator destroys its handle: the export alone names the event */
@@ -302,8 +353,7 @@ static void ascend_ipc_test_event_import_vs_close(struct kunit *test)
 	mutex_lock(&t.lock);
 	gone = ascend_ipc_find_locked(&t, key, (void *)&t);
 	KUNIT_ASSERT_PTR_EQ(test, gone, exp);
-	list_del(&gone->node);
-	t.nr--;
+	ascend_ipc_remove_locked(&t, gone);
 	mutex_unlock(&t.lock);
 	ascend_ipc_export_free(gone);
 
@@ -316,6 +366,7 @@ static void ascend_ipc_test_event_import_vs_close(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, e->dead);
 	KUNIT_EXPECT_EQ(test, refcount_read(&e->handles), 0U);
 	KUNIT_EXPECT_EQ(test, kref_read(&e->ref), 1U);
+	xa_destroy(&t.exports);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -455,6 +506,7 @@ static void ascend_peer_test_find(struct kunit *test)
 static struct kunit_case ascend_ipc_test_cases[] = {
 	KUNIT_CASE(ascend_ipc_test_key_format),
 	KUNIT_CASE(ascend_ipc_test_table),
+	KUNIT_CASE(ascend_ipc_test_many),
 	KUNIT_CASE(ascend_ipc_test_allow_list),
 	KUNIT_CASE(ascend_ipc_test_event_import_vs_close),
 	KUNIT_CASE(ascend_peer_test_state),

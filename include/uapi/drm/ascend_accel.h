@@ -564,7 +564,9 @@ struct drm_ascend_peer {
  * @size: in (MEM): bytes from @va, inside the same allocation, > 0
  * @event: in (EVENT): event handle of this file
  * @pad: must be 0
- * @key: out: NUL-terminated key, unguessable (from the kernel's CSPRNG)
+ * @key: out: NUL-terminated key of 64 lowercase hex digits, unguessable:
+ *	224 of its bits come from the kernel's CSPRNG (the rest number the
+ *	export, so that a look-up costs the same however many there are)
  * @pad2: must be 0
  *
  * Without %DRM_ASCEND_IPC_NO_PID_CHECK only processes added with
