@@ -1047,7 +1047,13 @@ struct ascend_cmd_copy_2d {
  * @pad: zero
  *
  * Every entry is translated before any byte moves; an invalid entry faults
- * the queue (fault_addr = the entry's address field that failed).
+ * the queue (fault_addr = the entry's address field that failed).  That
+ * holds for entries left alone until the command completes: the device
+ * reads them once to check them all and again to run them.  An entry
+ * changed in between (by user space or by the batch's own copies) is
+ * checked by the same rules and translated by the DMA engines when it
+ * runs, so a bad one faults the queue there, after the entries before it
+ * moved; no byte outside the queue's address space is ever touched.
  */
 struct ascend_cmd_copy_batch {
 	__u64 entries;
