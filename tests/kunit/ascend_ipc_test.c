@@ -129,7 +129,7 @@ static void ascend_ipc_test_table(struct kunit *test)
 	mutex_lock(&t.lock);
 	for (i = 0; i < ARRAY_SIZE(e); i++) {
 		e[i] = ascend_ipc_test_export(test, i ? owner_a : owner_b);
-		ascend_ipc_insert_locked(&t, e[i]);
+		KUNIT_ASSERT_EQ(test, ascend_ipc_insert_locked(&t, e[i]), 0);
 		KUNIT_EXPECT_TRUE(test, ascend_ipc_key_valid(e[i]->key));
 	}
 	KUNIT_EXPECT_EQ(test, t.nr, 3UL);
@@ -160,18 +160,69 @@ static void ascend_ipc_test_table(struct kunit *test)
 
 	/* removal */
 	memcpy(key, e[0]->key, sizeof(key));
-	list_del(&e[0]->node);
-	t.nr--;
+	ascend_ipc_remove_locked(&t, e[0]);
+	KUNIT_EXPECT_EQ(test, t.nr, 2UL);
 	KUNIT_EXPECT_NULL(test, ascend_ipc_find_locked(&t, key, NULL));
 	memcpy(key, e[2]->key, sizeof(key));
 	KUNIT_EXPECT_PTR_EQ(test, ascend_ipc_find_locked(&t, key, NULL), e[2]);
+	for (i = 1; i < ARRAY_SIZE(e); i++)
+		ascend_ipc_remove_locked(&t, e[i]);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&t.exports));
 	mutex_unlock(&t.lock);
 
-	ascend_ipc_export_free(e[0]);
-	for (i = 1; i < ARRAY_SIZE(e); i++) {
-		list_del(&e[i]->node);
+	for (i = 0; i < ARRAY_SIZE(e); i++)
 		ascend_ipc_export_free(e[i]);
+	xa_destroy(&t.exports);
+}
+
+/*
+ * Many exports: each is found by its own key with one look-up, a key one
+ * digit off finds nothing, and removals leave the others findable.
+ */
+#define IPC_TEST_MANY	20000
+
+static void ascend_ipc_test_many(struct kunit *test)
+{
+	struct ascend_ipc_export **e;
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	struct ascend_ipc_table t;
+	unsigned int i, found = 0, wrong = 0;
+
+	ipc_test_pids_init(test);
+	ascend_ipc_table_init(&t);
+	e = kunit_kcalloc(test, IPC_TEST_MANY, sizeof(*e), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	mutex_lock(&t.lock);
+	for (i = 0; i < IPC_TEST_MANY; i++) {
+		e[i] = ascend_ipc_test_export(test, &t);
+		KUNIT_ASSERT_EQ(test, ascend_ipc_insert_locked(&t, e[i]), 0);
 	}
+	KUNIT_EXPECT_EQ(test, t.nr, (unsigned long)IPC_TEST_MANY);
+	for (i = 0; i < IPC_TEST_MANY; i++) {
+		memcpy(key, e[i]->key, sizeof(key));
+		found += ascend_ipc_find_locked(&t, key, NULL) == e[i];
+		key[i % ASCEND_IPC_KEY_HEX] ^= 1;
+		wrong += !!ascend_ipc_find_locked(&t, key, NULL);
+	}
+	KUNIT_EXPECT_EQ(test, found, (unsigned int)IPC_TEST_MANY);
+	KUNIT_EXPECT_EQ(test, wrong, 0U);
+	/* every other one goes */
+	for (i = 0; i < IPC_TEST_MANY; i += 2)
+		ascend_ipc_remove_locked(&t, e[i]);
+	for (i = 0, found = 0; i < IPC_TEST_MANY; i++) {
+		memcpy(key, e[i]->key, sizeof(key));
+		found += ascend_ipc_find_locked(&t, key, NULL) ==
+			 (i % 2 ? e[i] : NULL);
+	}
+	KUNIT_EXPECT_EQ(test, found, (unsigned int)IPC_TEST_MANY);
+	for (i = 1; i < IPC_TEST_MANY; i += 2)
+		ascend_ipc_remove_locked(&t, e[i]);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&t.exports));
+	KUNIT_EXPECT_EQ(test, t.nr, 0UL);
+	mutex_unlock(&t.lock);
+	for (i = 0; i < IPC_TEST_MANY; i++)
+		ascend_ipc_export_free(e[i]);
+	xa_destroy(&t.exports);
 }
 
 static void ascend_ipc_test_allow_list(struct kunit *test)
@@ -241,6 +292,81 @@ static void ascend_ipc_test_allow_list(struct kunit *test)
 	ascend_ipc_export_free(exp);
 	KUNIT_EXPECT_EQ(test, refcount_read(&ipc_test_pid(2)->count),
 			before - 1);
+}
+
+/*
+ * An event import racing IPC_CLOSE, in the racy order: the importer takes
+ * the event from the export under the table lock, then the exporter
+ * withdraws the export before the importer's table holds the event.  The
+ * export named the event alone (its creator destroyed its handle), so the
+ * withdrawal must not kill an event the importer is about to install: its
+ * handle count would then go up from 0 (a refcount WARN, a panic under
+ * panic_on_warn) on a dead event.
+ */
+static void ascend_ipc_test_event_import_vs_close(struct kunit *test)
+{
+	struct ascend_ipc_export *exp, *gone;
+	struct ascend_ipc_take take;
+	struct ascend_device *adev;
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	struct ascend_ipc_table t;
+	struct ascend_event *e;
+
+	ipc_test_pids_init(test);
+	ascend_ipc_table_init(&t);
+	adev = kunit_kzalloc(test, sizeof(*adev), GFP_KERNEL);
+	e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, adev);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	/* the test's own reference (the slot never goes back here) ... */
+	kref_init(&e->ref);
+	/* ... and the creator's handle with its table's reference */
+	kref_get(&e->ref);
+	refcount_set(&e->handles, 1);
+	init_waitqueue_head(&e->wq);
+	e->adev = adev;
+
+	exp = ascend_ipc_test_export(test, &t);
+	exp->type = DRM_ASCEND_IPC_EVENT;
+	exp->adev = adev;
+	ascend_event_hold(e);
+	exp->event = e;
+	mutex_lock(&t.lock);
+	KUNIT_ASSERT_EQ(test, ascend_ipc_insert_locked(&t, exp), 0);
+	memcpy(key, exp->key, sizeof(key));
+	mutex_unlock(&t.lock);
+	/* the creator destroys its handle: the export alone names the event */
+	ascend_event_unhold(e);
+	KUNIT_EXPECT_EQ(test, refcount_read(&e->handles), 1U);
+
+	/* IPC_IMPORT, under the table lock: found and taken */
+	mutex_lock(&t.lock);
+	KUNIT_ASSERT_EQ(test, ascend_ipc_import_take_locked(&t, key,
+							    DRM_ASCEND_IPC_EVENT,
+							    adev,
+							    ipc_test_pid(0),
+							    &take), 0);
+	mutex_unlock(&t.lock);
+	KUNIT_ASSERT_PTR_EQ(test, take.event, e);
+
+	/* IPC_CLOSE, before the importer's table holds the event */
+	mutex_lock(&t.lock);
+	gone = ascend_ipc_find_locked(&t, key, (void *)&t);
+	KUNIT_ASSERT_PTR_EQ(test, gone, exp);
+	ascend_ipc_remove_locked(&t, gone);
+	mutex_unlock(&t.lock);
+	ascend_ipc_export_free(gone);
+
+	/* the importer still has a live event to install */
+	KUNIT_EXPECT_FALSE(test, e->dead);
+	KUNIT_EXPECT_EQ(test, refcount_read(&e->handles), 1U);
+
+	/* the import gives up: nothing names the event any more */
+	ascend_ipc_take_drop(&take);
+	KUNIT_EXPECT_TRUE(test, e->dead);
+	KUNIT_EXPECT_EQ(test, refcount_read(&e->handles), 0U);
+	KUNIT_EXPECT_EQ(test, kref_read(&e->ref), 1U);
+	xa_destroy(&t.exports);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -380,7 +506,9 @@ static void ascend_peer_test_find(struct kunit *test)
 static struct kunit_case ascend_ipc_test_cases[] = {
 	KUNIT_CASE(ascend_ipc_test_key_format),
 	KUNIT_CASE(ascend_ipc_test_table),
+	KUNIT_CASE(ascend_ipc_test_many),
 	KUNIT_CASE(ascend_ipc_test_allow_list),
+	KUNIT_CASE(ascend_ipc_test_event_import_vs_close),
 	KUNIT_CASE(ascend_peer_test_state),
 	KUNIT_CASE(ascend_peer_test_close),
 	KUNIT_CASE(ascend_peer_test_find),

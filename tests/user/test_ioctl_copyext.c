@@ -725,6 +725,63 @@ TEST(ring_copy_offset)
 	dev_close(&d);
 }
 
+/*
+ * A ring COPY_BATCH whose entries change while it runs (here: its own
+ * entry 0 copies a bad entry over entry 256, which the device reads only
+ * after entries 0..255 ran).  The entries were all checked before the
+ * first byte moved; the changed one is checked again and translated by
+ * the engines when it runs, so it faults the queue with its address, the
+ * entries before it have moved, and nothing outside the queue's address
+ * space is touched (Documentation/hardware.rst, "Command execution").
+ */
+TEST(ring_copy_batch_rewritten_while_running)
+{
+	enum { N = 300, BAD = 256, BIG = 17 };
+	struct drm_ascend_copy_entry e[N], bad;
+	struct drm_ascend_bo_create big;
+	uint64_t ents, badva, fa;
+	struct ascend_cmd c;
+	uint8_t *h, *r;
+	struct dev d;
+	int i;
+
+	dev_open(&d);
+	REQUIRE_OK(bo_create(d.fd, BO_SIZE, DRM_ASCEND_BO_NORMAL_ONLY, 0, &big));
+	h = dev_pattern(&d, d.a.va, 256 * 1024, 12);
+	free(dev_pattern(&d, d.b.va, N * 301, 13));
+	ents = d.b.va + BO_SIZE - sizeof(e) - 8;	/* 8-aligned */
+	badva = ents - 64;
+	bad = (struct drm_ascend_copy_entry){ d.b.va + BAD * 301,
+					      UNMAPPED(d) + 16, 299 };
+	REQUIRE_OK(dev_copy(d.fd, badva, (uintptr_t)&bad, sizeof(bad)));
+	e[0] = (struct drm_ascend_copy_entry){ ents + BAD * sizeof(e[0]), badva,
+					       sizeof(e[0]) };
+	/*
+	 * 17 MiB next: more than one job holds, so entry 0 has run (on the
+	 * engines, or at once when they were idle) before entry 256 is read
+	 */
+	for (i = 1; i <= BIG; i++)
+		e[i] = (struct drm_ascend_copy_entry){ big.va, d.a.va, BO_SIZE };
+	for (; i < N; i++)
+		e[i] = (struct drm_ascend_copy_entry){
+			d.b.va + i * 301, d.a.va + i * 777, 299 };
+	REQUIRE_OK(dev_copy(d.fd, ents, (uintptr_t)e, sizeof(e)));
+	memset(&c, 0, sizeof(c));
+	c.opcode = ASCEND_CMD_COPY_BATCH;
+	c.copy_batch.entries = ents;
+	c.copy_batch.count = N;
+	CHECK_EQ(run_cmd(d.fd, &c, &fa, NULL), (uint32_t)ASCEND_FAULT_MMU);
+	CHECK_EQ(fa, UNMAPPED(d) + 16);
+	r = dev_read(&d, d.b.va, N * 301);
+	for (i = BIG + 1; i < BAD; i++)
+		if (memcmp(r + i * 301, h + i * 777, 299))
+			break;
+	CHECK_EQ(i, BAD);
+	free(r);
+	free(h);
+	dev_close(&d);
+}
+
 int main(void)
 {
 	return tap_main();

@@ -6,7 +6,11 @@
  * checking command with ASCEND_FAULT_TIMEOUT.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <inttypes.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "ioctl_util.h"
 
@@ -471,6 +475,116 @@ TEST(launch_timeout_aborts_and_reset_recovers)
 	CHECK_EQ(queue_destroy(&q, 0), 0);
 	CHECK_EQ(queue_destroy(&other, 0), 0);
 	close(fd);
+}
+
+/* ---- memory cgroup accounting ------------------------------------------ */
+
+#define CG_ROOT		"/tmp/ascend-cg"
+#define CG_TEST		CG_ROOT "/events"
+#define CG_EVENTS	32768
+#define CG_EXPORTS	4096	/* per file: ASCEND_IPC_MAX_EXPORTS */
+
+static int cg_write(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, v, strlen(v)) == (ssize_t)strlen(v);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static long long cg_current(void)
+{
+	FILE *f = fopen(CG_TEST "/memory.current", "r");
+	long long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* Child, in CG_TEST: events, then IPC exports; the charges via @out. */
+static void cg_child(int out)
+{
+	char pid[32], key[DRM_ASCEND_IPC_KEY_LEN];
+	long long d[2], c0, c1;
+	uint32_t h = 0;
+	int fd[2], i, j;
+
+	snprintf(pid, sizeof(pid), "%d\n", getpid());
+	if (cg_write(CG_TEST "/cgroup.procs", pid))
+		_exit(2);
+	fd[0] = open_accel();
+	fd[1] = open_accel();
+	c0 = cg_current();
+	for (i = 0; i < CG_EVENTS; i++)
+		if (ev_create(fd[0], 0, &h))
+			_exit(3);
+	c1 = cg_current();
+	d[0] = c1 - c0;
+	for (j = 0; j < 2; j++) {
+		if (ev_create(fd[j], 0, &h))
+			_exit(4);
+		for (i = 0; i < CG_EXPORTS; i++) {
+			struct drm_ascend_ipc_export e = {
+				.type = DRM_ASCEND_IPC_EVENT, .event = h,
+			};
+
+			if (aioctl(fd[j], DRM_IOCTL_ASCEND_IPC_EXPORT, &e))
+				_exit(5);
+			memcpy(key, e.key, sizeof(key));
+		}
+	}
+	d[1] = cg_current() - c1;
+	if (write(out, d, sizeof(d)) != sizeof(d))
+		_exit(6);
+	_exit(0);
+}
+
+/*
+ * Events, their handle tables and IPC exports are charged to the memory
+ * cgroup of the process that makes them (memory.current grows by at least
+ * 64 bytes an event and 128 an export; uncharged, it would not move).
+ */
+TEST(events_and_exports_charged_to_memcg)
+{
+	long long d[2] = { 0, 0 };
+	int p[2], st;
+	pid_t pid;
+
+	mkdir(CG_ROOT, 0755);
+	if (mount("none", CG_ROOT, "cgroup2", 0, NULL) && errno != EBUSY)
+		SKIP("no cgroup2");
+	if (cg_write(CG_ROOT "/cgroup.subtree_control", "+memory")) {
+		umount(CG_ROOT);
+		SKIP("no memory controller");
+	}
+	rmdir(CG_TEST);
+	REQUIRE(mkdir(CG_TEST, 0755) == 0);
+	REQUIRE(pipe(p) == 0);
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (!pid) {
+		close(p[0]);
+		cg_child(p[1]);
+	}
+	close(p[1]);
+	CHECK_EQ(read(p[0], d, sizeof(d)), (ssize_t)sizeof(d));
+	close(p[0]);
+	REQUIRE(waitpid(pid, &st, 0) == pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	printf("#   memory.current: +%lld bytes for %d events, +%lld for %d exports\n",
+	       d[0], CG_EVENTS, d[1], 2 * CG_EXPORTS);
+	CHECK(d[0] >= 64LL * CG_EVENTS);
+	CHECK(d[1] >= 128LL * 2 * CG_EXPORTS);
+	CHECK_EQ(rmdir(CG_TEST), 0);
+	umount(CG_ROOT);
+	rmdir(CG_ROOT);
 }
 
 int main(void)

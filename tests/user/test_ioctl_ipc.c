@@ -667,6 +667,75 @@ TEST(event_wait_across_processes)
 	close(fd);
 }
 
+#define HBM_DEBUGFS	"/sys/kernel/debug/accel/ascend.0/hbm"
+#define STALL_KNOB	"/sys/kernel/debug/accel/ascend.0/stall_ipc_import"
+
+static int write_knob(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fputs(val, f) >= 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* Does debugfs hbm list an import of process @pid?  -1: unreadable. */
+static int hbm_lists_import(pid_t pid)
+{
+	char line[512], col[16];
+	FILE *f = fopen(HBM_DEBUGFS, "r");
+	int found = 0;
+
+	if (!f)
+		return -1;
+	snprintf(col, sizeof(col), "%8d ", (int)pid);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, col, strlen(col)) && strstr(line, " import@"))
+			found = 1;
+	fclose(f);
+	return found;
+}
+
+/*
+ * debugfs hbm while an import is half done: the memory is mapped in the
+ * importer's address space (so the map lists it), the handle not there
+ * yet.  The importer is held in that window by the stall_ipc_import knob
+ * while this process reads the map; the listed object must be complete.
+ */
+TEST(debugfs_hbm_during_import)
+{
+	int fd = open_ready(), seen = 0, i, st;
+	struct drm_ascend_bo_create bo = make_bo(fd, BUF_SIZE, 9);
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	pid_t pid;
+
+	if (access(HBM_DEBUGFS, R_OK) || write_knob(STALL_KNOB, "1")) {
+		close(fd);
+		SKIP("no debugfs hbm or stall_ipc_import");
+	}
+	REQUIRE_OK(ipc_export_mem(fd, bo.va, BUF_SIZE,
+				  DRM_ASCEND_IPC_NO_PID_CHECK, key));
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (!pid)
+		child_import_check(key, BUF_SIZE, 9);
+	/* the import stalls at most 10 s; look for it for 8 */
+	for (i = 0; i < 800 && !seen; i++) {
+		seen = hbm_lists_import(pid);
+		if (!seen)
+			usleep(10000);
+	}
+	CHECK_EQ(write_knob(STALL_KNOB, "0"), 0);
+	CHECK_EQ(seen, 1);
+	st = wait_child(pid);
+	CHECK_EQ(st, 0);
+	CHECK_EQ(ipc_close(fd, key), 0);
+	CHECK_EQ(gem_close(fd, bo.handle), 0);
+	close(fd);
+}
+
 int main(void)
 {
 	return tap_main();

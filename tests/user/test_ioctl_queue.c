@@ -571,6 +571,68 @@ TEST(wptr_moved_backwards_faults_ring)
 	close(fd);
 }
 
+static int queue_reset(struct queue *q)
+{
+	struct drm_ascend_queue_reset r = { .handle = q->handle };
+
+	return aioctl(q->fd, DRM_IOCTL_ASCEND_QUEUE_RESET, &r);
+}
+
+/*
+ * QUEUE_RESET discards what was published: rptr and completed jump to the
+ * wptr when it is a plausible one (at most a ring ahead), and stay where
+ * they are when it is not.  A wild wptr (2^64 - 2, or far ahead) must not
+ * become the completion count: the counters would wrap after a few more
+ * commands and every wait and retire would compare across the wrap.
+ */
+TEST(reset_ignores_wild_wptr)
+{
+	struct drm_ascend_queue_wait w;
+	struct ascend_cmd c, bad;
+	uint64_t rp, seq;
+	struct queue q;
+	unsigned int i;
+	int fd = open_accel();
+
+	REQUIRE_OK(queue_create(fd, 4, &q));
+	memset(&bad, 0xa5, sizeof(bad));
+	bad.opcode = 0xdead;
+	cmd_nop(&c);
+
+	/* published work discarded: the counters go to the wptr */
+	rp = q.st->rptr;
+	queue_submit(&q, &bad);
+	queue_submit(&q, &c);
+	seq = queue_submit(&q, &c);
+	CHECK_EQ(queue_wait(&q, seq, &w), 0);
+	CHECK_EQ(w.fault, ASCEND_FAULT_BAD_COMMAND);
+	CHECK_EQ(queue_reset(&q), 0);
+	CHECK_EQ(q.st->completed, rp + 3);
+	CHECK_EQ(q.st->rptr, rp + 3);
+	expect_healthy(&q);
+
+	for (i = 0; i < 3; i++) {
+		rp = q.st->rptr;
+		/* near the wrap, 2^40 ahead, behind */
+		queue_publish(&q, i == 0 ? UINT64_MAX - 1 :
+				  i == 1 ? rp + (1ULL << 40) : rp - 1);
+		CHECK_EQ(queue_doorbell(&q), 0);
+		CHECK_EQ(queue_wait(&q, rp + 1, &w), 0);
+		CHECK_EQ(w.fault, ASCEND_FAULT_RING);
+		CHECK_EQ(queue_reset(&q), 0);
+		/* nothing was published: nothing to skip */
+		CHECK_EQ(q.st->wptr, rp);
+		CHECK_EQ(q.st->rptr, rp);
+		CHECK_EQ(q.st->completed, rp);
+		seq = queue_submit(&q, &c);
+		CHECK_EQ(queue_wait(&q, seq, &w), 0);
+		CHECK_EQ(w.fault, ASCEND_FAULT_NONE);
+		CHECK_EQ(w.completed, rp + 1);
+	}
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	close(fd);
+}
+
 TEST(launch_wild_pointer_faults_mmu)
 {
 	static const uint64_t wild[] = { 0x1000, KERNEL_ADDR, 0 };

@@ -179,7 +179,8 @@ static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
  *	ascend_peer_rwsem protects it)
  * @peer_users: links of other files naming this one (ascend_peer_rwsem)
  * @nr_ipc_exports: live IPC exports of this file (ascend_ipc.c; its table
- *	lock protects it)
+ *	lock protects it and @ipc_exports)
+ * @ipc_exports: those exports (&struct ascend_ipc_export.file_link)
  * @spare_buf: a &struct ascend_hbm_buf whose memory its file's last
  *	retire freed, kept for the next BO_CREATE (taken and given with
  *	xchg(); freed by postclose)
@@ -210,6 +211,7 @@ struct ascend_file {
 	struct list_head peer_links;
 	struct list_head peer_users;
 	unsigned int nr_ipc_exports;
+	struct list_head ipc_exports;
 	struct ascend_hbm_buf *spare_buf;
 	struct list_head bo_idle;
 	unsigned int nr_bo_idle;

@@ -17,6 +17,12 @@
  * can then touch the slot's next owner, and an ioctl still holding the
  * event never signals a slot that is somebody else's.
  *
+ * Bounds: at most ASCEND_HW_EVENT_SLOTS - 1 events per device (the slots)
+ * and ASCEND_MAX_EVENTS_PER_FILE handles per file (created or imported);
+ * the event objects and both xarrays' nodes are charged to the memory
+ * cgroup of the caller that allocates them (GFP_KERNEL_ACCOUNT).  A
+ * file's event table is device memory (page-table pages, ascend_evtab.c).
+ *
  * IPC (ascend_ipc.c) shares one event between files of the device: an
  * export and every importer's table hold a "handle" (@handles) besides a
  * reference.  Destroying a handle, or closing its file, kills the event
@@ -190,7 +196,7 @@ static int ascend_event_add(struct ascend_file *af, struct ascend_event *e,
 	int ret;
 
 	ret = xa_alloc(&af->events, handle, e,
-		       XA_LIMIT(1, ASCEND_MAX_EVENTS_PER_FILE), GFP_KERNEL);
+		       XA_LIMIT(1, ASCEND_MAX_EVENTS_PER_FILE), GFP_KERNEL_ACCOUNT);
 	if (ret)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	ret = ascend_evtab_set(af->adev, &af->evtab, *handle, e->slot);
@@ -204,13 +210,8 @@ static int ascend_event_add(struct ascend_file *af, struct ascend_event *e,
 int ascend_event_import(struct ascend_file *af, struct ascend_event *e,
 			u32 *handle)
 {
-	int ret;
-
-	ascend_event_hold(e);
-	ret = ascend_event_add(af, e, handle);
-	if (ret)
-		ascend_event_unhold(e);
-	return ret;
+	/* the caller's hold, taken under the IPC lock, becomes the table's */
+	return ascend_event_add(af, e, handle);
 }
 
 void ascend_event_file_fini(struct ascend_file *af)
@@ -239,7 +240,7 @@ static struct ascend_event *ascend_event_new(struct ascend_device *adev,
 	void *page;
 	int ret;
 
-	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
 	if (!e)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&e->ref);
@@ -249,7 +250,8 @@ static struct ascend_event *ascend_event_new(struct ascend_device *adev,
 	init_waitqueue_head(&e->wq);
 
 	ret = xa_alloc(&adev->event_slots, &e->slot, e,
-		       XA_LIMIT(1, ASCEND_HW_EVENT_SLOTS - 1), GFP_KERNEL);
+		       XA_LIMIT(1, ASCEND_HW_EVENT_SLOTS - 1),
+		       GFP_KERNEL_ACCOUNT);
 	if (ret) {
 		kfree(e);
 		return ERR_PTR(ret == -EBUSY ? -ENOSPC : ret);

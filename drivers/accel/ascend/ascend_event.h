@@ -68,7 +68,12 @@ void ascend_event_put(struct ascend_event *e);
  */
 void ascend_event_hold(struct ascend_event *e);
 void ascend_event_unhold(struct ascend_event *e);
-/* A handle in @af's table for @e (of @af's device): 0, -ENOSPC, -ENOMEM. */
+/*
+ * Put @e (of @af's device), on which the caller holds a handle
+ * (ascend_event_hold(), taken while an export still held its own), under a
+ * new handle of @af: on success the table owns that hold, on failure the
+ * caller still does.  0, -ENOSPC, -ENOMEM.
+ */
 int ascend_event_import(struct ascend_file *af, struct ascend_event *e,
 			u32 *handle);
 

@@ -5,12 +5,15 @@
  *   fail_<site>      read/write: N > 0 fails the Nth call of the site from
  *                    now on, once; 0 disarms; reading shows what is left
  *   injected_<site>  read-only: failures injected at the site so far
+ *   stall_ipc_import read/write: non-zero stalls IPC imports of memory
+ *                    (see ascend_fault_stall_import()) until it is 0
  *
  * in the device's debugfs directory, e.g. /sys/kernel/debug/accel/ascend.0/.
  * The countdowns are atomics; no lock is needed.
  */
 #include <linux/bits.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 
 #include "ascend_drv.h"
 #include "ascend_fault.h"
@@ -52,4 +55,19 @@ void ascend_fault_debugfs_init(struct ascend_device *adev)
 		debugfs_create_atomic_t(name, 0400, root,
 					&adev->fault.injected[i]);
 	}
+	debugfs_create_atomic_t("stall_ipc_import", 0600, root,
+				&adev->fault.stall_import);
+}
+
+/*
+ * Lets a test look at the driver while an import is half done (the
+ * memory mapped, no handle yet): waits while the knob is set, at most
+ * 10 s, so that a test that dies never leaves an importer stuck.
+ */
+void ascend_fault_stall_import(struct ascend_fault *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < 500 && atomic_read(&f->stall_import); i++)
+		msleep(20);
 }

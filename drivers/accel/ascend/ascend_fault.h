@@ -44,10 +44,14 @@ enum ascend_fault_site {
  * @countdown: per site: the call that fails is the one that brings it from
  *	1 to 0; 0 = disarmed.  Atomic, no lock.
  * @injected: per site: failures injected so far
+ * @stall_import: debugfs stall_ipc_import: while non-zero, an IPC import
+ *	of memory waits (10 s at most) between mapping the memory in the
+ *	importer's address space and giving it a handle
  */
 struct ascend_fault {
 	atomic_t countdown[ASCEND_FAULT_NR_SITES];
 	atomic_t injected[ASCEND_FAULT_NR_SITES];
+	atomic_t stall_import;
 };
 
 /* True when this call of @site must fail (cheap when disarmed). */
@@ -73,5 +77,8 @@ struct ascend_device;
 
 /* debugfs knobs fail_<site> and fault_injected (ascend_fault.c) */
 void ascend_fault_debugfs_init(struct ascend_device *adev);
+
+/* An IPC import's stall point (debugfs stall_ipc_import); may sleep. */
+void ascend_fault_stall_import(struct ascend_fault *f);
 
 #endif /* __ASCEND_FAULT_H__ */

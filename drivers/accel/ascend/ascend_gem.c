@@ -764,14 +764,20 @@ int ascend_gem_import(struct drm_file *file, struct ascend_hbm_buf *buf,
 				       1ULL << __ffs64(offset));
 	part.page_size = max_t(u64, part.page_size, ASCEND_HBM_PAGE_NORMAL);
 
-	ret = ascend_gem_map(af, bo, &part);
-	if (ret)
-		goto err_free;
-
+	/*
+	 * Complete before the mapping is visible: the debugfs map and every
+	 * other walker of the address space read @buf of what it lists.
+	 */
 	bo->af = af;
 	bo->buf = buf;
 	bo->offset = offset;
 	bo->imported = true;
+	ret = ascend_gem_map(af, bo, &part);
+	if (ret)
+		goto err_free;
+	/* tests: the mapping is visible, the handle not there yet */
+	ascend_fault_stall_import(&af->adev->fault);
+
 	ascend_hbm_buf_get(buf);
 	*va = bo->map.node.start;
 	return ascend_bo_publish(file, bo, size, handle);

@@ -12,11 +12,19 @@
  * importer's window with its own GEM handle (ascend_gem_import()), or
  * puts the same event in the importer's event table.
  *
- * Keys are 256 bits from get_random_bytes() written as 64 hex digits.
- * Lookups compare against every listed key with crypto_memneq(), and an
- * unknown key, a withdrawn export, a key of another type or device, and a
- * process not on the allow-list all fail with -ENOENT, so neither the
- * answer nor its timing tells a guesser anything.
+ * Keys are 64 hex digits: the first 8 are the export's index in the
+ * table (an xarray, indices handed out cyclically, so a withdrawn key's
+ * index is not soon reused), the other 56 are 224 random bits from
+ * get_random_bytes().  A lookup is one xarray look-up by the index and
+ * one crypto_memneq() of the whole key against that one export's, however
+ * many exports there are.  An unknown key, a withdrawn export, a key of
+ * another type or device, and a process not on the allow-list all fail
+ * with -ENOENT.  The index is no secret (it tells roughly how many
+ * exports were made); the 224 bits are, and neither the answer nor the
+ * time of a lookup tells a guesser anything about them.  Export objects,
+ * their allow-lists and the xarray's nodes (dense indices: a few bytes an
+ * export) are charged to the caller's memory cgroup; a file has at most
+ * %ASCEND_IPC_MAX_EXPORTS.
  *
  * Lifetime: an export holds the object; IPC_CLOSE or the exporting file's
  * postclose withdraws it (existing imports keep the object alive).  Only
@@ -40,13 +48,15 @@
 
 static struct ascend_ipc_table ascend_ipc = {
 	.lock = __MUTEX_INITIALIZER(ascend_ipc.lock),
-	.exports = LIST_HEAD_INIT(ascend_ipc.exports),
+	.exports = XARRAY_INIT(ascend_ipc.exports,
+			       XA_FLAGS_ALLOC | XA_FLAGS_ACCOUNT),
 };
 
 void ascend_ipc_table_init(struct ascend_ipc_table *t)
 {
 	mutex_init(&t->lock);
-	INIT_LIST_HEAD(&t->exports);
+	xa_init_flags(&t->exports, XA_FLAGS_ALLOC | XA_FLAGS_ACCOUNT);
+	t->next = 0;
 	t->nr = 0;
 }
 
@@ -70,32 +80,67 @@ bool ascend_ipc_key_valid(const char key[DRM_ASCEND_IPC_KEY_LEN])
 	return key[ASCEND_IPC_KEY_HEX] == '\0';
 }
 
+bool ascend_ipc_key_index(const char *key, u32 *index)
+{
+	u32 v = 0;
+	int d, i;
+
+	for (i = 0; i < ASCEND_IPC_KEY_INDEX_HEX; i++) {
+		/* lowercase only, as the keys are written */
+		d = isupper(key[i]) ? -1 : hex_to_bin(key[i]);
+		if (d < 0)
+			return false;
+		v = v << 4 | d;
+	}
+	*index = v;
+	return true;
+}
+
 struct ascend_ipc_export *ascend_ipc_find_locked(struct ascend_ipc_table *t,
 						 const char *key,
 						 const struct ascend_file *owner)
 {
-	struct ascend_ipc_export *exp, *found = NULL;
+	struct ascend_ipc_export *exp;
+	u32 index;
 
 	lockdep_assert_held(&t->lock);
-	/* No early exit: every key is compared, each in constant time. */
-	list_for_each_entry(exp, &t->exports, node)
-		if (!crypto_memneq(exp->key, key, DRM_ASCEND_IPC_KEY_LEN))
-			found = exp;
-	if (found && owner && found->owner != owner)
+	if (!ascend_ipc_key_index(key, &index))
 		return NULL;
-	return found;
+	exp = xa_load(&t->exports, index);
+	/* the one candidate, compared in constant time */
+	if (!exp || crypto_memneq(exp->key, key, DRM_ASCEND_IPC_KEY_LEN))
+		return NULL;
+	if (owner && exp->owner != owner)
+		return NULL;
+	return exp;
 }
 
-void ascend_ipc_insert_locked(struct ascend_ipc_table *t,
+int ascend_ipc_insert_locked(struct ascend_ipc_table *t,
+			     struct ascend_ipc_export *exp)
+{
+	char idx[ASCEND_IPC_KEY_INDEX_HEX + 1];
+	int ret;
+
+	lockdep_assert_held(&t->lock);
+	/* 1: the indices wrapped, which is fine */
+	ret = xa_alloc_cyclic(&t->exports, &exp->index, exp, xa_limit_32b,
+			      &t->next, GFP_KERNEL_ACCOUNT);
+	if (ret < 0)
+		return ret == -EBUSY ? -ENOSPC : ret;
+	/* the index, then random digits: unique, and unguessable */
+	ascend_ipc_key_generate(exp->key);
+	snprintf(idx, sizeof(idx), "%08x", exp->index);
+	memcpy(exp->key, idx, ASCEND_IPC_KEY_INDEX_HEX);
+	t->nr++;
+	return 0;
+}
+
+void ascend_ipc_remove_locked(struct ascend_ipc_table *t,
 			      struct ascend_ipc_export *exp)
 {
 	lockdep_assert_held(&t->lock);
-	/* 2^-256 per pair, but a duplicate would be a security hole. */
-	do {
-		ascend_ipc_key_generate(exp->key);
-	} while (ascend_ipc_find_locked(t, exp->key, NULL));
-	list_add_tail(&exp->node, &t->exports);
-	t->nr++;
+	xa_erase(&t->exports, exp->index);
+	t->nr--;
 }
 
 static bool ascend_ipc_has_pid(const struct ascend_ipc_export *exp,
@@ -131,7 +176,7 @@ int ascend_ipc_add_pids_locked(struct ascend_ipc_export *exp,
 		goto out;
 	}
 	list = krealloc_array(exp->pids, exp->nr_pids + fresh, sizeof(*list),
-			      GFP_KERNEL);
+			      GFP_KERNEL_ACCOUNT);
 	if (!list) {
 		ret = -ENOMEM;
 		goto out;
@@ -177,17 +222,16 @@ void ascend_ipc_file_fini(struct ascend_file *af)
 	struct ascend_ipc_export *exp, *tmp;
 	LIST_HEAD(gone);
 
+	/* the file's own list: no walk over other files' exports */
 	mutex_lock(&ascend_ipc.lock);
-	list_for_each_entry_safe(exp, tmp, &ascend_ipc.exports, node) {
-		if (exp->owner != af)
-			continue;
-		list_move(&exp->node, &gone);
-		ascend_ipc.nr--;
+	list_for_each_entry_safe(exp, tmp, &af->ipc_exports, file_link) {
+		ascend_ipc_remove_locked(&ascend_ipc, exp);
+		list_move(&exp->file_link, &gone);
 	}
 	af->nr_ipc_exports = 0;
 	mutex_unlock(&ascend_ipc.lock);
 
-	list_for_each_entry_safe(exp, tmp, &gone, node)
+	list_for_each_entry_safe(exp, tmp, &gone, file_link)
 		ascend_ipc_export_free(exp);
 }
 
@@ -221,7 +265,7 @@ int ascend_ioctl_ipc_export(struct drm_device *drm, void *data,
 		return -EINVAL;
 	}
 
-	exp = kzalloc(sizeof(*exp), GFP_KERNEL);
+	exp = kzalloc(sizeof(*exp), GFP_KERNEL_ACCOUNT);
 	if (!exp)
 		return -ENOMEM;
 	exp->owner = af;
@@ -253,7 +297,12 @@ int ascend_ioctl_ipc_export(struct drm_device *drm, void *data,
 		ret = -ENOSPC;
 		goto err_free;
 	}
-	ascend_ipc_insert_locked(&ascend_ipc, exp);
+	ret = ascend_ipc_insert_locked(&ascend_ipc, exp);
+	if (ret) {
+		mutex_unlock(&ascend_ipc.lock);
+		goto err_free;
+	}
+	list_add_tail(&exp->file_link, &af->ipc_exports);
 	af->nr_ipc_exports++;
 	memcpy(args->key, exp->key, sizeof(args->key));
 	mutex_unlock(&ascend_ipc.lock);
@@ -301,7 +350,7 @@ int ascend_ioctl_ipc_set_pid(struct drm_device *drm, void *data,
 				 sizeof(*pids));
 	if (IS_ERR(pids))
 		return PTR_ERR(pids);
-	refs = kcalloc(args->count, sizeof(*refs), GFP_KERNEL);
+	refs = kcalloc(args->count, sizeof(*refs), GFP_KERNEL_ACCOUNT);
 	if (!refs) {
 		ret = -ENOMEM;
 		goto out_free;
@@ -337,16 +386,55 @@ out_free:
 	return ret;
 }
 
+int ascend_ipc_import_take_locked(struct ascend_ipc_table *t,
+				  const char *key, u32 type,
+				  const struct ascend_device *adev,
+				  const struct pid *tgid,
+				  struct ascend_ipc_take *take)
+{
+	struct ascend_ipc_export *exp;
+
+	lockdep_assert_held(&t->lock);
+	memset(take, 0, sizeof(*take));
+	exp = ascend_ipc_find_locked(t, key, NULL);
+	/* Every refusal is the same refusal. */
+	if (!exp || exp->adev != adev || exp->type != type ||
+	    !ascend_ipc_may_import_locked(exp, tgid))
+		return -ENOENT;
+	if (exp->buf) {
+		take->buf = exp->buf;
+		ascend_hbm_buf_get(take->buf);
+		take->offset = exp->offset;
+		take->size = exp->size;
+	} else {
+		/*
+		 * A handle, not only a reference: the export holds one while
+		 * it is listed, so the count is not 0 here, and an IPC_CLOSE
+		 * right after the lock is dropped cannot kill the event
+		 * before the importer's table holds it.
+		 */
+		take->event = exp->event;
+		ascend_event_hold(take->event);
+	}
+	return 0;
+}
+
+void ascend_ipc_take_drop(struct ascend_ipc_take *take)
+{
+	if (take->buf)
+		ascend_hbm_buf_put(take->buf);
+	if (take->event)
+		ascend_event_unhold(take->event);
+	memset(take, 0, sizeof(*take));
+}
+
 int ascend_ioctl_ipc_import(struct drm_device *drm, void *data,
 			    struct drm_file *file)
 {
 	struct ascend_file *af = to_ascend_file(file);
 	struct drm_ascend_ipc_import *args = data;
-	struct ascend_ipc_export *exp;
-	struct ascend_hbm_buf *buf = NULL;
-	struct ascend_event *e = NULL;
-	u64 offset = 0, size = 0;
-	int ret = 0;
+	struct ascend_ipc_take take;
+	int ret;
 
 	if (!ascend_ipc_zero(args->pad, sizeof(args->pad)) || args->pad2 ||
 	    args->flags || (args->type != DRM_ASCEND_IPC_MEM &&
@@ -354,34 +442,23 @@ int ascend_ioctl_ipc_import(struct drm_device *drm, void *data,
 		return -EINVAL;
 
 	mutex_lock(&ascend_ipc.lock);
-	exp = ascend_ipc_find_locked(&ascend_ipc, args->key, NULL);
-	/* Every refusal is the same refusal. */
-	if (!exp || exp->adev != af->adev || exp->type != args->type ||
-	    !ascend_ipc_may_import_locked(exp, task_tgid(current))) {
-		ret = -ENOENT;
-	} else if (exp->buf) {
-		buf = exp->buf;
-		ascend_hbm_buf_get(buf);
-		offset = exp->offset;
-		size = exp->size;
-	} else {
-		e = exp->event;
-		kref_get(&e->ref);
-	}
+	ret = ascend_ipc_import_take_locked(&ascend_ipc, args->key, args->type,
+					    af->adev, task_tgid(current), &take);
 	mutex_unlock(&ascend_ipc.lock);
 	if (ret)
 		return ret;
 
-	if (buf) {
-		ret = ascend_gem_import(file, buf, offset, size, &args->va,
-					&args->handle);
+	if (take.buf) {
+		ret = ascend_gem_import(file, take.buf, take.offset, take.size,
+					&args->va, &args->handle);
 		if (!ret)
-			args->size = size;
-		ascend_hbm_buf_put(buf);
+			args->size = take.size;
 	} else {
-		ret = ascend_event_import(af, e, &args->handle);
-		ascend_event_put(e);
+		ret = ascend_event_import(af, take.event, &args->handle);
+		if (!ret)	/* the importer's table has the handle now */
+			take.event = NULL;
 	}
+	ascend_ipc_take_drop(&take);
 	return ret;
 }
 
@@ -398,8 +475,8 @@ int ascend_ioctl_ipc_close(struct drm_device *drm, void *data,
 	mutex_lock(&ascend_ipc.lock);
 	exp = ascend_ipc_find_locked(&ascend_ipc, args->key, af);
 	if (exp) {
-		list_del(&exp->node);
-		ascend_ipc.nr--;
+		ascend_ipc_remove_locked(&ascend_ipc, exp);
+		list_del(&exp->file_link);
 		af->nr_ipc_exports--;
 	}
 	mutex_unlock(&ascend_ipc.lock);

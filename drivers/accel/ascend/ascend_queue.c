@@ -1263,7 +1263,7 @@ int ascend_ioctl_queue_reset(struct drm_device *drm, void *data,
 	struct ascend_hw_queue_report *r;
 	struct ascend_queue_status *st;
 	struct ascend_queue *q;
-	u64 pos;
+	u64 pos, wptr;
 	int ret;
 
 	if (args->pad)
@@ -1294,14 +1294,22 @@ int ascend_ioctl_queue_reset(struct drm_device *drm, void *data,
 
 	/*
 	 * Everything published is discarded: rptr and completed jump to the
-	 * wptr, never backwards (waiters count on completed growing).  A wptr
-	 * left behind rptr by user space is set to the same point, so the
-	 * reset queue is consistent instead of faulting again at once.  The
-	 * device is stopped: the report is the driver's to rewrite.
+	 * wptr, never backwards (waiters count on completed growing).  Only
+	 * a wptr the ring check accepts is published work; one behind rptr
+	 * or more than a ring ahead of it (say 2^64 - 2) is not, and rptr
+	 * stays: the counters then grow by at most a ring per reset, never
+	 * by what user space wrote, so they do not come near the 2^64 wrap
+	 * that the waits and retires compare without.  The wptr is set to
+	 * the same point, so the reset queue is consistent instead of
+	 * faulting again at once.  The device is stopped: the report is the
+	 * driver's to rewrite.
 	 */
 	st = q->status;
 	r = q->report;
-	pos = max(READ_ONCE(st->wptr), ascend_queue_rptr(q));
+	pos = ascend_queue_rptr(q);
+	wptr = READ_ONCE(st->wptr);
+	if (!ascend_ring_check_wptr(pos, pos, wptr, q->ring_entries))
+		pos = wptr;
 	WRITE_ONCE(st->wptr, pos);
 	WRITE_ONCE(r->rptr, cpu_to_le64(pos));
 	WRITE_ONCE(st->rptr, pos);

@@ -583,7 +583,9 @@ struct drm_ascend_peer {
  * @size: in (MEM): bytes from @va, inside the same allocation, > 0
  * @event: in (EVENT): event handle of this file
  * @pad: must be 0
- * @key: out: NUL-terminated key, unguessable (from the kernel's CSPRNG)
+ * @key: out: NUL-terminated key of 64 lowercase hex digits, unguessable:
+ *	224 of its bits come from the kernel's CSPRNG (the rest number the
+ *	export, so that a look-up costs the same however many there are)
  * @pad2: must be 0
  *
  * Without %DRM_ASCEND_IPC_NO_PID_CHECK only processes added with
@@ -873,9 +875,11 @@ struct drm_ascend_queue_doorbell {
  * @pad: must be 0
  *
  * Discards every command published but not executed (rptr, completed and
- * the status page's wptr all become max(wptr, rptr): a wptr that user space
- * moved behind rptr is brought forward), clears the fault and restarts the
- * queue.  Commands published while the reset runs are discarded too.
+ * the status page's wptr all become the wptr when it is at most
+ * ring_entries ahead of rptr, and stay at rptr otherwise: a wptr that user
+ * space moved behind rptr or more than a ring ahead of it published
+ * nothing and is brought back), clears the fault and restarts the queue.
+ * Commands published while the reset runs are discarded too.
  * -EINVAL if the queue has not faulted.
  */
 struct drm_ascend_queue_reset {
@@ -1062,7 +1066,13 @@ struct ascend_cmd_copy_2d {
  * @pad: zero
  *
  * Every entry is translated before any byte moves; an invalid entry faults
- * the queue (fault_addr = the entry's address field that failed).
+ * the queue (fault_addr = the entry's address field that failed).  That
+ * holds for entries left alone until the command completes: the device
+ * reads them once to check them all and again to run them.  An entry
+ * changed in between (by user space or by the batch's own copies) is
+ * checked by the same rules and translated by the DMA engines when it
+ * runs, so a bad one faults the queue there, after the entries before it
+ * moved; no byte outside the queue's address space is ever touched.
  */
 struct ascend_cmd_copy_batch {
 	__u64 entries;
