@@ -1012,6 +1012,7 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 	q->ctx.printf_offset = ASCEND_QUEUE_PRINTF_OFFSET;
 	q->ctx.printf_size = ASCEND_QUEUE_PRINTF_SIZE;
 	q->ctx.trace_pid = current->tgid;
+	ascend_file_sched_ctx(file->filp, &q->ctx.sched_group, &q->ctx.flags);
 
 	/* the handle limit is the per-file queue limit */
 	mutex_lock(&af->queues_lock);

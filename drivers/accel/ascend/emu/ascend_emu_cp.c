@@ -12,9 +12,10 @@
  * see ascend_cp_launch()) run on the thread.  Long ones are handed off and
  * the queue waits for them (ASCEND_HW_QUEUE_RUNNING) while the thread serves the
  * other queues: a launch's blocks go to the
- * AI-core threads (num_ai_cores per device, each taking the next block of
- * the oldest launch), COPY, FILL, COPY_2D, COPY_BATCH, COPY_INDIRECT and
- * COPY_OFFSET go to a worker that drives the DMA engines (the last two
+ * AI-core threads (num_ai_cores per device, time-sliced between the
+ * scheduling groups of the queues: see "AI-core scheduling" below),
+ * COPY, FILL, COPY_2D, COPY_BATCH, COPY_INDIRECT and COPY_OFFSET go to a
+ * worker that drives the DMA engines (the last two
  * read their descriptor / base pointers when the engine executes them).
  * Waits (EVENT_WAIT, WAIT_VALUE) park the queue
  * (ASCEND_HW_QUEUE_STALLED); the thread re-checks parked queues every round,
@@ -31,6 +32,7 @@
  * the thread sees the new wptr or user space sees NEED_WAKEUP and rings.
  */
 
+#include <linux/hashtable.h>
 #include <linux/kthread.h>
 #include <linux/list.h>
 #include <linux/moduleparam.h>
@@ -50,22 +52,79 @@ module_param(poll_us, uint, 0644);
 MODULE_PARM_DESC(poll_us,
 		 "Microseconds the command processor polls idle queues before it sleeps and asks for doorbells (0: doorbells only; default 200)");
 
+static unsigned int sched_slice_us = 2000;
+module_param(sched_slice_us, uint, 0644);
+MODULE_PARM_DESC(sched_slice_us,
+		 "AI-core time slice in microseconds: a block that ran this long yields its core to a waiting scheduling group that has used no more core time (0: no time slicing; default 2000)");
+
 /* Commands one queue may run per round before the next queue's turn. */
 #define ASCEND_CP_BATCH	16
 
 /* Re-check period of parked queues and deadlines while the thread sleeps. */
 #define ASCEND_CP_TICK	msecs_to_jiffies(2)
 
+struct ascend_cp_job;
+
+/**
+ * struct ascend_cp_block - a block that yielded its AI core
+ * @link: in &ascend_cp_group.yielded
+ * @job: its launch
+ * @run: which block
+ * @pos: where it resumes (&ascend_emu_slice.pos)
+ */
+struct ascend_cp_block {
+	struct list_head link;
+	struct ascend_cp_job *job;
+	u32 run;
+	u64 pos;
+};
+
+/**
+ * struct ascend_cp_group - a scheduling group: the started queues of one
+ *	&ascend_hw_queue_ctx.sched_group, which share one fair share of the
+ *	AI cores
+ * @node: in &ascend_emu_cp.groups, hashed by @key
+ * @key: the context's sched_group
+ * @refs: started queues in the group
+ * @launches: its launches with blocks no core has taken yet, oldest first
+ * @yielded: its blocks that yielded their core, oldest first
+ * @ready_link: in &ascend_emu_cp.ready while @launches or @yielded is not
+ *	empty
+ * @ready: it is on &ascend_emu_cp.ready (also read without the lock)
+ * @running: its blocks on cores now
+ * @vtime: core time (ns) its blocks used, raised when it starts waiting
+ *	after a pause (ascend_sched_wake_vtime())
+ *
+ * All under &ascend_emu_cp.core_lock.
+ */
+struct ascend_cp_group {
+	struct hlist_node node;
+	u32 key;
+	unsigned int refs;
+	struct list_head launches;
+	struct list_head yielded;
+	struct list_head ready_link;
+	bool ready;
+	unsigned int running;
+	u64 vtime;
+};
+
 /**
  * struct ascend_emu_core - one AI core: a thread running blocks
  * @cp: the command processor feeding it
  * @thread: the thread
  * @scratch: ASCEND_EMU_SCRATCH_SIZE bytes of working memory
+ * @grp: the group of the block it runs (core thread only)
+ * @slice: the block's turn (core thread only)
+ * @spare: a record for the block should it yield (core thread only)
  */
 struct ascend_emu_core {
 	struct ascend_emu_cp *cp;
 	struct task_struct *thread;
 	void *scratch;
+	struct ascend_cp_group *grp;
+	struct ascend_emu_slice slice;
+	struct ascend_cp_block *spare;
 };
 
 /**
@@ -85,8 +144,13 @@ struct ascend_emu_core {
  * @idle_wq: queue_stop waits here for @running and the queue's job to go
  * @scratch: working memory for launches run on the thread itself (when a
  *	job cannot be allocated)
- * @core_lock: protects @launches and &ascend_cp_job.next_run
- * @launches: launches with blocks not yet taken by a core, oldest first
+ * @core_lock: protects @groups, @ready, @vclock, every &ascend_cp_group
+ *	and &ascend_cp_job.next_run; nests inside @lock (a job's fault takes
+ *	neither)
+ * @groups: the scheduling groups of started queues, by key
+ * @ready: groups with blocks waiting for a core
+ * @nr_ready: groups on @ready (also read without the lock)
+ * @vclock: the vtime of the group a core was last given to (monotonic)
  * @core_wq: idle AI cores sleep here
  * @nr_cores: number of AI cores
  * @cores: the AI cores
@@ -105,8 +169,11 @@ struct ascend_emu_cp {
 	wait_queue_head_t idle_wq;
 	void *scratch;
 
-	spinlock_t core_lock;	/* launches, job next_run */
-	struct list_head launches;
+	spinlock_t core_lock;	/* groups, ready, vclock, groups' fields, next_run */
+	DECLARE_HASHTABLE(groups, 6);
+	struct list_head ready;
+	unsigned int nr_ready;
+	u64 vclock;
 	wait_queue_head_t core_wq;
 	unsigned int nr_cores;
 	struct ascend_emu_core *cores;
@@ -122,13 +189,14 @@ struct ascend_emu_cp {
  * @deadline: ktime_get_ns() deadline, 0 = none
  * @kern: LAUNCH: the kernel
  * @nr_runs: LAUNCH: kernel runs (blocks) in the launch
+ * @grp: LAUNCH: the queue's scheduling group
  * @next_run: LAUNCH: next block to hand to a core (under core_lock)
  * @runs_left: LAUNCH: blocks not finished; the core finishing the last one
  *	finishes the job
  * @abort: set on the first fault or at the deadline; blocks poll it
  * @fault_lock: protects @f
  * @f: the first fault (code 0: none)
- * @link: in &ascend_emu_cp.launches
+ * @link: in &ascend_cp_group.launches
  * @work: COPY, FILL and the extended copies: runs on system_unbound_wq
  */
 struct ascend_cp_job {
@@ -138,6 +206,7 @@ struct ascend_cp_job {
 	u64 seq;
 	u64 deadline;
 	const struct ascend_emu_kernel *kern;
+	struct ascend_cp_group *grp;
 	u32 nr_runs;
 	u32 next_run;
 	atomic_t runs_left;
@@ -261,11 +330,182 @@ static struct ascend_cp_job *ascend_cp_job_alloc(struct ascend_emu_cp *cp,
 	job->q = q;
 	job->cmd = *cmd;
 	job->seq = seq;
-	job->deadline = ascend_cmd_deadline(ktime_get_ns(), timeout_ms,
-					    READ_ONCE(cp->cmd_timeout_ms));
+	timeout_ms = ascend_cmd_limit_ms(timeout_ms,
+					 READ_ONCE(cp->cmd_timeout_ms),
+					 q->ctx.flags & ASCEND_HW_QUEUE_LIMITED);
+	job->deadline = ascend_cmd_deadline(ktime_get_ns(), timeout_ms, 0);
 	spin_lock_init(&job->fault_lock);
 	INIT_LIST_HEAD(&job->link);
 	return job;
+}
+
+/* ------------------------------------------------------------------------ */
+/*
+ * AI-core scheduling.  Launches wait in their queue's scheduling group; a
+ * free core goes to the waiting group that has used the least core time
+ * (its vtime), and takes that group's oldest yielded block, else the next
+ * block of its oldest launch.  A block whose turn has lasted sched_slice_us
+ * while a group with no more vtime than its own waits yields its core at
+ * its next poll point (ascend_emu_core_yield_due()): the kernel stores its
+ * loop cursor, the block goes back to its group and resumes later, on any
+ * core.  So a group that starts waiting, having used less than the others,
+ * gets a core within one slice plus one poll interval of a kernel.
+ */
+
+static u64 ascend_cp_slice_ns(void)
+{
+	return (u64)READ_ONCE(sched_slice_us) * NSEC_PER_USEC;
+}
+
+/* The waiting group with the least vtime other than @skip.  core_lock. */
+static struct ascend_cp_group *ascend_cp_pick(struct ascend_emu_cp *cp,
+					      struct ascend_cp_group *skip)
+{
+	struct ascend_cp_group *g, *best = NULL;
+
+	list_for_each_entry(g, &cp->ready, ready_link)
+		if (g != skip &&
+		    (!best || ascend_sched_before(g->vtime, best->vtime)))
+			best = g;
+	return best;
+}
+
+/* @g has blocks waiting: make it ready.  core_lock. */
+static void ascend_cp_group_ready(struct ascend_emu_cp *cp,
+				  struct ascend_cp_group *g)
+{
+	if (g->ready)
+		return;
+	/* after a pause: no credit for the idle time beyond a slice */
+	if (!g->running)
+		g->vtime = ascend_sched_wake_vtime(g->vtime, cp->vclock,
+						   ascend_cp_slice_ns());
+	list_add_tail(&g->ready_link, &cp->ready);
+	WRITE_ONCE(g->ready, true);
+	WRITE_ONCE(cp->nr_ready, cp->nr_ready + 1);
+}
+
+/*
+ * Take the next block of the best waiting group for a core: *@run, *@n
+ * blocks (all that are left of an aborted launch), *@pos where it resumes.
+ * NULL when nothing waits.  core_lock.
+ */
+static struct ascend_cp_job *ascend_cp_take(struct ascend_emu_cp *cp,
+					    struct ascend_emu_core *core,
+					    u32 *run, u32 *n, u64 *pos)
+{
+	struct ascend_cp_group *g = ascend_cp_pick(cp, NULL);
+	struct ascend_cp_block *blk;
+	struct ascend_cp_job *job;
+
+	if (!g)
+		return NULL;
+	if (!list_empty(&g->yielded)) {
+		blk = list_first_entry(&g->yielded, struct ascend_cp_block,
+				       link);
+		list_del(&blk->link);
+		job = blk->job;
+		*run = blk->run;
+		*n = 1;
+		*pos = blk->pos;
+		if (!core->spare)
+			core->spare = blk;
+		else
+			kfree(blk);
+	} else {
+		job = list_first_entry(&g->launches, struct ascend_cp_job, link);
+		*run = job->next_run;
+		/* an aborted launch: take every block left at once */
+		*n = READ_ONCE(job->abort) ? job->nr_runs - *run : 1;
+		*pos = 0;
+		job->next_run += *n;
+		if (job->next_run == job->nr_runs)
+			list_del_init(&job->link);
+	}
+	if (list_empty(&g->yielded) && list_empty(&g->launches)) {
+		list_del_init(&g->ready_link);
+		WRITE_ONCE(g->ready, false);
+		WRITE_ONCE(cp->nr_ready, cp->nr_ready - 1);
+	}
+	g->running++;
+	if (ascend_sched_before(cp->vclock, g->vtime))
+		cp->vclock = g->vtime;
+	core->grp = g;
+	return job;
+}
+
+bool ascend_emu_core_yield_due(struct ascend_emu_slice *sl)
+{
+	struct ascend_emu_core *core = container_of(sl, struct ascend_emu_core,
+						    slice);
+	struct ascend_emu_cp *cp = core->cp;
+	struct ascend_cp_group *g = core->grp, *other;
+	u64 slice = ascend_cp_slice_ns(), now;
+	bool yield;
+
+	/*
+	 * Nobody else waits: no clock, no lock.  Racy reads: a group that
+	 * starts waiting right now is seen at the next poll point.
+	 */
+	if (!slice || READ_ONCE(cp->nr_ready) <= (READ_ONCE(g->ready) ? 1 : 0))
+		return false;
+	now = ktime_get_ns();
+	if (now - sl->start < slice)
+		return false;
+	/* the record it goes back to its group with; none: run on */
+	if (!core->spare)
+		core->spare = kmalloc(sizeof(*core->spare), GFP_KERNEL);
+	if (!core->spare)
+		return false;
+
+	spin_lock(&cp->core_lock);
+	g->vtime += now - sl->charged;
+	sl->charged = now;
+	other = ascend_cp_pick(cp, g);
+	yield = other && ascend_sched_yield(now - sl->start, slice, g->vtime,
+					    other->vtime);
+	spin_unlock(&cp->core_lock);
+	if (!yield)
+		sl->start = now;	/* nobody poorer waits: another turn */
+	return yield;
+}
+
+/* Run one block of @job on @core.  Returns ascend_emu_kernel_run()'s. */
+static int ascend_core_run(struct ascend_emu_core *core,
+			   struct ascend_cp_job *job, u32 run)
+{
+	struct ascend_emu_cp *cp = core->cp;
+	struct ascend_cp_group *g = core->grp;
+	struct ascend_emu_fault f = {};
+	struct ascend_cp_block *blk;
+	int ret;
+	u64 now;
+
+	core->slice.start = ktime_get_ns();
+	core->slice.charged = core->slice.start;
+	ret = ascend_emu_kernel_run(job->q, job->kern, &job->cmd.launch, run,
+				    core->scratch, &job->abort, &core->slice,
+				    &f);
+	if (ret == -EIO)
+		ascend_cp_job_fault(job, f.code, f.addr);
+	now = ktime_get_ns();
+
+	spin_lock(&cp->core_lock);
+	g->vtime += now - core->slice.charged;
+	g->running--;
+	if (ret == -EAGAIN) {
+		/* yield_due() made sure of the record */
+		blk = core->spare;
+		core->spare = NULL;
+		blk->job = job;
+		blk->run = run;
+		blk->pos = core->slice.pos;
+		list_add_tail(&blk->link, &g->yielded);
+		ascend_cp_group_ready(cp, g);
+	}
+	spin_unlock(&cp->core_lock);
+	core->grp = NULL;
+	return ret;
 }
 
 static int ascend_core_thread(void *data)
@@ -274,36 +514,31 @@ static int ascend_core_thread(void *data)
 	struct ascend_emu_cp *cp = core->cp;
 	struct ascend_cp_job *job;
 	u32 run = 0, n = 0;
+	u64 pos = 0;
 
 	while (!kthread_should_stop()) {
-		job = NULL;
 		spin_lock(&cp->core_lock);
-		if (!list_empty(&cp->launches)) {
-			job = list_first_entry(&cp->launches,
-					       struct ascend_cp_job, link);
-			run = job->next_run;
-			/* an aborted launch: take every block left at once */
-			n = READ_ONCE(job->abort) ? job->nr_runs - run : 1;
-			job->next_run += n;
-			if (job->next_run == job->nr_runs)
-				list_del_init(&job->link);
-		}
+		job = ascend_cp_take(cp, core, &run, &n, &pos);
 		spin_unlock(&cp->core_lock);
 
 		if (!job) {
 			wait_event_idle(cp->core_wq,
-					!list_empty_careful(&cp->launches) ||
+					READ_ONCE(cp->nr_ready) ||
 					kthread_should_stop());
 			continue;
 		}
 
 		if (n == 1 && !READ_ONCE(job->abort)) {
-			struct ascend_emu_fault f = {};
-
-			if (ascend_emu_kernel_run(job->q, job->kern,
-						  &job->cmd.launch, run,
-						  core->scratch, &job->abort, &f))
-				ascend_cp_job_fault(job, f.code, f.addr);
+			core->slice.pos = pos;
+			if (ascend_core_run(core, job, run) == -EAGAIN) {
+				cond_resched();
+				continue;	/* back in its group */
+			}
+		} else {
+			spin_lock(&cp->core_lock);
+			core->grp->running--;
+			spin_unlock(&cp->core_lock);
+			core->grp = NULL;
 		}
 		if (atomic_sub_and_test(n, &job->runs_left))
 			ascend_cp_job_finish(job);
@@ -373,12 +608,14 @@ static bool ascend_cp_launch(struct ascend_emu_cp *cp, struct ascend_emu_queue *
 	if (!job)	/* no memory for the hand-off: run it here */
 		return ascend_cp_launch_here(cp, q, cmd, seq);
 	job->kern = kern;
+	job->grp = q->grp;
 	job->nr_runs = runs;
 	atomic_set(&job->runs_left, runs);
 	ascend_cp_job_publish(cp, job);
 
 	spin_lock(&cp->core_lock);
-	list_add_tail(&job->link, &cp->launches);
+	list_add_tail(&job->link, &job->grp->launches);
+	ascend_cp_group_ready(cp, job->grp);
 	spin_unlock(&cp->core_lock);
 	wake_up_all(&cp->core_wq);
 	return false;
@@ -589,9 +826,12 @@ static bool ascend_cp_park(struct ascend_emu_cp *cp, struct ascend_emu_queue *q,
 							      cmd->event.timeout_ms,
 							      0) ?: 1;
 	} else {
-		timeout_ms = cmd->value.timeout_ms;
+		timeout_ms = ascend_cmd_limit_ms(cmd->value.timeout_ms,
+						 READ_ONCE(cp->cmd_timeout_ms),
+						 q->ctx.flags &
+						 ASCEND_HW_QUEUE_LIMITED);
 		q->cur_deadline = ascend_cmd_deadline(ktime_get_ns(), timeout_ms,
-						      READ_ONCE(cp->cmd_timeout_ms));
+						      0);
 	}
 	q->cur_cmd = *cmd;
 	q->cur_seq = seq;
@@ -820,7 +1060,7 @@ static int ascend_cp_thread(void *data)
 		}
 		/* the clock is not free (emulated TSC): read it every 16th poll */
 		if (READ_ONCE(poll_us) && ++polls % 16 &&
-		    list_empty_careful(&cp->launches)) {
+		    !READ_ONCE(cp->nr_ready)) {
 			cond_resched();
 			cpu_relax();
 			continue;
@@ -833,7 +1073,7 @@ static int ascend_cp_thread(void *data)
 		 */
 		if (ktime_get_ns() - idle_since <
 		    (u64)READ_ONCE(poll_us) * NSEC_PER_USEC &&
-		    list_empty_careful(&cp->launches)) {
+		    !READ_ONCE(cp->nr_ready)) {
 			cond_resched();
 			cpu_relax();
 			continue;
@@ -852,6 +1092,7 @@ static void ascend_cp_free_cores(struct ascend_emu_cp *cp)
 		if (!IS_ERR_OR_NULL(cp->cores[i].thread))
 			kthread_stop(cp->cores[i].thread);
 		kfree(cp->cores[i].scratch);
+		kfree(cp->cores[i].spare);
 	}
 	kfree(cp->cores);
 }
@@ -881,7 +1122,8 @@ int ascend_emu_cp_init(struct ascend_emu *emu)
 	init_waitqueue_head(&cp->wake_wq);
 	init_waitqueue_head(&cp->idle_wq);
 	spin_lock_init(&cp->core_lock);
-	INIT_LIST_HEAD(&cp->launches);
+	hash_init(cp->groups);
+	INIT_LIST_HEAD(&cp->ready);
 	init_waitqueue_head(&cp->core_wq);
 
 	cp->scratch = kmalloc(ASCEND_EMU_SCRATCH_SIZE, GFP_KERNEL);
@@ -926,9 +1168,63 @@ void ascend_emu_cp_fini(struct ascend_emu *emu)
 	kthread_stop(cp->thread);
 	WARN_ON(!list_empty(&cp->queues));
 	WARN_ON(!xa_empty(&cp->qids));
-	WARN_ON(!list_empty(&cp->launches));
+	WARN_ON(!list_empty(&cp->ready));
+	WARN_ON(!hash_empty(cp->groups));
 	ascend_cp_free(cp);
 	emu->cp = NULL;
+}
+
+/* Join @q to the group of its context's sched_group (made if new). */
+static int ascend_cp_group_get(struct ascend_emu_cp *cp,
+			       struct ascend_emu_queue *q)
+{
+	struct ascend_cp_group *g, *new;
+	u32 key = q->ctx.sched_group;
+
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	spin_lock(&cp->core_lock);
+	hash_for_each_possible(cp->groups, g, node, key)
+		if (g->key == key)
+			break;
+	if (!g) {
+		g = new;
+		new = NULL;
+		g->key = key;
+		INIT_LIST_HEAD(&g->launches);
+		INIT_LIST_HEAD(&g->yielded);
+		INIT_LIST_HEAD(&g->ready_link);
+		/* a newcomer starts level with the others */
+		g->vtime = cp->vclock;
+		hash_add(cp->groups, &g->node, key);
+	}
+	g->refs++;
+	q->grp = g;
+	spin_unlock(&cp->core_lock);
+	kfree(new);
+	return 0;
+}
+
+/* @q has stopped and has no job left: leave its group. */
+static void ascend_cp_group_put(struct ascend_emu_cp *cp,
+				struct ascend_emu_queue *q)
+{
+	struct ascend_cp_group *g = q->grp;
+
+	if (!g)
+		return;
+	spin_lock(&cp->core_lock);
+	if (--g->refs) {
+		g = NULL;
+	} else {
+		/* no queue, so no launch and no block of the group is left */
+		WARN_ON(g->ready || g->running);
+		hash_del(&g->node);
+	}
+	spin_unlock(&cp->core_lock);
+	kfree(g);
+	q->grp = NULL;
 }
 
 int ascend_emu_queue_start(struct ascend_hw_device *hw, u32 qid,
@@ -941,8 +1237,14 @@ int ascend_emu_queue_start(struct ascend_hw_device *hw, u32 qid,
 	q = ascend_emu_queue_new(cp->emu, qid, ctx);
 	if (IS_ERR(q))
 		return PTR_ERR(q);
+	ret = ascend_cp_group_get(cp, q);
+	if (ret) {
+		ascend_emu_queue_free(q);
+		return ret;
+	}
 	ret = xa_insert(&cp->qids, qid, q, GFP_KERNEL);
 	if (ret) {
+		ascend_cp_group_put(cp, q);
 		ascend_emu_queue_free(q);
 		return ret == -EBUSY ? -EINVAL : ret;
 	}
@@ -974,6 +1276,7 @@ void ascend_emu_queue_stop(struct ascend_hw_device *hw, u32 qid)
 	 */
 	wait_event(cp->idle_wq, READ_ONCE(cp->running) != q &&
 		   !READ_ONCE(q->cur_job));
+	ascend_cp_group_put(cp, q);
 	/* a parked command is dropped with the queue */
 	ascend_emu_queue_free(q);
 }
