@@ -91,8 +91,9 @@ struct ascend_cp_block {
  * @ready_link: in &ascend_emu_cp.ready while @launches or @yielded is not
  *	empty
  * @ready: it is on &ascend_emu_cp.ready (also read without the lock)
+ * @active_link: in &ascend_emu_cp.active while @ready or @running
  * @running: its blocks on cores now
- * @vtime: core time (ns) its blocks used, raised when it starts waiting
+ * @vtime: core time (ns) its blocks used, raised when it becomes active
  *	after a pause (ascend_sched_wake_vtime())
  *
  * All under &ascend_emu_cp.core_lock.
@@ -105,6 +106,7 @@ struct ascend_cp_group {
 	struct list_head yielded;
 	struct list_head ready_link;
 	bool ready;
+	struct list_head active_link;
 	unsigned int running;
 	u64 vtime;
 };
@@ -144,13 +146,15 @@ struct ascend_emu_core {
  * @idle_wq: queue_stop waits here for @running and the queue's job to go
  * @scratch: working memory for launches run on the thread itself (when a
  *	job cannot be allocated)
- * @core_lock: protects @groups, @ready, @vclock, every &ascend_cp_group
- *	and &ascend_cp_job.next_run; nests inside @lock (a job's fault takes
- *	neither)
+ * @core_lock: protects @groups, @ready, @active, @vclock, every
+ *	&ascend_cp_group, &ascend_cp_job.next_run and the cores' @grp and
+ *	slice @charged
  * @groups: the scheduling groups of started queues, by key
  * @ready: groups with blocks waiting for a core
  * @nr_ready: groups on @ready (also read without the lock)
- * @vclock: the vtime of the group a core was last given to (monotonic)
+ * @active: groups with blocks waiting or running
+ * @vclock: the least vtime of the active groups, as last seen when a
+ *	group became active (monotonic)
  * @core_wq: idle AI cores sleep here
  * @nr_cores: number of AI cores
  * @cores: the AI cores
@@ -169,9 +173,10 @@ struct ascend_emu_cp {
 	wait_queue_head_t idle_wq;
 	void *scratch;
 
-	spinlock_t core_lock;	/* groups, ready, vclock, groups' fields, next_run */
+	spinlock_t core_lock;	/* groups, ready, active, vclock, next_run, ... */
 	DECLARE_HASHTABLE(groups, 6);
 	struct list_head ready;
+	struct list_head active;
 	unsigned int nr_ready;
 	u64 vclock;
 	wait_queue_head_t core_wq;
@@ -370,16 +375,63 @@ static struct ascend_cp_group *ascend_cp_pick(struct ascend_emu_cp *cp,
 	return best;
 }
 
+/* Charge @g the core time of turn @sl up to @now.  core_lock. */
+static void ascend_cp_charge(struct ascend_cp_group *g,
+			     struct ascend_emu_slice *sl, u64 now)
+{
+	/* a waker may have charged up to a later clock reading already */
+	if (ascend_sched_before(sl->charged, now)) {
+		g->vtime += now - sl->charged;
+		sl->charged = now;
+	}
+}
+
+/*
+ * @g becomes active after a pause: charge the blocks on cores up to now,
+ * then start @g no more than one slice below the least vtime of the active
+ * groups: no credit for the time it was idle.  core_lock.
+ */
+static void ascend_cp_group_wake(struct ascend_emu_cp *cp,
+				 struct ascend_cp_group *g)
+{
+	struct ascend_cp_group *a;
+	u64 now = ktime_get_ns(), least = 0;
+	unsigned int i;
+	bool any = false;
+
+	for (i = 0; i < cp->nr_cores; i++) {
+		struct ascend_emu_core *core = &cp->cores[i];
+
+		if (core->grp)
+			ascend_cp_charge(core->grp, &core->slice, now);
+	}
+	list_for_each_entry(a, &cp->active, active_link)
+		if (!any || ascend_sched_before(a->vtime, least)) {
+			least = a->vtime;
+			any = true;
+		}
+	if (any && ascend_sched_before(cp->vclock, least))
+		cp->vclock = least;
+	g->vtime = ascend_sched_wake_vtime(g->vtime, cp->vclock,
+					   ascend_cp_slice_ns());
+	list_add_tail(&g->active_link, &cp->active);
+}
+
+/* One block of @g left its core.  core_lock. */
+static void ascend_cp_group_left(struct ascend_cp_group *g)
+{
+	if (!--g->running && !g->ready)
+		list_del_init(&g->active_link);
+}
+
 /* @g has blocks waiting: make it ready.  core_lock. */
 static void ascend_cp_group_ready(struct ascend_emu_cp *cp,
 				  struct ascend_cp_group *g)
 {
 	if (g->ready)
 		return;
-	/* after a pause: no credit for the idle time beyond a slice */
 	if (!g->running)
-		g->vtime = ascend_sched_wake_vtime(g->vtime, cp->vclock,
-						   ascend_cp_slice_ns());
+		ascend_cp_group_wake(cp, g);
 	list_add_tail(&g->ready_link, &cp->ready);
 	WRITE_ONCE(g->ready, true);
 	WRITE_ONCE(cp->nr_ready, cp->nr_ready + 1);
@@ -428,9 +480,9 @@ static struct ascend_cp_job *ascend_cp_take(struct ascend_emu_cp *cp,
 		WRITE_ONCE(cp->nr_ready, cp->nr_ready - 1);
 	}
 	g->running++;
-	if (ascend_sched_before(cp->vclock, g->vtime))
-		cp->vclock = g->vtime;
 	core->grp = g;
+	core->slice.start = ktime_get_ns();
+	core->slice.charged = core->slice.start;
 	return job;
 }
 
@@ -459,8 +511,7 @@ bool ascend_emu_core_yield_due(struct ascend_emu_slice *sl)
 		return false;
 
 	spin_lock(&cp->core_lock);
-	g->vtime += now - sl->charged;
-	sl->charged = now;
+	ascend_cp_charge(g, sl, now);
 	other = ascend_cp_pick(cp, g);
 	yield = other && ascend_sched_yield(now - sl->start, slice, g->vtime,
 					    other->vtime);
@@ -481,8 +532,6 @@ static int ascend_core_run(struct ascend_emu_core *core,
 	int ret;
 	u64 now;
 
-	core->slice.start = ktime_get_ns();
-	core->slice.charged = core->slice.start;
 	ret = ascend_emu_kernel_run(job->q, job->kern, &job->cmd.launch, run,
 				    core->scratch, &job->abort, &core->slice,
 				    &f);
@@ -491,8 +540,7 @@ static int ascend_core_run(struct ascend_emu_core *core,
 	now = ktime_get_ns();
 
 	spin_lock(&cp->core_lock);
-	g->vtime += now - core->slice.charged;
-	g->running--;
+	ascend_cp_charge(g, &core->slice, now);
 	if (ret == -EAGAIN) {
 		/* yield_due() made sure of the record */
 		blk = core->spare;
@@ -503,8 +551,9 @@ static int ascend_core_run(struct ascend_emu_core *core,
 		list_add_tail(&blk->link, &g->yielded);
 		ascend_cp_group_ready(cp, g);
 	}
-	spin_unlock(&cp->core_lock);
+	ascend_cp_group_left(g);
 	core->grp = NULL;
+	spin_unlock(&cp->core_lock);
 	return ret;
 }
 
@@ -536,9 +585,9 @@ static int ascend_core_thread(void *data)
 			}
 		} else {
 			spin_lock(&cp->core_lock);
-			core->grp->running--;
-			spin_unlock(&cp->core_lock);
+			ascend_cp_group_left(core->grp);
 			core->grp = NULL;
+			spin_unlock(&cp->core_lock);
 		}
 		if (atomic_sub_and_test(n, &job->runs_left))
 			ascend_cp_job_finish(job);
@@ -1124,6 +1173,7 @@ int ascend_emu_cp_init(struct ascend_emu *emu)
 	spin_lock_init(&cp->core_lock);
 	hash_init(cp->groups);
 	INIT_LIST_HEAD(&cp->ready);
+	INIT_LIST_HEAD(&cp->active);
 	init_waitqueue_head(&cp->core_wq);
 
 	cp->scratch = kmalloc(ASCEND_EMU_SCRATCH_SIZE, GFP_KERNEL);
@@ -1195,8 +1245,7 @@ static int ascend_cp_group_get(struct ascend_emu_cp *cp,
 		INIT_LIST_HEAD(&g->launches);
 		INIT_LIST_HEAD(&g->yielded);
 		INIT_LIST_HEAD(&g->ready_link);
-		/* a newcomer starts level with the others */
-		g->vtime = cp->vclock;
+		INIT_LIST_HEAD(&g->active_link);
 		hash_add(cp->groups, &g->node, key);
 	}
 	g->refs++;
