@@ -554,6 +554,9 @@ static int ascend_core_run(struct ascend_emu_core *core,
 	ascend_cp_group_left(g);
 	core->grp = NULL;
 	spin_unlock(&cp->core_lock);
+	/* the block waits again: a core that went to sleep meanwhile takes it */
+	if (ret == -EAGAIN && wq_has_sleeper(&cp->core_wq))
+		wake_up(&cp->core_wq);
 	return ret;
 }
 
