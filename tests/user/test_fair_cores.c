@@ -12,6 +12,12 @@
  *    come, first served it used to wait for a Spin to end (seconds).  The
  *    ceiling is loose (software emulation on a busy host); the figure is
  *    printed and `make bench` measures it.
+ *  - copy_beside_copy_flood: the attacker runs ring COPYs of 16 MiB on
+ *    COPY_QUEUES queues at once; the victim's 4 KiB ring COPYs (engines
+ *    busy: they go to the engines) must each complete within
+ *    VICTIM_BOUND_MS.  A group has at most two jobs per engine in the
+ *    engines at once, so the victim's turn does not depend on how many
+ *    queues the attacker copies on.
  *  - timeout_clamped_unprivileged: with cmd_timeout_ms lowered to 300, an
  *    unprivileged caller's Spin of 20 s naming timeout_ms 0xffffffff faults
  *    ASCEND_FAULT_TIMEOUT long before 20 s; root's (CAP_SYS_ADMIN) own
@@ -32,6 +38,10 @@
 #define SPIN_US		8000000ULL	/* the attacker's launches: 8 s each */
 #define VICTIM_BOUND_MS	2000
 #define FILL_WORDS	8192		/* 32 KiB */
+#define COPY_QUEUES	32
+#define COPY_SIZE	(16u << 20)
+#define COPY_DEPTH	64		/* per attacker queue: 1 GiB */
+#define VICTIM_COPIES	20
 
 static uint64_t now_ns(void)
 {
@@ -248,6 +258,116 @@ TEST(fill_beside_spin_flood)
 	CHECK(__atomic_load_n(&r->done, __ATOMIC_ACQUIRE));
 	printf("#   victim's 32 KiB Fill32 beside %s: %.1f ms (bound %d ms)\n",
 	       "a full device of Spins", r->victim_ns / 1e6, VICTIM_BOUND_MS);
+	CHECK_EQ(r->victim_fault, 0);
+	CHECK(r->victim_ok);
+	CHECK(r->victim_ns < VICTIM_BOUND_MS * 1000000ULL);
+}
+
+/* COPY_QUEUES queues copying 16 MiB back and forth, COPY_DEPTH deep. */
+static void copy_attacker(struct report *r)
+{
+	struct drm_ascend_bo_create a, b;
+	struct ascend_cmd c = { 0 };
+	struct queue q[COPY_QUEUES];
+	uint32_t i, j;
+	int fd;
+
+	become(ATTACKER_UID);
+	fd = open_accel();
+	setup_window(fd);
+	REQUIRE_OK(bo_create(fd, COPY_SIZE, 0, 0, &a));
+	REQUIRE_OK(bo_create(fd, COPY_SIZE, 0, 0, &b));
+	c.opcode = ASCEND_CMD_COPY;
+	c.copy.size = COPY_SIZE;
+	for (i = 0; i < COPY_QUEUES; i++) {
+		REQUIRE_OK(queue_create(fd, 0, &q[i]));
+		for (j = 0; j < COPY_DEPTH; j++) {
+			c.copy.dst = j & 1 ? a.va : b.va;
+			c.copy.src = j & 1 ? b.va : a.va;
+			queue_submit(&q[i], &c);
+		}
+	}
+	__atomic_store_n(&r->started, 1, __ATOMIC_RELEASE);
+	for (;;)
+		pause();
+}
+
+/* VICTIM_COPIES ring COPYs of 4 KiB, the slowest timed; bytes checked. */
+static void copy_victim(struct report *r)
+{
+	struct drm_ascend_queue_wait w;
+	struct drm_ascend_bo_create bo;
+	static uint8_t out[4096], in[4096];
+	struct ascend_cmd c = { 0 };
+	uint64_t t, seq;
+	struct queue q;
+	unsigned int i, k;
+	int fd;
+
+	become(VICTIM_UID);
+	fd = open_accel();
+	setup_window(fd);
+	REQUIRE_OK(bo_create(fd, 2 * 4096, 0, 0, &bo));
+	REQUIRE_OK(queue_create(fd, 0, &q));
+	r->victim_ok = 1;
+	for (k = 0; k < VICTIM_COPIES; k++) {
+		for (i = 0; i < sizeof(out); i++)
+			out[i] = (uint8_t)(i * 13 + k);
+		REQUIRE_OK(dev_copy(fd, bo.va, (uintptr_t)out, sizeof(out)));
+		c.opcode = ASCEND_CMD_COPY;
+		c.copy.dst = bo.va + 4096;
+		c.copy.src = bo.va;
+		c.copy.size = 4096;
+		t = now_ns();
+		seq = queue_submit(&q, &c);
+		REQUIRE_OK(queue_wait(&q, seq, &w));
+		t = now_ns() - t;
+		r->victim_ns = t > r->victim_ns ? t : r->victim_ns;
+		r->victim_fault |= w.fault;
+		REQUIRE_OK(dev_copy(fd, (uintptr_t)in, bo.va + 4096, sizeof(in)));
+		if (w.completed != seq || memcmp(in, out, sizeof(in)))
+			r->victim_ok = 0;
+		usleep(20000);
+	}
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	_exit(0);
+}
+
+TEST(copy_beside_copy_flood)
+{
+	struct report *r = shared_page();
+	uint64_t end;
+	pid_t att, vic;
+	int status = 0;
+
+	node_open_up();
+	att = fork();
+	REQUIRE(att >= 0);
+	if (!att)
+		copy_attacker(r);
+	while (!__atomic_load_n(&r->started, __ATOMIC_ACQUIRE)) {
+		if (waitpid(att, &status, WNOHANG) == att) {
+			node_restore();
+			REQUIRE(!"the attacker ended early");
+		}
+		usleep(10000);
+	}
+	usleep(300000);
+
+	vic = fork();
+	REQUIRE(vic >= 0);
+	if (!vic)
+		copy_victim(r);
+	end = now_ns() + 60 * 1000000000ULL;
+	while (waitpid(vic, &status, WNOHANG) == 0 && now_ns() < end)
+		usleep(10000);
+	reap(vic);
+	reap(att);
+	node_restore();
+
+	CHECK(__atomic_load_n(&r->done, __ATOMIC_ACQUIRE));
+	printf("#   victim's 4 KiB ring COPY beside %d queues of 16 MiB COPYs: slowest %.1f ms of %d (bound %d ms)\n",
+	       COPY_QUEUES, r->victim_ns / 1e6, VICTIM_COPIES, VICTIM_BOUND_MS);
 	CHECK_EQ(r->victim_fault, 0);
 	CHECK(r->victim_ok);
 	CHECK(r->victim_ns < VICTIM_BOUND_MS * 1000000ULL);

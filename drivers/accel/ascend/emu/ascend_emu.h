@@ -331,13 +331,27 @@ bool ascend_cmd_expired(u64 now_ns, u64 deadline_ns);
 /*
  * Execute ring copy command @cmd (COPY, FILL, COPY_2D, COPY_BATCH,
  * COPY_INDIRECT, COPY_OFFSET; checked by the command checker) of a queue
- * whose address space is @asid, on the device's engines.  Stops when
- * *@abort becomes true.  Returns ASCEND_FAULT_NONE or the fault code, with
- * *@fault_addr for ASCEND_FAULT_MMU.
+ * whose address space is @asid, on the device's engines, its jobs counted
+ * in scheduling group @grp (NULL: none).  Stops when *@abort becomes true.
+ * Returns ASCEND_FAULT_NONE or the fault code, with *@fault_addr for
+ * ASCEND_FAULT_MMU.
  */
 u32 ascend_emu_copy_cmd(struct ascend_emu *emu, u32 asid,
+			struct ascend_cp_group *grp,
 			const struct ascend_cmd *cmd, const bool *abort,
 			u64 *fault_addr);
+
+/*
+ * The DMA share of a scheduling group (ascend_emu_cp.c): at most
+ * ASCEND_EMU_GROUP_DMA_JOBS jobs per engine of one group wait in the
+ * engines at once, so a group's turns there do not grow with its queues.
+ * ascend_emu_cp_dma_begin() waits for a place (looking at *@abort every
+ * 5 ms: false when it was set), ascend_emu_cp_dma_end() gives it back.
+ */
+#define ASCEND_EMU_GROUP_DMA_JOBS	2
+bool ascend_emu_cp_dma_begin(struct ascend_emu *emu, struct ascend_cp_group *grp,
+			     const bool *abort);
+void ascend_emu_cp_dma_end(struct ascend_emu *emu, struct ascend_cp_group *grp);
 
 /*
  * A COPY or FILL of at most %ASCEND_EMU_COPY_NOW_BYTES, executed at once

@@ -93,6 +93,7 @@ struct ascend_cp_block {
  * @ready: it is on &ascend_emu_cp.ready (also read without the lock)
  * @active_link: in &ascend_emu_cp.active while @ready or @running
  * @running: its blocks on cores now
+ * @dma_jobs: its ring copies' jobs in the DMA engines now (atomic, no lock)
  * @vtime: core time (ns) its blocks used, raised when it becomes active
  *	after a pause (ascend_sched_wake_vtime())
  *
@@ -108,6 +109,7 @@ struct ascend_cp_group {
 	bool ready;
 	struct list_head active_link;
 	unsigned int running;
+	atomic_t dma_jobs;
 	u64 vtime;
 };
 
@@ -156,6 +158,7 @@ struct ascend_emu_core {
  * @vclock: the least vtime of the active groups, as last seen when a
  *	group became active (monotonic)
  * @core_wq: idle AI cores sleep here
+ * @dma_wq: ring copies waiting for their group's DMA share sleep here
  * @nr_cores: number of AI cores
  * @cores: the AI cores
  * @cmd_timeout_ms: register CMD_TIMEOUT: the limit of a command naming
@@ -180,6 +183,7 @@ struct ascend_emu_cp {
 	unsigned int nr_ready;
 	u64 vclock;
 	wait_queue_head_t core_wq;
+	wait_queue_head_t dma_wq;
 	unsigned int nr_cores;
 	struct ascend_emu_core *cores;
 	u32 cmd_timeout_ms;
@@ -694,7 +698,7 @@ static void ascend_cp_dma_work(struct work_struct *work)
 	u64 addr = 0;
 	u32 code;
 
-	code = ascend_emu_copy_cmd(q->emu, q->ctx.asid,
+	code = ascend_emu_copy_cmd(q->emu, q->ctx.asid, q->grp,
 				   &job->cmd, &job->abort, &addr);
 	if (code)
 		ascend_cp_job_fault(job, code, addr);
@@ -1178,6 +1182,7 @@ int ascend_emu_cp_init(struct ascend_emu *emu)
 	INIT_LIST_HEAD(&cp->ready);
 	INIT_LIST_HEAD(&cp->active);
 	init_waitqueue_head(&cp->core_wq);
+	init_waitqueue_head(&cp->dma_wq);
 
 	cp->scratch = kmalloc(ASCEND_EMU_SCRATCH_SIZE, GFP_KERNEL);
 	cp->nr_cores = max(emu->num_ai_cores, 1U);
@@ -1227,6 +1232,41 @@ void ascend_emu_cp_fini(struct ascend_emu *emu)
 	emu->cp = NULL;
 }
 
+/* ------------------------------------------------------------------------ */
+/* The DMA share of a group: its jobs in the engines at once */
+
+static int ascend_cp_dma_share(struct ascend_emu *emu)
+{
+	return ASCEND_EMU_GROUP_DMA_JOBS * max(emu->num_dma_engines, 1U);
+}
+
+bool ascend_emu_cp_dma_begin(struct ascend_emu *emu, struct ascend_cp_group *g,
+			     const bool *abort)
+{
+	struct ascend_emu_cp *cp = emu->cp;
+	int share = ascend_cp_dma_share(emu);
+
+	while (!atomic_add_unless(&g->dma_jobs, 1, share)) {
+		if (READ_ONCE(*abort))
+			return false;
+		wait_event_idle_timeout(cp->dma_wq,
+					atomic_read(&g->dma_jobs) < share ||
+					READ_ONCE(*abort),
+					msecs_to_jiffies(5));
+	}
+	return true;
+}
+
+void ascend_emu_cp_dma_end(struct ascend_emu *emu, struct ascend_cp_group *g)
+{
+	struct ascend_emu_cp *cp = emu->cp;
+
+	atomic_dec(&g->dma_jobs);
+	/* its full barrier orders the decrement before the look for sleepers */
+	if (wq_has_sleeper(&cp->dma_wq))
+		wake_up(&cp->dma_wq);
+}
+
 /* Join @q to the group of its context's sched_group (made if new). */
 static int ascend_cp_group_get(struct ascend_emu_cp *cp,
 			       struct ascend_emu_queue *q)
@@ -1249,6 +1289,7 @@ static int ascend_cp_group_get(struct ascend_emu_cp *cp,
 		INIT_LIST_HEAD(&g->yielded);
 		INIT_LIST_HEAD(&g->ready_link);
 		INIT_LIST_HEAD(&g->active_link);
+		atomic_set(&g->dma_jobs, 0);
 		hash_add(cp->groups, &g->node, key);
 	}
 	g->refs++;
