@@ -482,7 +482,7 @@ static u32 cx_cmd(struct cx_emu *c, struct ascend_cmd *cmd, bool *abort,
 		  u64 *fault)
 {
 	*fault = 0;
-	return ascend_emu_copy_cmd(c->emu, c->mmu.asid, cmd, abort, fault);
+	return ascend_emu_copy_cmd(c->emu, c->mmu.asid, NULL, cmd, abort, fault);
 }
 
 static void cx_hbm_expect(struct kunit *test, struct cx_emu *c, u64 addr,

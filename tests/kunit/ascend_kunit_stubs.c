@@ -54,6 +54,23 @@ void ascend_emu_cp_kick(struct ascend_emu *emu)
 {
 }
 
+/* The groups' DMA share (ascend_emu_cp.c): copies here name no group. */
+bool ascend_emu_cp_dma_begin(struct ascend_emu *emu, struct ascend_cp_group *grp,
+			     const bool *abort)
+{
+	return true;
+}
+
+void ascend_emu_cp_dma_end(struct ascend_emu *emu, struct ascend_cp_group *grp)
+{
+}
+
+/* The AI cores' time slicing (ascend_emu_cp.c): kernels run untimed here. */
+bool ascend_emu_core_yield_due(struct ascend_emu_slice *sl)
+{
+	return false;
+}
+
 /*
  * The command processor's memory access by VA (ascend_emu_cp.c, not
  * compiled in): the built-in kernels under test run on queues without a

@@ -478,6 +478,51 @@ static void cmd_deadlines(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d, now + (u64)U32_MAX * NSEC_PER_MSEC);
 }
 
+/* A limited (unprivileged) queue's own limit never exceeds the device's */
+static void cmd_limits(struct kunit *test)
+{
+	/* unlimited queues: the command's own limit wins, 0 takes the device's */
+	KUNIT_EXPECT_EQ(test, ascend_cmd_limit_ms(0, 10000, false), 10000U);
+	KUNIT_EXPECT_EQ(test, ascend_cmd_limit_ms(U32_MAX, 10000, false), U32_MAX);
+	KUNIT_EXPECT_EQ(test, ascend_cmd_limit_ms(5, 0, false), 5U);
+	/* limited: clamped, a shorter own limit still counts */
+	KUNIT_EXPECT_EQ(test, ascend_cmd_limit_ms(U32_MAX, 10000, true), 10000U);
+	KUNIT_EXPECT_EQ(test, ascend_cmd_limit_ms(5, 10000, true), 5U);
+	KUNIT_EXPECT_EQ(test, ascend_cmd_limit_ms(0, 10000, true), 10000U);
+	/* a device without a limit (cmd_timeout_ms=0) clamps nothing */
+	KUNIT_EXPECT_EQ(test, ascend_cmd_limit_ms(U32_MAX, 0, true), U32_MAX);
+	KUNIT_EXPECT_EQ(test, ascend_cmd_limit_ms(0, 0, true), 0U);
+}
+
+/* The AI-core scheduler's policy: who yields, where a waker starts */
+static void sched_policy(struct kunit *test)
+{
+	const u64 slice = 2 * NSEC_PER_MSEC;
+
+	/* wrap-safe order of vtimes */
+	KUNIT_EXPECT_TRUE(test, ascend_sched_before(1, 2));
+	KUNIT_EXPECT_FALSE(test, ascend_sched_before(2, 2));
+	KUNIT_EXPECT_TRUE(test, ascend_sched_before(U64_MAX, 1));
+
+	/* a turn shorter than the slice never yields */
+	KUNIT_EXPECT_FALSE(test, ascend_sched_yield(slice - 1, slice, 100, 0));
+	/* past the slice: to a poorer or equal group, not to a richer one */
+	KUNIT_EXPECT_TRUE(test, ascend_sched_yield(slice, slice, 100, 0));
+	KUNIT_EXPECT_TRUE(test, ascend_sched_yield(slice, slice, 100, 100));
+	KUNIT_EXPECT_FALSE(test, ascend_sched_yield(10 * slice, slice, 100, 101));
+	/* slice 0: no time slicing */
+	KUNIT_EXPECT_FALSE(test, ascend_sched_yield(U64_MAX, 0, 100, 0));
+
+	/* an idle group comes back at most one slice ahead of the clock */
+	KUNIT_EXPECT_EQ(test, ascend_sched_wake_vtime(0, 100 * slice, slice),
+			99 * slice);
+	/* a group that used more keeps its debt */
+	KUNIT_EXPECT_EQ(test, ascend_sched_wake_vtime(200 * slice, 100 * slice,
+						      slice), 200 * slice);
+	/* early on (clock below a slice) nothing wraps */
+	KUNIT_EXPECT_EQ(test, ascend_sched_wake_vtime(0, slice / 2, slice), 0ULL);
+}
+
 static struct kunit_case ascend_queue_test_cases[] = {
 	KUNIT_CASE(ring_wptr_check),
 	KUNIT_CASE(ring_slot_wrap),
@@ -491,6 +536,8 @@ static struct kunit_case ascend_queue_test_cases[] = {
 	KUNIT_CASE(cmd_check_value),
 	KUNIT_CASE(wait_value_conditions),
 	KUNIT_CASE(cmd_deadlines),
+	KUNIT_CASE(cmd_limits),
+	KUNIT_CASE(sched_policy),
 	{}
 };
 

@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <grp.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -37,6 +38,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -136,6 +138,16 @@ static int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
+}
+
+static double fc_max(const double *v, int n)
+{
+	double m = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		m = v[i] > m ? v[i] : m;
+	return m;
 }
 
 static double median(double *v, int n)
@@ -1811,6 +1823,227 @@ out:
 
 /* ---- main -------------------------------------------------------------- */
 
+/*
+ * How long a small kernel of one user waits for an AI core while another
+ * user holds every core (issue 15, point 3): a child process drops to
+ * FC_UID (the node opened to it meanwhile) and fills every core
+ * with a Spin of FC_SPIN_US, one queue each; we time a Fill32 of 32 KiB
+ * (too big for the command processor's short path: it runs on a core), 9
+ * times, and the same with the device idle.  The device's time slice
+ * (sched_slice_us) bounds the wait.
+ */
+#define FC_UID		65534
+#define FC_SPIN_US	20000000ull
+#define FC_REPS		9
+#define FC_WORDS	8192u
+
+/* A built-in kernel's id by name, on a raw file; UINT32_MAX if none. */
+static uint32_t raw_kernel_id(int fd, const char *name)
+{
+	struct drm_ascend_dev_query q = { .type = DRM_ASCEND_QUERY_KERNELS };
+	struct drm_ascend_kernel_info *k;
+	uint32_t i, id = UINT32_MAX;
+
+	if (ioctl(fd, DRM_IOCTL_ASCEND_DEV_QUERY, &q) || !q.size)
+		return UINT32_MAX;
+	k = calloc(1, q.size);
+	if (!k)
+		return UINT32_MAX;
+	q.data = (uintptr_t)k;
+	if (!ioctl(fd, DRM_IOCTL_ASCEND_DEV_QUERY, &q))
+		for (i = 0; i < q.size / sizeof(*k); i++)
+			if (!strncmp(k[i].name, name, sizeof(k[i].name)))
+				id = k[i].id;
+	free(k);
+	return id;
+}
+
+/* A raw queue: its handle and status page (ring after it). */
+struct fc_queue {
+	int fd;
+	uint32_t handle;
+	void *area;
+	size_t size;
+	struct ascend_queue_status *st;
+};
+
+static int fc_queue_create(int fd, struct fc_queue *q)
+{
+	struct drm_ascend_queue_create qc = { 0 };
+
+	if (ioctl(fd, DRM_IOCTL_ASCEND_QUEUE_CREATE, &qc))
+		return -1;
+	q->fd = fd;
+	q->handle = qc.handle;
+	q->size = qc.mmap_size;
+	q->area = mmap(NULL, qc.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		       (off_t)qc.mmap_offset);
+	if (q->area == MAP_FAILED)
+		return -1;
+	q->st = q->area;
+	return 0;
+}
+
+/* Publish @c as the queue's next command; its sequence number. */
+static uint64_t fc_submit(struct fc_queue *q, const struct ascend_cmd *c)
+{
+	struct ascend_cmd *ring = (struct ascend_cmd *)((char *)q->area + q->st->ring_offset);
+	uint64_t w = __atomic_load_n(&q->st->wptr, __ATOMIC_RELAXED);
+	struct drm_ascend_queue_doorbell db = { .handle = q->handle };
+
+	memcpy(&ring[w % q->st->ring_entries], c, sizeof(*c));
+	__atomic_store_n(&q->st->wptr, w + 1, __ATOMIC_RELEASE);
+	/* order the wptr store before the flags load (NEED_WAKEUP protocol) */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&q->st->flags, __ATOMIC_ACQUIRE) & ASCEND_QUEUE_STATUS_NEED_WAKEUP)
+		ioctl(q->fd, DRM_IOCTL_ASCEND_QUEUE_DOORBELL, &db);
+	return w + 1;
+}
+
+/* The other user: fill every core with a long Spin, say so on @wfd, wait. */
+static void fc_attacker(int wfd)
+{
+	struct drm_ascend_device_info info;
+	struct ascend_cmd c = { 0 };
+	struct fc_queue q;
+	uint64_t usec = FC_SPIN_US;
+	uint32_t spin, i;
+	size_t win_size;
+	void *win;
+	int fd;
+
+	if (setgroups(0, NULL) || setresgid(FC_UID, FC_UID, FC_UID) ||
+	    setresuid(FC_UID, FC_UID, FC_UID))
+		_exit(2);
+	fd = raw_file(1 << 20, &info, &win, &win_size);
+	if (fd < 0)
+		_exit(3);
+	spin = raw_kernel_id(fd, "Spin");
+	if (spin == UINT32_MAX)
+		_exit(4);
+	c.opcode = ASCEND_CMD_LAUNCH;
+	c.launch.kernel_id = spin;
+	c.launch.num_blocks = 1;
+	c.launch.args_size = sizeof(usec);
+	memcpy(c.launch.args, &usec, sizeof(usec));
+	for (i = 0; i < info.num_ai_cores; i++) {
+		if (fc_queue_create(fd, &q))
+			_exit(5);
+		fc_submit(&q, &c);
+	}
+	if (write(wfd, "s", 1) != 1)
+		_exit(6);
+	for (;;)
+		pause();
+}
+
+/* ns of each of FC_REPS Fill32 launches of 32 KiB on @q, in @v. */
+static int fc_fills(struct fc_queue *q, uint32_t fill, uint64_t va, double *v)
+{
+	struct drm_ascend_queue_wait w = { 0 };
+	struct ascend_cmd c = { 0 };
+	struct { uint64_t p; uint32_t v, pad; uint64_t count; } a = { va, 0x5a5a, 0, FC_WORDS };
+	uint64_t t0, seq;
+	int i;
+
+	c.opcode = ASCEND_CMD_LAUNCH;
+	c.launch.kernel_id = fill;
+	c.launch.num_blocks = 1;
+	c.launch.args_size = sizeof(a);
+	memcpy(c.launch.args, &a, sizeof(a));
+	for (i = 0; i < FC_REPS; i++) {
+		t0 = now_ns();
+		seq = fc_submit(q, &c);
+		w.handle = q->handle;
+		w.seq = seq;
+		w.timeout_ns = (int64_t)(now_ns() + 60000000000ull);
+		if (ioctl(q->fd, DRM_IOCTL_ASCEND_QUEUE_WAIT, &w) || w.fault ||
+		    w.completed != seq)
+			return -1;
+		v[i] = (double)(now_ns() - t0);
+		usleep(5000);
+	}
+	return 0;
+}
+
+static int bench_fair_cores(void)
+{
+	struct drm_ascend_device_info info;
+	struct drm_ascend_bo_create bo = { 0 };
+	double idle[FC_REPS], busy[FC_REPS];
+	long slice = driver_param("sched_slice_us");
+	struct fc_queue q = { 0 };
+	struct pollfd pfd;
+	struct stat nst;
+	size_t win_size = 0;
+	void *win = NULL;
+	int fd, p[2], st = 0, ret = 1;
+	uint32_t fill;
+	char b;
+	pid_t pid;
+
+	if (geteuid() != 0 || stat("/dev/accel/accel0", &nst)) {
+		emit("fair_core_wait", -1, "ns", base_ns, "ns/no-op ioctl", -1, "max",
+		     "not available: needs root to run the other user");
+		return 0;
+	}
+	fd = raw_file(1 << 20, &info, &win, &win_size);
+	if (fd < 0) {
+		perror("bench: a file with a VA window for fair_core_wait");
+		return 1;
+	}
+	fill = raw_kernel_id(fd, "Fill32");
+	bo.size = FC_WORDS * 4;
+	if (fill == UINT32_MAX || ioctl(fd, DRM_IOCTL_ASCEND_BO_CREATE, &bo) ||
+	    fc_queue_create(fd, &q) || fc_fills(&q, fill, bo.va, idle)) {
+		fprintf(stderr, "bench: fair_core_wait: the idle Fill32 failed\n");
+		goto out;
+	}
+	if (pipe2(p, O_CLOEXEC))
+		goto out;
+	/* the other user may open the node until it has (the VM has no udev) */
+	if (chmod("/dev/accel/accel0", 0666))
+		goto out;
+	pid = fork();
+	if (pid < 0) {
+		chmod("/dev/accel/accel0", nst.st_mode & 07777);
+		goto out;
+	}
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		fc_attacker(p[1]);
+	}
+	close(p[1]);
+	pfd.fd = p[0];
+	pfd.events = POLLIN;
+	b = poll(&pfd, 1, 30000) == 1 && read(p[0], &b, 1) == 1;
+	chmod("/dev/accel/accel0", nst.st_mode & 07777);
+	if (!b) {
+		fprintf(stderr, "bench: fair_core_wait: the other user did not start\n");
+	} else {
+		usleep(300000);		/* the cores take the Spins */
+		if (fc_fills(&q, fill, bo.va, busy))
+			fprintf(stderr, "bench: fair_core_wait: a Fill32 failed\n");
+		else
+			ret = 0;
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	close(p[0]);
+	if (!ret)
+		emit("fair_core_wait", median(busy, FC_REPS), "ns", median(idle, FC_REPS),
+		     "ns idle device", -1, "max",
+		     "32 KiB Fill32 while another uid holds all %u AI cores with Spins: median %.2f ms of %d, slowest %.2f ms; idle device %.2f ms; sched_slice_us %ld (the bound: one slice + one poll interval)",
+		     info.num_ai_cores, median(busy, FC_REPS) / 1e6, FC_REPS,
+		     fc_max(busy, FC_REPS) / 1e6, median(idle, FC_REPS) / 1e6, slice);
+out:
+	if (q.area && q.area != MAP_FAILED)
+		munmap(q.area, q.size);
+	close(fd);
+	munmap(win, win_size);
+	return ret;
+}
+
 static int open_node(void)
 {
 	const char *path = getenv("ASCEND_BENCH_NODE");
@@ -1967,6 +2200,8 @@ int main(void)
 		ret |= bench_stop_latency();
 	if (selected("cross_file_wait"))
 		ret |= bench_cross_file_wait();
+	if (selected("fair_core_wait"))
+		ret |= bench_fair_cores();
 
 	/* the baseline again: a drift between the two says the run was noisy */
 	base2 = noop_ioctl_ns(fd);

@@ -12,7 +12,10 @@
  * what the files hold is freed at their last close, when the DRM device's
  * last reference goes and its drmm actions run.
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/dma-mapping.h>
+#include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/property.h>
@@ -61,6 +64,14 @@ void ascend_devices_set_cmd_timeout(u32 ms)
 		if (ascend_devices[i])
 			ascend_device_set_cmd_timeout(ascend_devices[i], ms);
 	mutex_unlock(&ascend_devices_lock);
+}
+
+void ascend_file_sched_ctx(const struct file *filp, u32 *group, u32 *flags)
+{
+	/* the opener's, like the file's other credentials */
+	*group = __kuid_val(filp->f_cred->uid);
+	*flags = file_ns_capable(filp, &init_user_ns, CAP_SYS_ADMIN) ?
+		 0 : ASCEND_HW_QUEUE_LIMITED;
 }
 
 static int ascend_open(struct drm_device *drm, struct drm_file *file)

@@ -226,6 +226,15 @@ static inline struct ascend_file *to_ascend_file(struct drm_file *file)
 /* Write @ms into the CMD_TIMEOUT register of every device present. */
 void ascend_devices_set_cmd_timeout(u32 ms);
 
+/*
+ * The scheduling identity of a queue created through @filp, for its
+ * context: *@group the opener's uid (every file and process of one user
+ * shares one fair share of the AI cores), *@flags ASCEND_HW_QUEUE_LIMITED
+ * unless the opener had CAP_SYS_ADMIN (own time limits clamped to the
+ * device's).
+ */
+void ascend_file_sched_ctx(const struct file *filp, u32 *group, u32 *flags);
+
 /* debugfs files of the device (ascend_debugfs.c) */
 void ascend_debugfs_init(struct ascend_device *adev);
 /* pid (thread group id) of the process using @file, 0 if it is gone */

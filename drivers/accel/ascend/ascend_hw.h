@@ -316,6 +316,12 @@ static inline u64 ascend_hw_event_slot_addr(u64 hbm_size, u32 slot)
  * @trace_pid: a label the device puts in its trace records (the driver
  *	gives the creating process's pid); no meaning to the device
  * @trace_queue: likewise (the driver gives the queue's handle)
+ * @sched_group: the scheduling group the queue's AI-core time is charged
+ *	to: the AI cores are shared fairly between groups, queues of one
+ *	group share one share (the driver gives the creator's uid; any 32-bit
+ *	key, the device hashes it)
+ * @flags: ASCEND_HW_QUEUE_LIMITED: the commands' own time limits are
+ *	clamped to the register CMD_TIMEOUT (unprivileged callers)
  */
 struct ascend_hw_queue_ctx {
 	u64 pages;
@@ -332,7 +338,12 @@ struct ascend_hw_queue_ctx {
 	u64 printf_dropped;
 	u32 trace_pid;
 	u32 trace_queue;
+	u32 sched_group;
+	u32 flags;
 };
+
+/* &ascend_hw_queue_ctx.flags: own time limits never exceed CMD_TIMEOUT */
+#define ASCEND_HW_QUEUE_LIMITED		BIT(0)
 
 /**
  * struct ascend_hw_queue_report - what the device reports of a queue

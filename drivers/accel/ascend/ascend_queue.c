@@ -1059,6 +1059,7 @@ int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 	q->ctx.printf_offset = ASCEND_QUEUE_PRINTF_OFFSET;
 	q->ctx.printf_size = ASCEND_QUEUE_PRINTF_SIZE;
 	q->ctx.trace_pid = current->tgid;
+	ascend_file_sched_ctx(file->filp, &q->ctx.sched_group, &q->ctx.flags);
 
 	/* no per-file limit: the user's share bounds the file's queues */
 	mutex_lock(&af->queues_lock);

@@ -1000,7 +1000,8 @@ struct ascend_queue_status {
  *	blocks run in parallel across the device's AI cores
  * @args_size: bytes used in @args, at least the kernel's args_size
  * @timeout_ms: limit on the kernel's run time; 0 = the device default
- *	(&drm_ascend_device_info.cmd_timeout_ms)
+ *	(&drm_ascend_device_info.cmd_timeout_ms); on a file opened without
+ *	CAP_SYS_ADMIN at most the device default (a larger value is clamped)
  * @args: packed kernel arguments, each at its natural alignment
  */
 struct ascend_cmd_launch {
@@ -1159,7 +1160,8 @@ struct ascend_cmd_event {
  * @addr: device VA of a naturally aligned 64-bit word
  * @value: value to store (WRITE) or to compare with (WAIT)
  * @cond: WAIT: one of ASCEND_WAIT_VALUE_*; WRITE: 0
- * @timeout_ms: WAIT: 0 = the device default command timeout
+ * @timeout_ms: WAIT: 0 = the device default command timeout; on a file
+ *	opened without CAP_SYS_ADMIN at most the device default
  */
 struct ascend_cmd_value {
 	__u64 addr;

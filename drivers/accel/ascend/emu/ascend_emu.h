@@ -40,6 +40,7 @@ struct ascend_dma_job;
 struct drm_ascend_kernel_info;
 struct ascend_emu_dma;
 struct ascend_emu_cp;
+struct ascend_cp_group;
 struct ascend_emu_smmu;
 
 struct dentry;
@@ -300,19 +301,57 @@ bool ascend_wait_value_satisfied(u64 mem, u64 value, u32 cond);
  * @default_ms when that is 0; 0 when both are 0 (no limit).
  */
 u64 ascend_cmd_deadline(u64 now_ns, u32 timeout_ms, u32 default_ms);
+/*
+ * The time limit (ms, 0: none) of a command naming @own_ms (0: none of its
+ * own) on a device whose CMD_TIMEOUT is @device_ms: its own, else the
+ * device's; on a queue started with ASCEND_HW_QUEUE_LIMITED (@limited) at
+ * most the device's, unless that is 0.
+ */
+u32 ascend_cmd_limit_ms(u32 own_ms, u32 device_ms, bool limited);
+
+/*
+ * The AI-core scheduler's policy (ascend_emu_cmd.c, pure): scheduling
+ * groups are charged the core time their blocks use (vtime, ns); a free
+ * core goes to the waiting group with the least.
+ *
+ * ascend_sched_before: has vtime @a used less than @b (wrap-safe)?
+ * ascend_sched_wake_vtime: the vtime of a group that starts waiting after
+ * a pause, when the device's clock (the vtime of the group served last)
+ * is @clock: no credit for the time it was idle beyond one slice.
+ * ascend_sched_yield: should a block whose turn has lasted @ran_ns yield
+ * its core, its group being at @mine and the best waiting other group at
+ * @other?
+ */
+bool ascend_sched_before(u64 a, u64 b);
+u64 ascend_sched_wake_vtime(u64 vtime, u64 clock, u64 slice_ns);
+bool ascend_sched_yield(u64 ran_ns, u64 slice_ns, u64 mine, u64 other);
 bool ascend_cmd_expired(u64 now_ns, u64 deadline_ns);
 
 /* ascend_emu_copy.c */
 /*
  * Execute ring copy command @cmd (COPY, FILL, COPY_2D, COPY_BATCH,
  * COPY_INDIRECT, COPY_OFFSET; checked by the command checker) of a queue
- * whose address space is @asid, on the device's engines.  Stops when
- * *@abort becomes true.  Returns ASCEND_FAULT_NONE or the fault code, with
- * *@fault_addr for ASCEND_FAULT_MMU.
+ * whose address space is @asid, on the device's engines, its jobs counted
+ * in scheduling group @grp (NULL: none).  Stops when *@abort becomes true.
+ * Returns ASCEND_FAULT_NONE or the fault code, with *@fault_addr for
+ * ASCEND_FAULT_MMU.
  */
 u32 ascend_emu_copy_cmd(struct ascend_emu *emu, u32 asid,
+			struct ascend_cp_group *grp,
 			const struct ascend_cmd *cmd, const bool *abort,
 			u64 *fault_addr);
+
+/*
+ * The DMA share of a scheduling group (ascend_emu_cp.c): at most
+ * ASCEND_EMU_GROUP_DMA_JOBS jobs per engine of one group wait in the
+ * engines at once, so a group's turns there do not grow with its queues.
+ * ascend_emu_cp_dma_begin() waits for a place (looking at *@abort every
+ * 5 ms: false when it was set), ascend_emu_cp_dma_end() gives it back.
+ */
+#define ASCEND_EMU_GROUP_DMA_JOBS	2
+bool ascend_emu_cp_dma_begin(struct ascend_emu *emu, struct ascend_cp_group *grp,
+			     const bool *abort);
+void ascend_emu_cp_dma_end(struct ascend_emu *emu, struct ascend_cp_group *grp);
 
 /*
  * A COPY or FILL of at most %ASCEND_EMU_COPY_NOW_BYTES, executed at once
@@ -354,6 +393,8 @@ bool ascend_emu_copy_try_now(struct ascend_emu *emu, u32 asid,
  * @cur_cmd: copy of the stalled command (command processor only)
  * @cur_slot: event slot a stalled EVENT_WAIT watches
  * @cur_job: job of a running command (under the command processor's lock)
+ * @grp: the scheduling group of &ascend_hw_queue_ctx.sched_group, held
+ *	from queue_start to queue_stop
  */
 struct ascend_emu_queue {
 	struct ascend_emu *emu;
@@ -379,6 +420,7 @@ struct ascend_emu_queue {
 	struct ascend_cmd cur_cmd;
 	u32 cur_slot;
 	void *cur_job;
+	struct ascend_cp_group *grp;
 };
 
 /*
@@ -489,16 +531,40 @@ ascend_emu_kernel_prepare(const struct ascend_cmd_launch *l, u32 *nr_runs);
 bool ascend_emu_kernel_short(const struct ascend_emu_kernel *kern,
 			     const struct ascend_cmd_launch *l);
 
+/**
+ * struct ascend_emu_slice - a block's turn on an AI core (time slicing)
+ * @pos: where the block resumes: 0 at its start, else the progress a
+ *	kernel stored when it yielded (its own loop cursor: the kernels'
+ *	state between poll points is that cursor alone)
+ * @start: ktime_get_ns() when the turn, or its last extension, began
+ * @charged: up to when its core time was charged to its group
+ */
+struct ascend_emu_slice {
+	u64 pos;
+	u64 start;
+	u64 charged;
+};
+
+/*
+ * At a poll point of a block running on an AI core (ascend_emu_cp.c): has
+ * its turn lasted a time slice while a group with no more core time than
+ * its own waits for a core?  Then it yields.  Cheap while nobody waits.
+ */
+bool ascend_emu_core_yield_due(struct ascend_emu_slice *sl);
+
 /*
  * Run block @block of @l on one AI core with @scratch
  * (ASCEND_EMU_SCRATCH_SIZE bytes).  The block bails out with
- * ASCEND_FAULT_ABORTED when @q->cp_stop or *@abort becomes true.
- * Returns 0 or fills @f and returns -EIO.
+ * ASCEND_FAULT_ABORTED when @q->cp_stop or *@abort becomes true.  With
+ * @sl it resumes at @sl->pos and may yield its core at a poll point.
+ * Returns 0, -EAGAIN when it yielded (@sl->pos says where it resumes), or
+ * fills @f and returns -EIO.
  */
 int ascend_emu_kernel_run(struct ascend_emu_queue *q,
 			  const struct ascend_emu_kernel *kern,
 			  const struct ascend_cmd_launch *l, u32 block,
 			  void *scratch, const bool *abort,
+			  struct ascend_emu_slice *sl,
 			  struct ascend_emu_fault *f);
 
 /*

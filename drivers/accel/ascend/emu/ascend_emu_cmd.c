@@ -3,11 +3,13 @@
  * Emulated NPU: the command processor's command checker.  The rules the
  * device applies to every command it fetches (each copied out of the ring
  * first), kept free of device state so KUnit can test them: payload
- * validation, WAIT_VALUE conditions and command deadlines.  The copy
- * formats' own rules are in ascend_hw_rules.h.
+ * validation, WAIT_VALUE conditions, command deadlines and the AI-core
+ * scheduler's policy.  The copy formats' own rules are in
+ * ascend_hw_rules.h.
  */
 
 #include <linux/kernel.h>
+#include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/string.h>
 #include <linux/time64.h>
@@ -179,6 +181,34 @@ u64 ascend_cmd_deadline(u64 now_ns, u32 timeout_ms, u32 default_ms)
 	d = now_ns + (u64)ms * NSEC_PER_MSEC;
 	/* 0 means "no deadline": never produce it by accident */
 	return d ? d : 1;
+}
+
+u32 ascend_cmd_limit_ms(u32 own_ms, u32 device_ms, bool limited)
+{
+	if (!own_ms)
+		return device_ms;
+	/* a limited queue's own limit may only shorten the device's */
+	if (limited && device_ms)
+		return min(own_ms, device_ms);
+	return own_ms;
+}
+
+bool ascend_sched_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
+
+u64 ascend_sched_wake_vtime(u64 vtime, u64 clock, u64 slice_ns)
+{
+	u64 floor = clock - slice_ns;
+
+	return ascend_sched_before(vtime, floor) ? floor : vtime;
+}
+
+bool ascend_sched_yield(u64 ran_ns, u64 slice_ns, u64 mine, u64 other)
+{
+	/* a tie yields too: equal groups take turns */
+	return slice_ns && ran_ns >= slice_ns && !ascend_sched_before(mine, other);
 }
 
 bool ascend_cmd_expired(u64 now_ns, u64 deadline_ns)

@@ -46,6 +46,8 @@ static_assert(ASCEND_DMA_STEP % 4 == 0);	/* fills keep their phase */
  * struct ascend_emu_copy - one ring copy command being executed
  * @emu: the device
  * @mmu: translation of the engines' VAs: the queue's ASID
+ * @grp: the queue's scheduling group, whose DMA share its jobs take (NULL:
+ *	none)
  * @abort: the command's abort flag
  * @descs: descriptor buffer of @cap entries
  * @cap: entries in @descs
@@ -54,6 +56,7 @@ static_assert(ASCEND_DMA_STEP % 4 == 0);	/* fills keep their phase */
 struct ascend_emu_copy {
 	struct ascend_emu *emu;
 	struct ascend_dma_mmu mmu;
+	struct ascend_cp_group *grp;
 	const bool *abort;
 	struct ascend_dma_desc *descs;
 	unsigned int cap;
@@ -99,7 +102,12 @@ static u32 ascend_emu_copy_run(struct ascend_emu_copy *c,
 	};
 	int ret;
 
+	/* a place among the group's jobs in the engines, or the abort */
+	if (c->grp && !ascend_emu_cp_dma_begin(c->emu, c->grp, c->abort))
+		return ASCEND_FAULT_TIMEOUT;
 	ret = ascend_emu_dma_run(c->emu, &job, c->abort);
+	if (c->grp)
+		ascend_emu_cp_dma_end(c->emu, c->grp);
 	return ascend_emu_copy_fault(c, ret, job.fault_addr);
 }
 
@@ -448,6 +456,7 @@ bool ascend_emu_copy_try_now(struct ascend_emu *emu, u32 asid,
 }
 
 u32 ascend_emu_copy_cmd(struct ascend_emu *emu, u32 asid,
+			struct ascend_cp_group *grp,
 			const struct ascend_cmd *cmd, const bool *abort,
 			u64 *fault_addr)
 {
@@ -455,6 +464,7 @@ u32 ascend_emu_copy_cmd(struct ascend_emu *emu, u32 asid,
 	struct ascend_emu_copy c = {
 		.emu = emu,
 		.mmu = { .asid = asid },
+		.grp = grp,
 		.abort = abort,
 		.descs = &one,
 		.cap = 1,

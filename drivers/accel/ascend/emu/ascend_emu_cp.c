@@ -12,9 +12,10 @@
  * see ascend_cp_launch()) run on the thread.  Long ones are handed off and
  * the queue waits for them (ASCEND_HW_QUEUE_RUNNING) while the thread serves the
  * other queues: a launch's blocks go to the
- * AI-core threads (num_ai_cores per device, each taking the next block of
- * the oldest launch), COPY, FILL, COPY_2D, COPY_BATCH, COPY_INDIRECT and
- * COPY_OFFSET go to a worker that drives the DMA engines (the last two
+ * AI-core threads (num_ai_cores per device, time-sliced between the
+ * scheduling groups of the queues: see "AI-core scheduling" below),
+ * COPY, FILL, COPY_2D, COPY_BATCH, COPY_INDIRECT and COPY_OFFSET go to a
+ * worker that drives the DMA engines (the last two
  * read their descriptor / base pointers when the engine executes them).
  * Waits (EVENT_WAIT, WAIT_VALUE) park the queue
  * (ASCEND_HW_QUEUE_STALLED); the thread re-checks parked queues every round,
@@ -31,6 +32,7 @@
  * the thread sees the new wptr or user space sees NEED_WAKEUP and rings.
  */
 
+#include <linux/hashtable.h>
 #include <linux/kthread.h>
 #include <linux/list.h>
 #include <linux/moduleparam.h>
@@ -50,22 +52,83 @@ module_param(poll_us, uint, 0644);
 MODULE_PARM_DESC(poll_us,
 		 "Microseconds the command processor polls idle queues before it sleeps and asks for doorbells (0: doorbells only; default 200)");
 
+static unsigned int sched_slice_us = 2000;
+module_param(sched_slice_us, uint, 0644);
+MODULE_PARM_DESC(sched_slice_us,
+		 "AI-core time slice in microseconds: a block that ran this long yields its core to a waiting scheduling group that has used no more core time (0: no time slicing; default 2000)");
+
 /* Commands one queue may run per round before the next queue's turn. */
 #define ASCEND_CP_BATCH	16
 
 /* Re-check period of parked queues and deadlines while the thread sleeps. */
 #define ASCEND_CP_TICK	msecs_to_jiffies(2)
 
+struct ascend_cp_job;
+
+/**
+ * struct ascend_cp_block - a block that yielded its AI core
+ * @link: in &ascend_cp_group.yielded
+ * @job: its launch
+ * @run: which block
+ * @pos: where it resumes (&ascend_emu_slice.pos)
+ */
+struct ascend_cp_block {
+	struct list_head link;
+	struct ascend_cp_job *job;
+	u32 run;
+	u64 pos;
+};
+
+/**
+ * struct ascend_cp_group - a scheduling group: the started queues of one
+ *	&ascend_hw_queue_ctx.sched_group, which share one fair share of the
+ *	AI cores
+ * @node: in &ascend_emu_cp.groups, hashed by @key
+ * @key: the context's sched_group
+ * @refs: started queues in the group
+ * @launches: its launches with blocks no core has taken yet, oldest first
+ * @yielded: its blocks that yielded their core, oldest first
+ * @ready_link: in &ascend_emu_cp.ready while @launches or @yielded is not
+ *	empty
+ * @ready: it is on &ascend_emu_cp.ready (also read without the lock)
+ * @active_link: in &ascend_emu_cp.active while @ready or @running
+ * @running: its blocks on cores now
+ * @dma_jobs: its ring copies' jobs in the DMA engines now (atomic, no lock)
+ * @vtime: core time (ns) its blocks used, raised when it becomes active
+ *	after a pause (ascend_sched_wake_vtime())
+ *
+ * All under &ascend_emu_cp.core_lock.
+ */
+struct ascend_cp_group {
+	struct hlist_node node;
+	u32 key;
+	unsigned int refs;
+	struct list_head launches;
+	struct list_head yielded;
+	struct list_head ready_link;
+	bool ready;
+	struct list_head active_link;
+	unsigned int running;
+	atomic_t dma_jobs;
+	u64 vtime;
+};
+
 /**
  * struct ascend_emu_core - one AI core: a thread running blocks
  * @cp: the command processor feeding it
  * @thread: the thread
  * @scratch: ASCEND_EMU_SCRATCH_SIZE bytes of working memory
+ * @grp: the group of the block it runs (core thread only)
+ * @slice: the block's turn (core thread only)
+ * @spare: a record for the block should it yield (core thread only)
  */
 struct ascend_emu_core {
 	struct ascend_emu_cp *cp;
 	struct task_struct *thread;
 	void *scratch;
+	struct ascend_cp_group *grp;
+	struct ascend_emu_slice slice;
+	struct ascend_cp_block *spare;
 };
 
 /**
@@ -85,9 +148,17 @@ struct ascend_emu_core {
  * @idle_wq: queue_stop waits here for @running and the queue's job to go
  * @scratch: working memory for launches run on the thread itself (when a
  *	job cannot be allocated)
- * @core_lock: protects @launches and &ascend_cp_job.next_run
- * @launches: launches with blocks not yet taken by a core, oldest first
+ * @core_lock: protects @groups, @ready, @active, @vclock, every
+ *	&ascend_cp_group, &ascend_cp_job.next_run and the cores' @grp and
+ *	slice @charged
+ * @groups: the scheduling groups of started queues, by key
+ * @ready: groups with blocks waiting for a core
+ * @nr_ready: groups on @ready (also read without the lock)
+ * @active: groups with blocks waiting or running
+ * @vclock: the least vtime of the active groups, as last seen when a
+ *	group became active (monotonic)
  * @core_wq: idle AI cores sleep here
+ * @dma_wq: ring copies waiting for their group's DMA share sleep here
  * @nr_cores: number of AI cores
  * @cores: the AI cores
  * @cmd_timeout_ms: register CMD_TIMEOUT: the limit of a command naming
@@ -105,9 +176,14 @@ struct ascend_emu_cp {
 	wait_queue_head_t idle_wq;
 	void *scratch;
 
-	spinlock_t core_lock;	/* launches, job next_run */
-	struct list_head launches;
+	spinlock_t core_lock;	/* groups, ready, active, vclock, next_run, ... */
+	DECLARE_HASHTABLE(groups, 6);
+	struct list_head ready;
+	struct list_head active;
+	unsigned int nr_ready;
+	u64 vclock;
 	wait_queue_head_t core_wq;
+	wait_queue_head_t dma_wq;
 	unsigned int nr_cores;
 	struct ascend_emu_core *cores;
 	u32 cmd_timeout_ms;
@@ -122,13 +198,14 @@ struct ascend_emu_cp {
  * @deadline: ktime_get_ns() deadline, 0 = none
  * @kern: LAUNCH: the kernel
  * @nr_runs: LAUNCH: kernel runs (blocks) in the launch
+ * @grp: LAUNCH: the queue's scheduling group
  * @next_run: LAUNCH: next block to hand to a core (under core_lock)
  * @runs_left: LAUNCH: blocks not finished; the core finishing the last one
  *	finishes the job
  * @abort: set on the first fault or at the deadline; blocks poll it
  * @fault_lock: protects @f
  * @f: the first fault (code 0: none)
- * @link: in &ascend_emu_cp.launches
+ * @link: in &ascend_cp_group.launches
  * @work: COPY, FILL and the extended copies: runs on system_unbound_wq
  */
 struct ascend_cp_job {
@@ -138,6 +215,7 @@ struct ascend_cp_job {
 	u64 seq;
 	u64 deadline;
 	const struct ascend_emu_kernel *kern;
+	struct ascend_cp_group *grp;
 	u32 nr_runs;
 	u32 next_run;
 	atomic_t runs_left;
@@ -261,11 +339,229 @@ static struct ascend_cp_job *ascend_cp_job_alloc(struct ascend_emu_cp *cp,
 	job->q = q;
 	job->cmd = *cmd;
 	job->seq = seq;
-	job->deadline = ascend_cmd_deadline(ktime_get_ns(), timeout_ms,
-					    READ_ONCE(cp->cmd_timeout_ms));
+	timeout_ms = ascend_cmd_limit_ms(timeout_ms,
+					 READ_ONCE(cp->cmd_timeout_ms),
+					 q->ctx.flags & ASCEND_HW_QUEUE_LIMITED);
+	job->deadline = ascend_cmd_deadline(ktime_get_ns(), timeout_ms, 0);
 	spin_lock_init(&job->fault_lock);
 	INIT_LIST_HEAD(&job->link);
 	return job;
+}
+
+/* ------------------------------------------------------------------------ */
+/*
+ * AI-core scheduling.  Launches wait in their queue's scheduling group; a
+ * free core goes to the waiting group that has used the least core time
+ * (its vtime), and takes that group's oldest yielded block, else the next
+ * block of its oldest launch.  A block whose turn has lasted sched_slice_us
+ * while a group with no more vtime than its own waits yields its core at
+ * its next poll point (ascend_emu_core_yield_due()): the kernel stores its
+ * loop cursor, the block goes back to its group and resumes later, on any
+ * core.  So a group that starts waiting, having used less than the others,
+ * gets a core within one slice plus one poll interval of a kernel.
+ */
+
+static u64 ascend_cp_slice_ns(void)
+{
+	return (u64)READ_ONCE(sched_slice_us) * NSEC_PER_USEC;
+}
+
+/* The waiting group with the least vtime other than @skip.  core_lock. */
+static struct ascend_cp_group *ascend_cp_pick(struct ascend_emu_cp *cp,
+					      struct ascend_cp_group *skip)
+{
+	struct ascend_cp_group *g, *best = NULL;
+
+	list_for_each_entry(g, &cp->ready, ready_link)
+		if (g != skip &&
+		    (!best || ascend_sched_before(g->vtime, best->vtime)))
+			best = g;
+	return best;
+}
+
+/* Charge @g the core time of turn @sl up to @now.  core_lock. */
+static void ascend_cp_charge(struct ascend_cp_group *g,
+			     struct ascend_emu_slice *sl, u64 now)
+{
+	/* a waker may have charged up to a later clock reading already */
+	if (ascend_sched_before(sl->charged, now)) {
+		g->vtime += now - sl->charged;
+		sl->charged = now;
+	}
+}
+
+/*
+ * @g becomes active after a pause: charge the blocks on cores up to now,
+ * then start @g no more than one slice below the least vtime of the active
+ * groups: no credit for the time it was idle.  core_lock.
+ */
+static void ascend_cp_group_wake(struct ascend_emu_cp *cp,
+				 struct ascend_cp_group *g)
+{
+	struct ascend_cp_group *a;
+	u64 now = ktime_get_ns(), least = 0;
+	unsigned int i;
+	bool any = false;
+
+	for (i = 0; i < cp->nr_cores; i++) {
+		struct ascend_emu_core *core = &cp->cores[i];
+
+		if (core->grp)
+			ascend_cp_charge(core->grp, &core->slice, now);
+	}
+	list_for_each_entry(a, &cp->active, active_link)
+		if (!any || ascend_sched_before(a->vtime, least)) {
+			least = a->vtime;
+			any = true;
+		}
+	if (any && ascend_sched_before(cp->vclock, least))
+		cp->vclock = least;
+	g->vtime = ascend_sched_wake_vtime(g->vtime, cp->vclock,
+					   ascend_cp_slice_ns());
+	list_add_tail(&g->active_link, &cp->active);
+}
+
+/* One block of @g left its core.  core_lock. */
+static void ascend_cp_group_left(struct ascend_cp_group *g)
+{
+	if (!--g->running && !g->ready)
+		list_del_init(&g->active_link);
+}
+
+/* @g has blocks waiting: make it ready.  core_lock. */
+static void ascend_cp_group_ready(struct ascend_emu_cp *cp,
+				  struct ascend_cp_group *g)
+{
+	if (g->ready)
+		return;
+	if (!g->running)
+		ascend_cp_group_wake(cp, g);
+	list_add_tail(&g->ready_link, &cp->ready);
+	WRITE_ONCE(g->ready, true);
+	WRITE_ONCE(cp->nr_ready, cp->nr_ready + 1);
+}
+
+/*
+ * Take the next block of the best waiting group for a core: *@run, *@n
+ * blocks (all that are left of an aborted launch), *@pos where it resumes.
+ * NULL when nothing waits.  core_lock.
+ */
+static struct ascend_cp_job *ascend_cp_take(struct ascend_emu_cp *cp,
+					    struct ascend_emu_core *core,
+					    u32 *run, u32 *n, u64 *pos)
+{
+	struct ascend_cp_group *g = ascend_cp_pick(cp, NULL);
+	struct ascend_cp_block *blk;
+	struct ascend_cp_job *job;
+
+	if (!g)
+		return NULL;
+	if (!list_empty(&g->yielded)) {
+		blk = list_first_entry(&g->yielded, struct ascend_cp_block,
+				       link);
+		list_del(&blk->link);
+		job = blk->job;
+		*run = blk->run;
+		*n = 1;
+		*pos = blk->pos;
+		if (!core->spare)
+			core->spare = blk;
+		else
+			kfree(blk);
+	} else {
+		job = list_first_entry(&g->launches, struct ascend_cp_job, link);
+		*run = job->next_run;
+		/* an aborted launch: take every block left at once */
+		*n = READ_ONCE(job->abort) ? job->nr_runs - *run : 1;
+		*pos = 0;
+		job->next_run += *n;
+		if (job->next_run == job->nr_runs)
+			list_del_init(&job->link);
+	}
+	if (list_empty(&g->yielded) && list_empty(&g->launches)) {
+		list_del_init(&g->ready_link);
+		WRITE_ONCE(g->ready, false);
+		WRITE_ONCE(cp->nr_ready, cp->nr_ready - 1);
+	}
+	g->running++;
+	core->grp = g;
+	core->slice.start = ktime_get_ns();
+	core->slice.charged = core->slice.start;
+	return job;
+}
+
+bool ascend_emu_core_yield_due(struct ascend_emu_slice *sl)
+{
+	struct ascend_emu_core *core = container_of(sl, struct ascend_emu_core,
+						    slice);
+	struct ascend_emu_cp *cp = core->cp;
+	struct ascend_cp_group *g = core->grp, *other;
+	u64 slice = ascend_cp_slice_ns(), now;
+	bool yield;
+
+	/*
+	 * Nobody else waits: no clock, no lock.  Racy reads: a group that
+	 * starts waiting right now is seen at the next poll point.
+	 */
+	if (!slice || READ_ONCE(cp->nr_ready) <= (READ_ONCE(g->ready) ? 1 : 0))
+		return false;
+	now = ktime_get_ns();
+	if (now - sl->start < slice)
+		return false;
+	/* the record it goes back to its group with; none: run on */
+	if (!core->spare)
+		core->spare = kmalloc(sizeof(*core->spare), GFP_KERNEL);
+	if (!core->spare)
+		return false;
+
+	spin_lock(&cp->core_lock);
+	ascend_cp_charge(g, sl, now);
+	other = ascend_cp_pick(cp, g);
+	yield = other && ascend_sched_yield(now - sl->start, slice, g->vtime,
+					    other->vtime);
+	spin_unlock(&cp->core_lock);
+	if (!yield)
+		sl->start = now;	/* nobody poorer waits: another turn */
+	return yield;
+}
+
+/* Run one block of @job on @core.  Returns ascend_emu_kernel_run()'s. */
+static int ascend_core_run(struct ascend_emu_core *core,
+			   struct ascend_cp_job *job, u32 run)
+{
+	struct ascend_emu_cp *cp = core->cp;
+	struct ascend_cp_group *g = core->grp;
+	struct ascend_emu_fault f = {};
+	struct ascend_cp_block *blk;
+	int ret;
+	u64 now;
+
+	ret = ascend_emu_kernel_run(job->q, job->kern, &job->cmd.launch, run,
+				    core->scratch, &job->abort, &core->slice,
+				    &f);
+	if (ret == -EIO)
+		ascend_cp_job_fault(job, f.code, f.addr);
+	now = ktime_get_ns();
+
+	spin_lock(&cp->core_lock);
+	ascend_cp_charge(g, &core->slice, now);
+	if (ret == -EAGAIN) {
+		/* yield_due() made sure of the record */
+		blk = core->spare;
+		core->spare = NULL;
+		blk->job = job;
+		blk->run = run;
+		blk->pos = core->slice.pos;
+		list_add_tail(&blk->link, &g->yielded);
+		ascend_cp_group_ready(cp, g);
+	}
+	ascend_cp_group_left(g);
+	core->grp = NULL;
+	spin_unlock(&cp->core_lock);
+	/* the block waits again: a core that went to sleep meanwhile takes it */
+	if (ret == -EAGAIN && wq_has_sleeper(&cp->core_wq))
+		wake_up(&cp->core_wq);
+	return ret;
 }
 
 static int ascend_core_thread(void *data)
@@ -274,36 +570,31 @@ static int ascend_core_thread(void *data)
 	struct ascend_emu_cp *cp = core->cp;
 	struct ascend_cp_job *job;
 	u32 run = 0, n = 0;
+	u64 pos = 0;
 
 	while (!kthread_should_stop()) {
-		job = NULL;
 		spin_lock(&cp->core_lock);
-		if (!list_empty(&cp->launches)) {
-			job = list_first_entry(&cp->launches,
-					       struct ascend_cp_job, link);
-			run = job->next_run;
-			/* an aborted launch: take every block left at once */
-			n = READ_ONCE(job->abort) ? job->nr_runs - run : 1;
-			job->next_run += n;
-			if (job->next_run == job->nr_runs)
-				list_del_init(&job->link);
-		}
+		job = ascend_cp_take(cp, core, &run, &n, &pos);
 		spin_unlock(&cp->core_lock);
 
 		if (!job) {
 			wait_event_idle(cp->core_wq,
-					!list_empty_careful(&cp->launches) ||
+					READ_ONCE(cp->nr_ready) ||
 					kthread_should_stop());
 			continue;
 		}
 
 		if (n == 1 && !READ_ONCE(job->abort)) {
-			struct ascend_emu_fault f = {};
-
-			if (ascend_emu_kernel_run(job->q, job->kern,
-						  &job->cmd.launch, run,
-						  core->scratch, &job->abort, &f))
-				ascend_cp_job_fault(job, f.code, f.addr);
+			core->slice.pos = pos;
+			if (ascend_core_run(core, job, run) == -EAGAIN) {
+				cond_resched();
+				continue;	/* back in its group */
+			}
+		} else {
+			spin_lock(&cp->core_lock);
+			ascend_cp_group_left(core->grp);
+			core->grp = NULL;
+			spin_unlock(&cp->core_lock);
 		}
 		if (atomic_sub_and_test(n, &job->runs_left))
 			ascend_cp_job_finish(job);
@@ -373,12 +664,14 @@ static bool ascend_cp_launch(struct ascend_emu_cp *cp, struct ascend_emu_queue *
 	if (!job)	/* no memory for the hand-off: run it here */
 		return ascend_cp_launch_here(cp, q, cmd, seq);
 	job->kern = kern;
+	job->grp = q->grp;
 	job->nr_runs = runs;
 	atomic_set(&job->runs_left, runs);
 	ascend_cp_job_publish(cp, job);
 
 	spin_lock(&cp->core_lock);
-	list_add_tail(&job->link, &cp->launches);
+	list_add_tail(&job->link, &job->grp->launches);
+	ascend_cp_group_ready(cp, job->grp);
 	spin_unlock(&cp->core_lock);
 	wake_up_all(&cp->core_wq);
 	return false;
@@ -405,7 +698,7 @@ static void ascend_cp_dma_work(struct work_struct *work)
 	u64 addr = 0;
 	u32 code;
 
-	code = ascend_emu_copy_cmd(q->emu, q->ctx.asid,
+	code = ascend_emu_copy_cmd(q->emu, q->ctx.asid, q->grp,
 				   &job->cmd, &job->abort, &addr);
 	if (code)
 		ascend_cp_job_fault(job, code, addr);
@@ -589,9 +882,12 @@ static bool ascend_cp_park(struct ascend_emu_cp *cp, struct ascend_emu_queue *q,
 							      cmd->event.timeout_ms,
 							      0) ?: 1;
 	} else {
-		timeout_ms = cmd->value.timeout_ms;
+		timeout_ms = ascend_cmd_limit_ms(cmd->value.timeout_ms,
+						 READ_ONCE(cp->cmd_timeout_ms),
+						 q->ctx.flags &
+						 ASCEND_HW_QUEUE_LIMITED);
 		q->cur_deadline = ascend_cmd_deadline(ktime_get_ns(), timeout_ms,
-						      READ_ONCE(cp->cmd_timeout_ms));
+						      0);
 	}
 	q->cur_cmd = *cmd;
 	q->cur_seq = seq;
@@ -820,7 +1116,7 @@ static int ascend_cp_thread(void *data)
 		}
 		/* the clock is not free (emulated TSC): read it every 16th poll */
 		if (READ_ONCE(poll_us) && ++polls % 16 &&
-		    list_empty_careful(&cp->launches)) {
+		    !READ_ONCE(cp->nr_ready)) {
 			cond_resched();
 			cpu_relax();
 			continue;
@@ -833,7 +1129,7 @@ static int ascend_cp_thread(void *data)
 		 */
 		if (ktime_get_ns() - idle_since <
 		    (u64)READ_ONCE(poll_us) * NSEC_PER_USEC &&
-		    list_empty_careful(&cp->launches)) {
+		    !READ_ONCE(cp->nr_ready)) {
 			cond_resched();
 			cpu_relax();
 			continue;
@@ -852,6 +1148,7 @@ static void ascend_cp_free_cores(struct ascend_emu_cp *cp)
 		if (!IS_ERR_OR_NULL(cp->cores[i].thread))
 			kthread_stop(cp->cores[i].thread);
 		kfree(cp->cores[i].scratch);
+		kfree(cp->cores[i].spare);
 	}
 	kfree(cp->cores);
 }
@@ -881,8 +1178,11 @@ int ascend_emu_cp_init(struct ascend_emu *emu)
 	init_waitqueue_head(&cp->wake_wq);
 	init_waitqueue_head(&cp->idle_wq);
 	spin_lock_init(&cp->core_lock);
-	INIT_LIST_HEAD(&cp->launches);
+	hash_init(cp->groups);
+	INIT_LIST_HEAD(&cp->ready);
+	INIT_LIST_HEAD(&cp->active);
 	init_waitqueue_head(&cp->core_wq);
+	init_waitqueue_head(&cp->dma_wq);
 
 	cp->scratch = kmalloc(ASCEND_EMU_SCRATCH_SIZE, GFP_KERNEL);
 	cp->nr_cores = max(emu->num_ai_cores, 1U);
@@ -926,9 +1226,98 @@ void ascend_emu_cp_fini(struct ascend_emu *emu)
 	kthread_stop(cp->thread);
 	WARN_ON(!list_empty(&cp->queues));
 	WARN_ON(!xa_empty(&cp->qids));
-	WARN_ON(!list_empty(&cp->launches));
+	WARN_ON(!list_empty(&cp->ready));
+	WARN_ON(!hash_empty(cp->groups));
 	ascend_cp_free(cp);
 	emu->cp = NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The DMA share of a group: its jobs in the engines at once */
+
+static int ascend_cp_dma_share(struct ascend_emu *emu)
+{
+	return ASCEND_EMU_GROUP_DMA_JOBS * max(emu->num_dma_engines, 1U);
+}
+
+bool ascend_emu_cp_dma_begin(struct ascend_emu *emu, struct ascend_cp_group *g,
+			     const bool *abort)
+{
+	struct ascend_emu_cp *cp = emu->cp;
+	int share = ascend_cp_dma_share(emu);
+
+	while (!atomic_add_unless(&g->dma_jobs, 1, share)) {
+		if (READ_ONCE(*abort))
+			return false;
+		wait_event_idle_timeout(cp->dma_wq,
+					atomic_read(&g->dma_jobs) < share ||
+					READ_ONCE(*abort),
+					msecs_to_jiffies(5));
+	}
+	return true;
+}
+
+void ascend_emu_cp_dma_end(struct ascend_emu *emu, struct ascend_cp_group *g)
+{
+	struct ascend_emu_cp *cp = emu->cp;
+
+	atomic_dec(&g->dma_jobs);
+	/* its full barrier orders the decrement before the look for sleepers */
+	if (wq_has_sleeper(&cp->dma_wq))
+		wake_up(&cp->dma_wq);
+}
+
+/* Join @q to the group of its context's sched_group (made if new). */
+static int ascend_cp_group_get(struct ascend_emu_cp *cp,
+			       struct ascend_emu_queue *q)
+{
+	struct ascend_cp_group *g, *new;
+	u32 key = q->ctx.sched_group;
+
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	spin_lock(&cp->core_lock);
+	hash_for_each_possible(cp->groups, g, node, key)
+		if (g->key == key)
+			break;
+	if (!g) {
+		g = new;
+		new = NULL;
+		g->key = key;
+		INIT_LIST_HEAD(&g->launches);
+		INIT_LIST_HEAD(&g->yielded);
+		INIT_LIST_HEAD(&g->ready_link);
+		INIT_LIST_HEAD(&g->active_link);
+		atomic_set(&g->dma_jobs, 0);
+		hash_add(cp->groups, &g->node, key);
+	}
+	g->refs++;
+	q->grp = g;
+	spin_unlock(&cp->core_lock);
+	kfree(new);
+	return 0;
+}
+
+/* @q has stopped and has no job left: leave its group. */
+static void ascend_cp_group_put(struct ascend_emu_cp *cp,
+				struct ascend_emu_queue *q)
+{
+	struct ascend_cp_group *g = q->grp;
+
+	if (!g)
+		return;
+	spin_lock(&cp->core_lock);
+	if (--g->refs) {
+		g = NULL;
+	} else {
+		/* no queue, so no launch and no block of the group is left */
+		WARN_ON(g->ready || g->running);
+		hash_del(&g->node);
+	}
+	spin_unlock(&cp->core_lock);
+	kfree(g);
+	q->grp = NULL;
 }
 
 int ascend_emu_queue_start(struct ascend_hw_device *hw, u32 qid,
@@ -941,8 +1330,14 @@ int ascend_emu_queue_start(struct ascend_hw_device *hw, u32 qid,
 	q = ascend_emu_queue_new(cp->emu, qid, ctx);
 	if (IS_ERR(q))
 		return PTR_ERR(q);
+	ret = ascend_cp_group_get(cp, q);
+	if (ret) {
+		ascend_emu_queue_free(q);
+		return ret;
+	}
 	ret = xa_insert(&cp->qids, qid, q, GFP_KERNEL);
 	if (ret) {
+		ascend_cp_group_put(cp, q);
 		ascend_emu_queue_free(q);
 		return ret == -EBUSY ? -EINVAL : ret;
 	}
@@ -974,6 +1369,7 @@ void ascend_emu_queue_stop(struct ascend_hw_device *hw, u32 qid)
 	 */
 	wait_event(cp->idle_wq, READ_ONCE(cp->running) != q &&
 		   !READ_ONCE(q->cur_job));
+	ascend_cp_group_put(cp, q);
 	/* a parked command is dropped with the queue */
 	ascend_emu_queue_free(q);
 }

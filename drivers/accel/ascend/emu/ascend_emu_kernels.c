@@ -40,6 +40,8 @@
  * @scratch: ASCEND_EMU_SCRATCH_SIZE bytes of working memory
  * @abort: set when the launch is aborted (timeout, a fault of another
  *	block); NULL when nobody aborts
+ * @sl: the block's turn on an AI core, which it may yield at a poll point
+ *	(NULL: it never yields)
  * @f: where a fault is reported
  */
 struct ascend_kctx {
@@ -49,6 +51,7 @@ struct ascend_kctx {
 	u32 num_blocks;
 	void *scratch;
 	const bool *abort;
+	struct ascend_emu_slice *sl;
 	struct ascend_emu_fault *f;
 };
 
@@ -131,6 +134,27 @@ static int kcheck_stop(struct ascend_kctx *k)
 	return 0;
 }
 
+/*
+ * A poll point after the block's work up to @pos: -EIO when it is to stop,
+ * -EAGAIN when it yields its AI core (it resumes at @pos later), else 0.
+ */
+static int kpoll(struct ascend_kctx *k, u64 pos)
+{
+	if (kcheck_stop(k))
+		return -EIO;
+	if (k->sl && ascend_emu_core_yield_due(k->sl)) {
+		k->sl->pos = pos;
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+/* Where the block (re)starts: @start, or where it yielded. */
+static u64 kresume(const struct ascend_kctx *k, u64 start)
+{
+	return k->sl && k->sl->pos ? k->sl->pos : start;
+}
+
 /* This block's share [*start, *end) of @count elements. */
 static void kshare(const struct ascend_kctx *k, u64 count, u64 *start,
 		   u64 *end)
@@ -181,16 +205,19 @@ static int k_fill32(struct ascend_kctx *k)
 	u32 v = karg_u32(k, 8), *buf = k->scratch;
 	u64 i, start, end, va;
 	unsigned int n, j;
+	int ret;
 
 	kshare(k, count, &start, &end);
 	for (j = 0; j < step; j++)
 		buf[j] = v;
-	for (i = start; i < end; i += n) {
+	for (i = kresume(k, start); i < end; i += n) {
 		n = min_t(u64, end - i, step);
 		if (kaddr(k, p, i, sizeof(u32), &va) ||
-		    kmem(k, va, buf, n * sizeof(u32), true) ||
-		    kcheck_stop(k))
+		    kmem(k, va, buf, n * sizeof(u32), true))
 			return -EIO;
+		ret = kpoll(k, i + n);
+		if (ret)
+			return ret;
 		cond_resched();
 	}
 	return 0;
@@ -204,9 +231,10 @@ static int k_add32(struct ascend_kctx *k)
 	s32 *ba = k->scratch, *bb = ba + step;
 	u64 i, start, end, va, vb, vc;
 	unsigned int n, j;
+	int ret;
 
 	kshare(k, karg_u64(k, 24), &start, &end);
-	for (i = start; i < end; i += n) {
+	for (i = kresume(k, start); i < end; i += n) {
 		n = min_t(u64, end - i, step);
 		if (kaddr(k, a, i, sizeof(s32), &va) ||
 		    kaddr(k, b, i, sizeof(s32), &vb) ||
@@ -216,8 +244,11 @@ static int k_add32(struct ascend_kctx *k)
 			return -EIO;
 		for (j = 0; j < n; j++)
 			ba[j] = (s32)((u32)ba[j] + (u32)bb[j]);
-		if (kmem(k, vc, ba, n * sizeof(s32), true) || kcheck_stop(k))
+		if (kmem(k, vc, ba, n * sizeof(s32), true))
 			return -EIO;
+		ret = kpoll(k, i + n);
+		if (ret)
+			return ret;
 		cond_resched();
 	}
 	return 0;
@@ -229,14 +260,18 @@ static int k_copy(struct ascend_kctx *k)
 	u64 dst = karg_u64(k, 0), src = karg_u64(k, 8), bytes = karg_u64(k, 16);
 	u64 i, start, end, vd, vs;
 	unsigned int n;
+	int ret;
 
 	kshare(k, bytes, &start, &end);
-	for (i = start; i < end; i += n) {
+	for (i = kresume(k, start); i < end; i += n) {
 		n = min_t(u64, end - i, ASCEND_EMU_SCRATCH_SIZE);
 		if (kaddr(k, src, i, 1, &vs) || kaddr(k, dst, i, 1, &vd) ||
 		    kmem(k, vs, k->scratch, n, false) ||
-		    kmem(k, vd, k->scratch, n, true) || kcheck_stop(k))
+		    kmem(k, vd, k->scratch, n, true))
 			return -EIO;
+		ret = kpoll(k, i + n);
+		if (ret)
+			return ret;
 		cond_resched();
 	}
 	return 0;
@@ -326,9 +361,10 @@ static int k_addf32(struct ascend_kctx *k)
 	u32 *ba = k->scratch, *bb = ba + step;
 	u64 i, start, end, va, vb, vc;
 	unsigned int n, j;
+	int ret;
 
 	kshare(k, karg_u64(k, 24), &start, &end);
-	for (i = start; i < end; i += n) {
+	for (i = kresume(k, start); i < end; i += n) {
 		n = min_t(u64, end - i, step);
 		if (kaddr(k, a, i, sizeof(u32), &va) ||
 		    kaddr(k, b, i, sizeof(u32), &vb) ||
@@ -338,25 +374,33 @@ static int k_addf32(struct ascend_kctx *k)
 			return -EIO;
 		for (j = 0; j < n; j++)
 			ba[j] = ascend_f32_add(ba[j], bb[j]);
-		if (kmem(k, vc, ba, n * sizeof(u32), true) || kcheck_stop(k))
+		if (kmem(k, vc, ba, n * sizeof(u32), true))
 			return -EIO;
+		ret = kpoll(k, i + n);
+		if (ret)
+			return ret;
 		cond_resched();
 	}
 	return 0;
 }
 
-/* Spin(u64 usec): the blocks run in parallel, so the launch takes usec */
+/*
+ * Spin(u64 usec): the blocks run in parallel, so the launch takes usec.
+ * Its progress (the microseconds spun) is its resume point.
+ */
 static int k_spin(struct ascend_kctx *k)
 {
-	u64 left = karg_u64(k, 0);
+	u64 total = karg_u64(k, 0), done = kresume(k, 0);
 	unsigned long step;
+	int ret;
 
-	while (left) {
-		if (kcheck_stop(k))
-			return -EIO;
-		step = min_t(u64, left, 1000);
+	while (done < total) {
+		ret = kpoll(k, done);
+		if (ret)
+			return ret;
+		step = min_t(u64, total - done, 1000);
 		usleep_range(step, step + 50);
-		left -= step;
+		done += step;
 	}
 	return 0;
 }
@@ -423,6 +467,7 @@ int ascend_emu_kernel_run(struct ascend_emu_queue *q,
 			  const struct ascend_emu_kernel *kern,
 			  const struct ascend_cmd_launch *l, u32 block,
 			  void *scratch, const bool *abort,
+			  struct ascend_emu_slice *sl,
 			  struct ascend_emu_fault *f)
 {
 	struct ascend_kctx k = {
@@ -432,12 +477,17 @@ int ascend_emu_kernel_run(struct ascend_emu_queue *q,
 		.num_blocks = l->num_blocks,
 		.scratch = scratch,
 		.abort = abort,
+		.sl = sl,
 		.f = f,
 	};
+	int ret;
 
-	if (kcheck_stop(&k) || kern->run(&k) || kcheck_stop(&k))
+	if (kcheck_stop(&k))
 		return -EIO;
-	return 0;
+	ret = kern->run(&k);
+	if (ret)
+		return ret;	/* -EIO, or -EAGAIN: it yielded */
+	return kcheck_stop(&k);
 }
 
 int ascend_emu_kernel_launch(struct ascend_emu_queue *q,
@@ -454,7 +504,7 @@ int ascend_emu_kernel_launch(struct ascend_emu_queue *q,
 		return -EIO;
 	}
 	for (b = 0; b < runs; b++) {
-		if (ascend_emu_kernel_run(q, kern, l, b, scratch, NULL, f))
+		if (ascend_emu_kernel_run(q, kern, l, b, scratch, NULL, NULL, f))
 			return -EIO;
 		cond_resched();
 	}

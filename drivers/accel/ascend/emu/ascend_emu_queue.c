@@ -31,7 +31,8 @@ struct ascend_emu_queue *ascend_emu_queue_new(struct ascend_emu *emu, u32 qid,
 	    !is_power_of_2(ctx->ring_entries) ||
 	    !is_power_of_2(ctx->printf_size) ||
 	    !IS_ALIGNED(ctx->ring_offset, PAGE_SIZE) ||
-	    ctx->printf_offset < sizeof(struct ascend_queue_status))
+	    ctx->printf_offset < sizeof(struct ascend_queue_status) ||
+	    (ctx->flags & ~ASCEND_HW_QUEUE_LIMITED))
 		return ERR_PTR(-EINVAL);
 	area = (u64)ctx->nr_pages * PAGE_SIZE;
 	ring_end = ctx->ring_offset + (u64)ctx->ring_entries * ASCEND_CMD_SIZE;
