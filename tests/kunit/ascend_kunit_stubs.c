@@ -13,6 +13,11 @@ int ascend_queue_file_drain(struct ascend_file *af)
 	return 0;
 }
 
+unsigned int ascend_queue_max(void)
+{
+	return ASCEND_HW_QUEUES;
+}
+
 int ascend_emu_cp_init(struct ascend_emu *emu)
 {
 	return 0;

@@ -321,6 +321,69 @@ TEST(hbm_quota_per_user)
 	munmap(r, sizeof(*r));
 }
 
+/*
+ * Event slots: the attacker's files together get user_max_events events,
+ * then -ENOSPC; the victim still creates one.
+ */
+TEST(event_share_per_user)
+{
+	long old = read_param("user_max_events");
+	struct report *r = report_new();
+	pid_t att, vic;
+
+	if (old < 0)
+		SKIP("no user_max_events parameter");
+	node_open_up();
+	REQUIRE(write_param("user_max_events", 8) == 0);
+
+	att = fork();
+	REQUIRE(att >= 0);
+	if (att == 0) {
+		struct drm_ascend_event_create e;
+		int fds[2], i, ret;
+
+		become(ATTACKER_UID);
+		fds[0] = open_accel();
+		fds[1] = open_accel();
+		for (i = 0; i < 16; i++) {
+			memset(&e, 0, sizeof(e));
+			ret = aioctl(fds[i % 2], DRM_IOCTL_ASCEND_EVENT_CREATE, &e);
+			if (ret) {
+				r->last_err = -ret;
+				break;
+			}
+			r->created++;
+		}
+		r->ready = 1;
+		wait_flag(&r->release);
+		_exit(0);
+	}
+	wait_flag(&r->ready);
+
+	vic = fork();
+	REQUIRE(vic >= 0);
+	if (vic == 0) {
+		struct drm_ascend_event_create e = { 0 };
+		int fd;
+
+		become(VICTIM_UID);
+		fd = open_accel();
+		r->victim_ok = aioctl(fd, DRM_IOCTL_ASCEND_EVENT_CREATE, &e) == 0;
+		close(fd);
+		_exit(0);
+	}
+	wait_child(vic);
+	r->release = 1;
+	wait_child(att);
+
+	CHECK_EQ(r->created, 8);
+	CHECK_EQ(r->last_err, ENOSPC);
+	CHECK(r->victim_ok);
+	write_param("user_max_events", old);
+	node_restore();
+	munmap(r, sizeof(*r));
+}
+
 /* ---- memory cgroups ----------------------------------------------------- */
 
 #define CG_ROOT	"/sys/fs/cgroup"

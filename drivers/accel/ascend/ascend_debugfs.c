@@ -33,8 +33,9 @@
  *           kernel log and of the trace buffer), pid, command name, queue
  *           handle, fault code, sequence number, faulting address, opcode
  *           of the faulting command.
- *  users    the per-user shares (queues, HBM), then one line per user with
- *           something on the device: uid, queues held, HBM bytes held.
+ *  users    the per-user shares (queues, events, HBM), then one line per
+ *           user with something on the device: uid, queues, event slots
+ *           and HBM bytes held.
  *
  * "hbm" and "clients" first drain every file's free ring, so the memory
  * freed on them is free here (ascend_gem_drain_device()).
@@ -451,14 +452,15 @@ static int ascend_debugfs_users(struct seq_file *m, void *data)
 	struct ascend_user *u;
 	unsigned long uid;
 
-	seq_printf(m, "shares: queues %u of %u per user, hbm %llu bytes per user\n",
+	seq_printf(m, "shares: queues %u of %u per user, events %u per user, hbm %llu bytes per user\n",
 		   ascend_user_queue_share(), ascend_queue_max(),
-		   ascend_user_hbm_share(adev));
-	seq_printf(m, "%10s %8s %16s\n", "uid", "queues", "hbm");
+		   ascend_user_event_share(), ascend_user_hbm_share(adev));
+	seq_printf(m, "%10s %8s %8s %16s\n", "uid", "queues", "events", "hbm");
 	xa_lock(&adev->users);
 	xa_for_each(&adev->users, uid, u) {
 		spin_lock(&u->lock);
-		seq_printf(m, "%10lu %8u %16llu\n", uid, u->queues, u->hbm);
+		seq_printf(m, "%10lu %8u %8u %16llu\n", uid, u->queues, u->events,
+			   u->hbm);
 		spin_unlock(&u->lock);
 	}
 	xa_unlock(&adev->users);

@@ -71,6 +71,8 @@ static void ascend_event_release(struct kref *ref)
 		drm_dev_exit(idx);
 	}
 	xa_erase(&adev->event_slots, e->slot);
+	ascend_user_uncharge_event(e->user);
+	ascend_user_put(e->user);
 	/* the interrupt handler may still be looking at it */
 	kfree_rcu(e, rcu);
 }
@@ -229,20 +231,27 @@ void ascend_event_file_fini(struct ascend_file *af)
 }
 
 /*
- * A new event with a fresh slot, or an ERR_PTR: -ENOSPC when every slot
- * of the device is taken.  Inside drm_dev_enter().
+ * A new event with a fresh slot, charged to @user, or an ERR_PTR: -ENOSPC
+ * when every slot of the device is taken or @user has its share.  Inside
+ * drm_dev_enter().
  */
 static struct ascend_event *ascend_event_new(struct ascend_device *adev,
-					     u32 flags)
+					     struct ascend_user *user, u32 flags)
 {
 	struct ascend_event *e;
 	u64 addr;
 	void *page;
 	int ret;
 
+	ret = ascend_user_charge_event(user);
+	if (ret)
+		return ERR_PTR(ret);
 	e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
-	if (!e)
+	if (!e) {
+		ascend_user_uncharge_event(user);
 		return ERR_PTR(-ENOMEM);
+	}
+	e->user = ascend_user_get(user);
 	kref_init(&e->ref);
 	refcount_set(&e->handles, 1);
 	e->adev = adev;
@@ -253,6 +262,8 @@ static struct ascend_event *ascend_event_new(struct ascend_device *adev,
 		       XA_LIMIT(1, ASCEND_HW_EVENT_SLOTS - 1),
 		       GFP_KERNEL_ACCOUNT);
 	if (ret) {
+		ascend_user_uncharge_event(user);
+		ascend_user_put(user);
 		kfree(e);
 		return ERR_PTR(ret == -EBUSY ? -ENOSPC : ret);
 	}
@@ -261,6 +272,8 @@ static struct ascend_event *ascend_event_new(struct ascend_device *adev,
 	       adev->hw_ops->hbm_map_page(adev->hw, round_down(addr, PAGE_SIZE)) : NULL;
 	if (!page) {
 		xa_erase(&adev->event_slots, e->slot);
+		ascend_user_uncharge_event(user);
+		ascend_user_put(user);
 		kfree_rcu(e, rcu);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -292,7 +305,7 @@ int ascend_ioctl_event_create(struct drm_device *drm, void *data,
 			       ASCEND_FAULT_SITE_EVENT_CREATE))
 		return -ENOMEM;
 
-	e = ascend_event_new(to_ascend_device(drm), args->flags);
+	e = ascend_event_new(to_ascend_device(drm), af->user, args->flags);
 	if (IS_ERR(e))
 		return PTR_ERR(e);
 	ret = ascend_event_add(af, e, &handle);

@@ -20,6 +20,7 @@
 #include "ascend_hw.h"
 
 struct ascend_device;
+struct ascend_user;
 struct ascend_file;
 
 /**
@@ -29,6 +30,7 @@ struct ascend_file;
  * @handles: handles (in the creator's and importers' tables) and IPC
  *	exports naming the event; when the last goes the event is dead
  * @adev: the device
+ * @user: the creator's user, charged with the slot (a reference)
  * @flags: DRM_ASCEND_EVENT_* given at creation
  * @slot: the device event slot (1 .. ASCEND_HW_EVENT_SLOTS - 1)
  * @hw: the slot, through the aperture (valid while the device is there)
@@ -40,6 +42,7 @@ struct ascend_event {
 	struct kref ref;
 	refcount_t handles;
 	struct ascend_device *adev;
+	struct ascend_user *user;
 	u32 flags;
 	u32 slot;
 	struct ascend_hw_event_slot *hw;

@@ -9,7 +9,8 @@
  * an xarray keyed by that uid; the entry goes when its last file, queue
  * and buffer are gone.
  *
- * Queues are bounded per user (user_max_queues, default 2048) under the
+ * Event slots are bounded per user (user_max_events, default 16384 of the
+ * device's 65535).  Queues are bounded per user (user_max_queues, default 2048) under the
  * device-wide max_queues (default 8192), so that one user holding many
  * files cannot take every queue: with the defaults four users get their
  * whole share.  HBM is bounded per user to user_hbm_percent of the device
@@ -32,6 +33,11 @@ static unsigned int user_max_queues = 2048;
 module_param(user_max_queues, uint, 0644);
 MODULE_PARM_DESC(user_max_queues,
 		 "Queues the files of one user (uid) may hold on one NPU (default 2048); QUEUE_CREATE fails with -ENOSPC beyond");
+
+static unsigned int user_max_events = 16384;
+module_param(user_max_events, uint, 0644);
+MODULE_PARM_DESC(user_max_events,
+		 "Event slots the files of one user (uid) may hold on one NPU (default 16384 of 65535); EVENT_CREATE fails with -ENOSPC beyond");
 
 static unsigned int user_hbm_percent = 50;
 module_param(user_hbm_percent, uint, 0644);
@@ -134,7 +140,7 @@ static void ascend_user_release(struct kref *ref)
 	struct ascend_user *u = container_of(ref, struct ascend_user, ref);
 	struct ascend_device *adev = u->adev;
 
-	WARN_ON(u->queues || u->hbm);
+	WARN_ON(u->queues || u->events || u->hbm);
 	/* a newer entry of the same user may have replaced this one */
 	xa_cmpxchg(&adev->users, from_kuid(&init_user_ns, u->uid), u, NULL, 0);
 	kfree(u);
@@ -164,6 +170,34 @@ void ascend_user_uncharge_queue(struct ascend_user *u)
 	spin_lock(&u->lock);
 	if (!WARN_ON(!u->queues))
 		u->queues--;
+	spin_unlock(&u->lock);
+}
+
+unsigned int ascend_user_event_share(void)
+{
+	return READ_ONCE(user_max_events);
+}
+
+int ascend_user_charge_event(struct ascend_user *u)
+{
+	int ret = 0;
+
+	spin_lock(&u->lock);
+	if (u->events >= ascend_user_event_share() && !ascend_user_exempt())
+		ret = -ENOSPC;
+	else
+		u->events++;
+	spin_unlock(&u->lock);
+	return ret;
+}
+
+void ascend_user_uncharge_event(struct ascend_user *u)
+{
+	if (!u)		/* an event made without a file (KUnit) */
+		return;
+	spin_lock(&u->lock);
+	if (!WARN_ON(!u->events))
+		u->events--;
 	spin_unlock(&u->lock);
 }
 

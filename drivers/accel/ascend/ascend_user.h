@@ -21,8 +21,9 @@ struct ascend_device;
  * @ref: files, queues and HBM buffers of the user hold references
  * @adev: the device
  * @uid: the user, in the initial user namespace
- * @lock: protects @queues and @hbm
+ * @lock: protects @queues, @events and @hbm
  * @queues: hardware queues the user's files hold
+ * @events: device event slots the user's events hold
  * @hbm: bytes of HBM the user's buffers hold (exported memory stays
  *	charged to its allocator while importers use it)
  */
@@ -30,8 +31,9 @@ struct ascend_user {
 	struct kref ref;
 	struct ascend_device *adev;
 	kuid_t uid;
-	spinlock_t lock;	/* protects queues, hbm */
+	spinlock_t lock;	/* protects queues, events, hbm */
 	unsigned int queues;
+	unsigned int events;
 	u64 hbm;
 };
 
@@ -58,6 +60,11 @@ u64 ascend_user_hbm_quota(struct ascend_device *adev);
 /* One queue more: 0, or -ENOSPC past the user's share. */
 int ascend_user_charge_queue(struct ascend_user *u);
 void ascend_user_uncharge_queue(struct ascend_user *u);
+
+/* One event slot more: 0, or -ENOSPC past the user's share. */
+int ascend_user_charge_event(struct ascend_user *u);
+void ascend_user_uncharge_event(struct ascend_user *u);
+unsigned int ascend_user_event_share(void);
 
 /* @bytes of HBM more: 0, or -EDQUOT past the user's share. */
 int ascend_user_charge_hbm(struct ascend_user *u, u64 bytes);
