@@ -1867,6 +1867,7 @@ static void fz_forget(struct fz_proc *p)
 	p->nmaps = 0;
 	p->fring = NULL;	/* it was one of the maps */
 	p->fring_entries = 0;
+	p->activity = NULL;	/* so was this */
 	for (i = 0; i < FZ_MAX_BOS; i++)
 		p->bos[i].live = 0;	/* addresses stay: stale VAs */
 	for (i = 0; i < FZ_MAX_HOST; i++)
