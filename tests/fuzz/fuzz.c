@@ -171,6 +171,7 @@ struct fz_proc {
 	struct fuzz_totals *tot;	/* this process's slot (shared memory) */
 	uint64_t deadline_ns;
 	struct drm_ascend_free_ring *fring;	/* the free ring, if mapped */
+	uint64_t *activity;			/* the activity bitmap, if mapped */
 	uint32_t fring_entries;
 	struct fz_cur *cur[FZ_MAX_THREADS];	/* each thread's, for reports */
 };
@@ -591,6 +592,40 @@ static void op_free_ring(struct fz_proc *p)
 	f.va = gen_dev_addr(p, &room);
 	if (chance(50))
 		fz_ioctl(p, DRM_IOCTL_ASCEND_BO_FREE, &f);
+}
+
+/*
+ * The queue activity bitmap: create it (or try, with junk arguments), then
+ * scribble on it (random bits, handles of live and dead queues, all ones),
+ * and let a synchronous fill look at it.
+ */
+static void op_activity(struct fz_proc *p)
+{
+	struct drm_ascend_queue_activity a = { 0 };
+	unsigned int i, n;
+	void *m;
+
+	pthread_mutex_lock(&p->lock);
+	if (!p->activity) {
+		a.flags = chance(90) ? 0 : gen_flags32();
+		a.reserved = chance(90) ? 0 : rnd();
+		if (fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_ACTIVITY, &a) == 0) {
+			m = mmap(NULL, a.mmap_size, PROT_READ | PROT_WRITE,
+				 MAP_SHARED, p->fd, (off_t)a.mmap_offset);
+			if (m != MAP_FAILED && fz_keep_map(p, m, a.mmap_size) == 0)
+				p->activity = m;
+		}
+		pthread_mutex_unlock(&p->lock);
+		return;
+	}
+	n = 1 + rndn(8);
+	for (i = 0; i < n; i++) {
+		unsigned int w = rndn(DRM_ASCEND_QUEUE_ACTIVITY_SIZE / 8);
+
+		__atomic_store_n(&p->activity[chance(70) ? w % 130 : w],
+				 chance(20) ? ~0ULL : rnd(), __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&p->lock);
 }
 
 static void op_gem_close(struct fz_proc *p)
@@ -1270,7 +1305,7 @@ static const char *fz_ioctl_name(unsigned long req)
 		"EVENT_CREATE", "EVENT_DESTROY", "EVENT_WAIT", "EVENT_SIGNAL",
 		"QUEUE_RESET", "HOST_ALLOC", "HOST_REGISTER", "COPY_BATCH",
 		"COPY_2D", "PEER", "IPC_EXPORT", "IPC_SET_PID", "IPC_IMPORT",
-		"IPC_CLOSE", "BO_FREE", "FREE_RING_CREATE",
+		"IPC_CLOSE", "BO_FREE", "FREE_RING_CREATE", "QUEUE_ACTIVITY",
 	};
 	unsigned int nr = _IOC_NR(req);
 
@@ -1592,12 +1627,15 @@ static void fz_step(struct fz_proc *p)
 		case 2: case 3: if (fam & FUZZ_F_MEM) { FZ_OP("bo_create"); op_bo_create(p); return; } break;
 		case 4:
 			if (fam & FUZZ_F_MEM) {
-				if (chance(70)) {
+				if (chance(60)) {
 					FZ_OP("gem_close");
 					op_gem_close(p);
-				} else {
+				} else if (chance(75)) {
 					FZ_OP("free_ring");
 					op_free_ring(p);
+				} else {
+					FZ_OP("activity");
+					op_activity(p);
 				}
 				return;
 			}
@@ -1829,6 +1867,7 @@ static void fz_forget(struct fz_proc *p)
 	p->nmaps = 0;
 	p->fring = NULL;	/* it was one of the maps */
 	p->fring_entries = 0;
+	p->activity = NULL;	/* so was this */
 	for (i = 0; i < FZ_MAX_BOS; i++)
 		p->bos[i].live = 0;	/* addresses stay: stale VAs */
 	for (i = 0; i < FZ_MAX_HOST; i++)

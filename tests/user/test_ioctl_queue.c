@@ -90,6 +90,87 @@ TEST(create_flags_pad_einval)
 	close(fd);
 }
 
+/* Map the file's queue activity bitmap (QUEUE_ACTIVITY). */
+static uint64_t *activity_map(int fd)
+{
+	struct drm_ascend_queue_activity a = { 0 };
+	void *p;
+
+	REQUIRE_OK(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_ACTIVITY, &a));
+	REQUIRE(a.mmap_size == DRM_ASCEND_QUEUE_ACTIVITY_SIZE);
+	p = mmap(NULL, a.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 (off_t)a.mmap_offset);
+	REQUIRE(p != MAP_FAILED);
+	return p;
+}
+
+/* A Spin of @usec on one block, published without ringing or marking. */
+static uint64_t publish_spin(int fd, struct queue *q, uint64_t usec)
+{
+	struct ascend_cmd c;
+	uint64_t w = q->st->wptr;
+
+	cmd_launch(&c, kernel_id(fd, "Spin", NULL), 1, &usec, sizeof(usec));
+	memcpy(&q->ring[w % q->entries], &c, sizeof(c));
+	__atomic_store_n(&q->st->wptr, w + 1, __ATOMIC_RELEASE);
+	return w + 1;
+}
+
+/*
+ * With an activity bitmap a synchronous copy waits for the queues marked in
+ * it (or rung), and only for those: a 3 s Spin published and marked is
+ * complete when a 4-byte copy after it returns; the same Spin published
+ * on a second queue and neither marked nor rung is still running when the
+ * copy returns (the file promised to mark what it publishes); a doorbell
+ * marks its queue.  The bits of queues found complete are cleared.
+ */
+TEST(activity_bitmap_scopes_sync_waits)
+{
+	struct drm_ascend_queue_activity bad = { .pad = 1 };
+	struct drm_ascend_queue_wait w;
+	struct drm_ascend_bo_create bo;
+	uint64_t *act, seq1, seq2, zero = 0, dev;
+	struct queue q1, q2;
+	int fd = open_accel();
+
+	setup_window(fd);
+	REQUIRE_OK(bo_create(fd, 4096, 0, 0, &bo));
+	dev = bo.va;
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_ACTIVITY, &bad), EINVAL);
+	act = activity_map(fd);
+	REQUIRE_OK(queue_create(fd, 16, &q1));
+	REQUIRE_OK(queue_create(fd, 16, &q2));
+
+	/* marked, not rung: the copy kicks it and waits for it */
+	seq1 = publish_spin(fd, &q1, 300000);
+	__atomic_fetch_or(&act[q1.handle / 64], 1ULL << (q1.handle % 64), __ATOMIC_SEQ_CST);
+	REQUIRE_OK(dev_copy(fd, dev, (uintptr_t)&zero, sizeof(zero)));
+	CHECK_EQ(__atomic_load_n(&q1.st->completed, __ATOMIC_ACQUIRE), seq1);
+	/* found complete: cleared */
+	CHECK_EQ(act[q1.handle / 64] & (1ULL << (q1.handle % 64)), 0);
+
+	/* neither marked nor rung: not waited for (3 s spin, a 4-byte copy) */
+	seq2 = publish_spin(fd, &q2, 3000000);
+	REQUIRE_OK(dev_copy(fd, dev, (uintptr_t)&zero, sizeof(zero)));
+	CHECK(__atomic_load_n(&q2.st->completed, __ATOMIC_ACQUIRE) < seq2);
+	/* a doorbell marks it: the next copy waits */
+	REQUIRE_OK(queue_doorbell(&q2));
+	CHECK(act[q2.handle / 64] & (1ULL << (q2.handle % 64)));
+	REQUIRE_OK(dev_copy(fd, dev, (uintptr_t)&zero, sizeof(zero)));
+	CHECK_EQ(__atomic_load_n(&q2.st->completed, __ATOMIC_ACQUIRE), seq2);
+
+	/* garbage bits name no queue: ignored */
+	act[100] = ~0ULL;
+	REQUIRE_OK(dev_copy(fd, dev, (uintptr_t)&zero, sizeof(zero)));
+	CHECK_EQ(act[100], 0);
+	REQUIRE_OK(queue_wait(&q2, seq2, &w));
+	CHECK_EQ(w.fault, 0);
+	queue_destroy(&q1, 0);
+	queue_destroy(&q2, 0);
+	munmap(act, DRM_ASCEND_QUEUE_ACTIVITY_SIZE);
+	close(fd);
+}
+
 /* sysfs file of a writable module parameter of the driver */
 static const char *param_path(const char *name)
 {

@@ -206,6 +206,7 @@ ASCEND_HW_FN(ascend_ioctl_ipc_import)
 ASCEND_HW_FN(ascend_ioctl_ipc_close)
 ASCEND_HW_FN(ascend_ioctl_bo_free)
 ASCEND_HW_FN(ascend_ioctl_free_ring_create)
+ASCEND_HW_FN(ascend_ioctl_queue_activity)
 
 static const struct drm_ioctl_desc ascend_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ASCEND_DEV_QUERY, ascend_ioctl_dev_query_hw, 0),
@@ -240,6 +241,8 @@ static const struct drm_ioctl_desc ascend_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ASCEND_BO_FREE, ascend_ioctl_bo_free_hw, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_FREE_RING_CREATE,
 			  ascend_ioctl_free_ring_create_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_ACTIVITY,
+			  ascend_ioctl_queue_activity_hw, 0),
 };
 
 DEFINE_DRM_ACCEL_FOPS(ascend_fops);

@@ -34,6 +34,7 @@ struct ascend_free_ring;
 struct ascend_hbm_buf;
 struct ascend_hw_ops;
 struct ascend_queue;
+struct ascend_queue_area;
 struct platform_device;
 
 #define ASCEND_FAULT_LOG_SIZE	32	/* queue faults kept per device */
@@ -159,8 +160,11 @@ static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
  * @user: the user who opened the file, charged with its queues and HBM
  *	(ascend_user.h); a reference
  * @vm: the device MMU address space of this file
- * @queues_lock: protects @queues
+ * @queues_lock: protects @queues and the creation of @activity
  * @queues: queue handle -> &struct ascend_queue (allocated from 1)
+ * @activity: the queue activity bitmap user space marks its published
+ *	queues in (QUEUE_ACTIVITY; ascend_queue.c), or NULL; set once
+ *	(release), read with acquire, released by postclose
  * @hbm_used: bytes of HBM held by this file's buffer objects
  * @host_pinned: bytes of host memory held pinned for the device by this
  *	file's host objects (HOST_ALLOC pages and HOST_REGISTER pins), until
@@ -196,8 +200,9 @@ struct ascend_file {
 	struct ascend_device *adev;
 	struct ascend_user *user;
 	struct ascend_vm vm;
-	struct mutex queues_lock;	/* protects queues */
+	struct mutex queues_lock;	/* protects queues, activity creation */
 	struct xarray queues;
+	struct ascend_queue_area *activity;
 	atomic64_t hbm_used;
 	atomic64_t host_pinned;
 	atomic64_t copy_pinned;
@@ -264,6 +269,8 @@ int ascend_ioctl_copy_2d(struct drm_device *drm, void *data,
 			 struct drm_file *file);		/* ascend_copy_ext.c */
 int ascend_ioctl_queue_create(struct drm_device *drm, void *data,
 			      struct drm_file *file);		/* ascend_queue.c */
+int ascend_ioctl_queue_activity(struct drm_device *drm, void *data,
+				struct drm_file *file);
 int ascend_ioctl_queue_destroy(struct drm_device *drm, void *data,
 			       struct drm_file *file);		/* ascend_queue.c */
 int ascend_ioctl_queue_doorbell(struct drm_device *drm, void *data,

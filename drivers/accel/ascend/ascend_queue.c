@@ -846,6 +846,7 @@ void ascend_queue_file_init(struct ascend_file *af)
 {
 	mutex_init(&af->queues_lock);
 	xa_init_flags(&af->queues, XA_FLAGS_ALLOC1);
+	af->activity = NULL;
 	spin_lock_init(&af->retire_lock);
 	INIT_LIST_HEAD(&af->retires);
 	af->retire_fallbacks = 0;
@@ -884,6 +885,10 @@ void ascend_queue_file_fini(struct ascend_file *af)
 	}
 
 	xa_destroy(&af->queues);
+	/* user mappings keep the pages; the file lets go of its reference */
+	if (af->activity)
+		drm_gem_object_put(&af->activity->base);
+	af->activity = NULL;
 	mutex_destroy(&af->queues_lock);
 }
 
@@ -921,11 +926,75 @@ static int ascend_queue_drain_one(struct ascend_queue *q)
 					ascend_queue_wait_reached(q, target));
 }
 
+/* The file's activity bitmap (NULL: none), as its words. */
+static u64 *ascend_queue_activity_words(struct ascend_file *af)
+{
+	/* acquire: set once, after the area it points to was set up */
+	struct ascend_queue_area *act = smp_load_acquire(&af->activity);
+
+	return act ? act->vaddr : NULL;
+}
+
+/* Words of the bitmap that can name a queue handle. */
+#define ASCEND_QUEUE_ACTIVITY_WORDS	(ASCEND_HW_QUEUES / 64 + 1)
+static_assert(ASCEND_QUEUE_ACTIVITY_WORDS * sizeof(u64) <=
+	      DRM_ASCEND_QUEUE_ACTIVITY_SIZE);
+
+/* Mark @q active in its file's bitmap (a doorbell rang for it). */
+static void ascend_queue_mark_active(struct ascend_queue *q)
+{
+	u64 *words = ascend_queue_activity_words(q->af);
+
+	/* user space writes the same words: atomic, and any value will do */
+	if (words)
+		atomic64_or(BIT_ULL(q->handle % 64),
+			    (atomic64_t *)&words[q->handle / 64]);
+}
+
+/*
+ * Take the queues @af's bitmap marks active from word *@word on: set bits
+ * are cleared, and a queue that is maybe busy is referenced into @qs (at
+ * most @max).  Returns how many; *@word is where to go on (the same word
+ * again when @qs filled up inside it: its other bits are marked again).
+ */
+static unsigned int ascend_queue_collect_active(struct ascend_file *af,
+						u64 *words, unsigned int *word,
+						struct ascend_queue **qs,
+						unsigned int max)
+{
+	struct ascend_queue *q;
+	unsigned int n = 0, b;
+	u64 bits;
+
+	mutex_lock(&af->queues_lock);
+	for (; *word < ASCEND_QUEUE_ACTIVITY_WORDS; (*word)++) {
+		/* cleared first: a publisher sets its bit after its wptr */
+		bits = xchg(&words[*word], 0);
+		for (; bits; bits &= bits - 1) {
+			if (n == max) {
+				/* no room this time: still marked */
+				atomic64_or(bits, (atomic64_t *)&words[*word]);
+				goto out;
+			}
+			b = __ffs64(bits);
+			q = xa_load(&af->queues, *word * 64 + b);
+			if (q && ascend_queue_maybe_busy(q)) {
+				kref_get(&q->ref);
+				qs[n++] = q;
+			}
+		}
+	}
+out:
+	mutex_unlock(&af->queues_lock);
+	return n;
+}
+
 int ascend_queue_file_drain(struct ascend_file *af)
 {
 	struct ascend_queue *qs[ASCEND_QUEUE_DRAIN_BATCH];
+	u64 *words = ascend_queue_activity_words(af);
 	unsigned long idx = 0;
-	unsigned int n, i;
+	unsigned int n, i, word = 0;
 	struct ascend_queue *q;
 	int ret = 0;
 
@@ -940,31 +1009,42 @@ int ascend_queue_file_drain(struct ascend_file *af)
 		return 0;
 
 	/*
-	 * A file may hold thousands of queues, most of them idle: the scan
-	 * under the lock only reads two words per queue, and references and
-	 * waits are taken for the busy ones only, a batch at a time.
+	 * A file may hold thousands of queues, most of them idle.  With an
+	 * activity bitmap only the marked ones are looked at; without, the
+	 * scan under the lock reads two words per queue.  Either way
+	 * references and waits are taken for the busy ones only, a batch at
+	 * a time.
 	 */
 	do {
-		n = 0;
-		mutex_lock(&af->queues_lock);
-		xa_for_each_start(&af->queues, idx, q, idx) {
-			if (!ascend_queue_maybe_busy(q))
-				continue;
-			kref_get(&q->ref);
-			qs[n++] = q;
-			if (n == ARRAY_SIZE(qs)) {
-				idx++;
-				break;
+		if (words) {
+			n = ascend_queue_collect_active(af, words, &word, qs,
+							ARRAY_SIZE(qs));
+		} else {
+			n = 0;
+			mutex_lock(&af->queues_lock);
+			xa_for_each_start(&af->queues, idx, q, idx) {
+				if (!ascend_queue_maybe_busy(q))
+					continue;
+				kref_get(&q->ref);
+				qs[n++] = q;
+				if (n == ARRAY_SIZE(qs)) {
+					idx++;
+					break;
+				}
 			}
+			mutex_unlock(&af->queues_lock);
 		}
-		mutex_unlock(&af->queues_lock);
 
 		for (i = 0; i < n; i++) {
 			if (!ret)
 				ret = ascend_queue_drain_one(qs[i]);
+			/* interrupted: the next drain still has to see it */
+			if (ret && words)
+				ascend_queue_mark_active(qs[i]);
 			ascend_queue_put(qs[i]);
 		}
-	} while (!ret && n == ARRAY_SIZE(qs));
+	} while (!ret && (words ? word < ASCEND_QUEUE_ACTIVITY_WORDS :
+			  n == ARRAY_SIZE(qs)));
 	return ret;
 }
 
@@ -1133,6 +1213,39 @@ err_put_queue:
 	return ret;
 }
 
+int ascend_ioctl_queue_activity(struct drm_device *drm, void *data,
+				struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct drm_ascend_queue_activity *args = data;
+	struct ascend_queue_area *act;
+	int ret = 0;
+
+	if (args->flags || args->pad || args->reserved)
+		return -EINVAL;
+
+	mutex_lock(&af->queues_lock);
+	act = af->activity;
+	if (!act) {
+		act = ascend_queue_area_create(drm, DRM_ASCEND_QUEUE_ACTIVITY_SIZE);
+		if (IS_ERR(act)) {
+			ret = PTR_ERR(act);
+		} else {
+			ret = drm_vma_node_allow(&act->base.vma_node, file);
+			if (ret)
+				drm_gem_object_put(&act->base);
+			else	/* release: the area is set up */
+				smp_store_release(&af->activity, act);
+		}
+	}
+	mutex_unlock(&af->queues_lock);
+	if (ret)
+		return ret;
+	args->mmap_offset = drm_vma_node_offset_addr(&act->base.vma_node);
+	args->mmap_size = DRM_ASCEND_QUEUE_ACTIVITY_SIZE;
+	return 0;
+}
+
 int ascend_ioctl_queue_destroy(struct drm_device *drm, void *data,
 			       struct drm_file *file)
 {
@@ -1206,6 +1319,8 @@ int ascend_ioctl_queue_doorbell(struct drm_device *drm, void *data,
 				    READ_ONCE(q->status->wptr),
 				    ascend_queue_rptr(q),
 				    ascend_queue_completed(q));
+	/* a rung queue is active even if user space forgot its bit */
+	ascend_queue_mark_active(q);
 	/* the device clears NEED_WAKEUP as it answers */
 	q->adev->hw_ops->queue_doorbell(q->adev->hw, q->qid);
 	ascend_queue_put(q);

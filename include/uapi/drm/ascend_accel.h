@@ -67,6 +67,7 @@ extern "C" {
 #define DRM_ASCEND_IPC_CLOSE		0x16
 #define DRM_ASCEND_BO_FREE		0x17
 #define DRM_ASCEND_FREE_RING_CREATE	0x18
+#define DRM_ASCEND_QUEUE_ACTIVITY	0x19
 
 #define DRM_IOCTL_ASCEND_DEV_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_DEV_QUERY, struct drm_ascend_dev_query)
@@ -119,6 +120,9 @@ extern "C" {
 #define DRM_IOCTL_ASCEND_FREE_RING_CREATE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_FREE_RING_CREATE, \
 		 struct drm_ascend_free_ring_create)
+#define DRM_IOCTL_ASCEND_QUEUE_ACTIVITY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_QUEUE_ACTIVITY, \
+		 struct drm_ascend_queue_activity)
 
 /* ------------------------------------------------------------------------ */
 /* DEV_QUERY */
@@ -842,6 +846,38 @@ struct drm_ascend_queue_create {
 	__u32 pad;
 	__u64 mmap_offset;
 	__u64 mmap_size;
+};
+
+/* Bytes of the activity bitmap: one bit per queue handle (bit 0 unused). */
+#define DRM_ASCEND_QUEUE_ACTIVITY_SIZE	4096
+
+/**
+ * struct drm_ascend_queue_activity - the file's queue activity bitmap
+ * @flags: in: must be 0
+ * @pad: must be 0
+ * @mmap_offset: out: offset to mmap() the bitmap at on this file (shared,
+ *	read-write)
+ * @mmap_size: out: bytes to map, %DRM_ASCEND_QUEUE_ACTIVITY_SIZE
+ * @reserved: must be 0
+ *
+ * Synchronous operations of a file (COPY, FILL, COPY_2D, COPY_BATCH, ...)
+ * first wait for the commands its queues had published.  Without an
+ * activity bitmap that means looking at every queue of the file.  With one,
+ * the file promises: after publishing a wptr, set bit @handle (little-endian
+ * __u64 word @handle / 64, bit @handle % 64) of the bitmap with an atomic OR
+ * (a full barrier between the wptr store and reading the word, as for
+ * NEED_WAKEUP, lets a bit found set be left alone).  From then on those
+ * waits look only at queues whose bit is set or that were rung with
+ * %DRM_IOCTL_ASCEND_QUEUE_DOORBELL, and clear the bits of queues they
+ * found complete.  A bit user space forgets costs only its own ordering.
+ * One bitmap per file: a second call returns the same one.
+ */
+struct drm_ascend_queue_activity {
+	__u32 flags;
+	__u32 pad;
+	__u64 mmap_offset;
+	__u64 mmap_size;
+	__u64 reserved;
 };
 
 /* &drm_ascend_queue_destroy.flags */

@@ -194,6 +194,7 @@ aclError devnode_open(struct acl_device *dev)
 		goto err_close;
 	load_kernels(dev);
 	memory_ring_open(dev);	/* optional: aclrtFree without a system call */
+	dev->activity = queue_activity_open(dev->fd);	/* optional: cheap syncs */
 	dev->open = true;
 	return ACL_SUCCESS;
 
@@ -207,6 +208,8 @@ err_close:
 void devnode_close(struct acl_device *dev)
 {
 	memory_ring_close(dev);
+	queue_activity_close(dev->activity);
+	dev->activity = NULL;
 	close(dev->fd);
 	dev->fd = -1;
 	if (dev->va_size)

@@ -88,6 +88,8 @@ struct acl_device {
 	struct acl_stream *streams;	/* every live stream, default included */
 	struct acl_stream *default_stream;
 	unsigned int nr_streams;	/* on @streams; at most ACL_STREAMS_MAX */
+	/* The node's queue activity bitmap (queue.c); set in devnode_open(). */
+	uint64_t *activity;
 };
 
 /* Streams one process may have on one device, default streams included:
@@ -163,8 +165,16 @@ struct acl_queue {
 	/* QUEUE_RESETs issued, bumped before each (__atomic): a command seen
 	 * completed with the count unchanged since its submission ran */
 	uint64_t resets;
+	/* the file's activity bitmap word of this queue and its bit, marked
+	 * after each publish (NULL: the kernel has none) */
+	uint64_t *act_word;
+	uint64_t act_bit;
 };
-aclError queue_create(int fd, struct acl_queue *q);
+/* @activity: the file's activity bitmap (queue_activity_open()), or NULL */
+aclError queue_create(int fd, uint64_t *activity, struct acl_queue *q);
+/* Map the file's queue activity bitmap: NULL on kernels without one. */
+uint64_t *queue_activity_open(int fd);
+void queue_activity_close(uint64_t *activity);
 aclError queue_destroy(int fd, struct acl_queue *q, bool force);
 void queue_unmap(struct acl_queue *q);
 /* one command from two pieces (@a then @b), the rest of it zero */

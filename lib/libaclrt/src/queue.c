@@ -45,7 +45,29 @@ static bool layout_ok(const struct ascend_queue_status *st, uint64_t size)
 		(pow2(st->printf_size) && (uint64_t)st->printf_offset + st->printf_size <= size));
 }
 
-aclError queue_create(int fd, struct acl_queue *q)
+uint64_t *queue_activity_open(int fd)
+{
+	struct drm_ascend_queue_activity a = { 0 };
+	void *p;
+
+	if (drmIoctl(fd, DRM_IOCTL_ASCEND_QUEUE_ACTIVITY, &a) ||
+	    a.mmap_size != DRM_ASCEND_QUEUE_ACTIVITY_SIZE)
+		return NULL;	/* an older kernel looks at every queue itself */
+	p = mmap(NULL, a.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 (off_t)a.mmap_offset);
+	/* without the mapping the file's syncs would miss our work: unusable */
+	if (p == MAP_FAILED)
+		return NULL;
+	return p;
+}
+
+void queue_activity_close(uint64_t *activity)
+{
+	if (activity)
+		munmap(activity, DRM_ASCEND_QUEUE_ACTIVITY_SIZE);
+}
+
+aclError queue_create(int fd, uint64_t *activity, struct acl_queue *q)
 {
 	struct drm_ascend_queue_create c = { 0 };
 	struct ascend_queue_status *st;
@@ -93,6 +115,10 @@ aclError queue_create(int fd, struct acl_queue *q)
 	q->printf_size = st->printf_size;
 	q->wptr = st->wptr;
 	q->printf_dropped_seen = LOAD(&st->printf_dropped);
+	if (activity) {
+		q->act_word = &activity[c.handle / 64];
+		q->act_bit = 1ULL << (c.handle % 64);
+	}
 	return ACL_SUCCESS;
 }
 
@@ -325,6 +351,10 @@ aclError queue_submit2(int fd, struct acl_queue *q, const void *a, size_t alen,
 	/* NEED_WAKEUP: the device sets the flag, then rechecks wptr; we publish
 	 * wptr, then read the flag.  The full fence orders the two. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* The file's synchronous operations look only at marked queues: a
+	 * bit still set was not yet taken by one (which reads wptr after). */
+	if (q->act_word && !(__atomic_load_n(q->act_word, __ATOMIC_RELAXED) & q->act_bit))
+		__atomic_fetch_or(q->act_word, q->act_bit, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&st->flags, __ATOMIC_RELAXED) & ASCEND_QUEUE_STATUS_NEED_WAKEUP)
 		ring_doorbell(fd, q);
 	return ACL_SUCCESS;

@@ -89,7 +89,7 @@ static aclError stream_new(struct acl_device *dev, uint32_t flags, uint32_t prio
 	s = stream_alloc();
 	if (!s)
 		return acl_err(ACL_ERROR_BAD_ALLOC, "out of host memory");
-	ret = queue_create(dev->fd, &q);
+	ret = queue_create(dev->fd, dev->activity, &q);
 	if (ret) {
 		stream_recycle(s);
 		return ret;
