@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -439,6 +440,102 @@ TEST(recycled_pid_refused)
 	CHECK_EQ(set_pid_max(old_max), 0);
 	CHECK_EQ(bad, 0);
 	CHECK_EQ(p, listed);
+	CHECK_EQ(ipc_close(fd, key), 0);
+	gem_close(fd, bo.handle);
+	close(fd);
+}
+
+/*
+ * The process started by ns_spawn(): pid 1 of a PID namespace of its own.
+ * It reads its number in the initial namespace from @rd, checks getpid()
+ * is 1 and DEVICE_INFO's bare_tgid is that number, then imports @key
+ * (@allowed) or is refused (!@allowed).
+ */
+static void ns_child(int rd, const char *key, int allowed)
+{
+	struct drm_ascend_device_info info;
+	int32_t global;
+	int fd;
+
+	if (read(rd, &global, sizeof(global)) != sizeof(global))
+		_exit(20);
+	if (getpid() != 1)
+		_exit(21);
+	fd = open_ready();
+	query_info(fd, &info);
+	if (info.bare_tgid != global)
+		_exit(22);
+	close(fd);
+	if (allowed)
+		child_import_check(key, BUF_SIZE, 4);
+	child_import_refused(key);
+}
+
+/*
+ * Start ns_child() in a new PID namespace: a child unshares and forks it.
+ * *@global: its number in our (the initial) namespace; *@wr: where to
+ * send it.  Returns the middle child, which exits with its status; 0 when
+ * PID namespaces cannot be made (no CAP_SYS_ADMIN).
+ */
+static pid_t ns_spawn(const char *key, int allowed, pid_t *global, int *wr)
+{
+	int go[2], rep[2];
+	pid_t mid, g;
+
+	REQUIRE(pipe(go) == 0 && pipe(rep) == 0);
+	mid = fork();
+	REQUIRE(mid >= 0);
+	if (mid == 0) {
+		if (unshare(CLONE_NEWPID))
+			_exit(30);
+		g = fork();
+		if (g == 0)
+			ns_child(go[0], key, allowed);
+		/* our namespace is the initial one: g is the global number */
+		if (g < 0 || write(rep[1], &g, sizeof(g)) != sizeof(g))
+			_exit(31);
+		_exit(wait_child(g));
+	}
+	close(rep[1]);
+	if (read(rep[0], global, sizeof(*global)) != sizeof(*global)) {
+		REQUIRE(wait_child(mid) == 30);
+		return 0;
+	}
+	*wr = go[1];
+	close(go[0]);
+	close(rep[0]);
+	return mid;
+}
+
+/*
+ * PID namespaces: two processes, each pid 1 of a namespace of its own
+ * (siblings: the same number names different processes).  The allow-list
+ * names one of them by its number in the initial namespace, which is what
+ * DEVICE_INFO's bare_tgid (and aclrtDeviceGetBareTgid) tells each; that
+ * one imports, its sibling is refused.
+ */
+TEST(pid_namespaces_siblings)
+{
+	int fd = open_ready();
+	struct drm_ascend_bo_create bo = make_bo(fd, BUF_SIZE, 4);
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	pid_t ma, mb, ga = 0, gb = 0;
+	int wa = -1, wb = -1;
+
+	REQUIRE_OK(ipc_export_mem(fd, bo.va, BUF_SIZE, 0, key));
+	ma = ns_spawn(key, 1, &ga, &wa);
+	if (!ma)
+		SKIP("cannot create PID namespaces");
+	mb = ns_spawn(key, 0, &gb, &wb);
+	REQUIRE(mb > 0);
+	CHECK(ga != gb && ga > 1 && gb > 1);
+	CHECK_EQ(ipc_set_pid(fd, key, ga), 0);
+	REQUIRE(write(wa, &ga, sizeof(ga)) == sizeof(ga));
+	CHECK_EQ(wait_child(ma), 0);
+	REQUIRE(write(wb, &gb, sizeof(gb)) == sizeof(gb));
+	CHECK_EQ(wait_child(mb), 0);
+	close(wa);
+	close(wb);
 	CHECK_EQ(ipc_close(fd, key), 0);
 	gem_close(fd, bo.handle);
 	close(fd);
