@@ -6,6 +6,7 @@
 #include <kunit/test.h>
 
 extern struct kunit_suite ascend_hbm_test_suite;
+extern struct kunit_suite ascend_user_test_suite;
 extern struct kunit_suite ascend_vm_test_suite;
 extern struct kunit_suite ascend_copy_test_suite;
 extern struct kunit_suite ascend_emu_test_suite;

@@ -61,7 +61,7 @@ u64 ascend_user_hbm_share(struct ascend_device *adev)
 /* Is the calling task above the shares?  Asked without an audit record. */
 static bool ascend_user_exempt(void)
 {
-	return has_capability_noaudit(current, CAP_SYS_RESOURCE);
+	return ns_capable_noaudit(&init_user_ns, CAP_SYS_RESOURCE);
 }
 
 unsigned int ascend_user_max_queues(void)
