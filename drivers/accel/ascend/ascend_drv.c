@@ -111,6 +111,7 @@ static void ascend_postclose(struct drm_device *drm, struct drm_file *file)
 	ascend_peer_file_fini(af);
 	/* ...stop the device touching this file's memory... */
 	ascend_queue_file_fini(af);
+	ascend_queue_activity_fini(file);
 	/* ...free the allocations that had no GEM handle (ring first)... */
 	ascend_gem_free_ring_fini(file);
 	ascend_gem_file_fini(af);

@@ -885,10 +885,6 @@ void ascend_queue_file_fini(struct ascend_file *af)
 	}
 
 	xa_destroy(&af->queues);
-	/* user mappings keep the pages; the file lets go of its reference */
-	if (af->activity)
-		drm_gem_object_put(&af->activity->base);
-	af->activity = NULL;
 	mutex_destroy(&af->queues_lock);
 }
 
@@ -1211,6 +1207,19 @@ err_put:
 err_put_queue:
 	ascend_queue_put(q);
 	return ret;
+}
+
+void ascend_queue_activity_fini(struct drm_file *file)
+{
+	struct ascend_file *af = to_ascend_file(file);
+	struct ascend_queue_area *act = af->activity;
+
+	if (!act)
+		return;
+	af->activity = NULL;
+	/* user mappings keep the pages; the file lets go of its own */
+	drm_vma_node_revoke(&act->base.vma_node, file);
+	drm_gem_object_put(&act->base);
 }
 
 int ascend_ioctl_queue_activity(struct drm_device *drm, void *data,

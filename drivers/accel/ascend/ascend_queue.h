@@ -13,6 +13,7 @@
 #include <linux/types.h>
 
 struct ascend_device;
+struct drm_file;
 struct ascend_file;
 struct ascend_queue;
 
@@ -38,6 +39,8 @@ unsigned int ascend_queue_max(void);
 /* Per-file queue state: called from open and postclose (ascend_drv.c). */
 void ascend_queue_file_init(struct ascend_file *af);
 void ascend_queue_file_fini(struct ascend_file *af);
+/* Postclose, after ascend_queue_file_fini(): the file's activity bitmap. */
+void ascend_queue_activity_fini(struct drm_file *file);
 
 /*
  * Wait until every command the file's queues had published (their wptr as
