@@ -535,39 +535,86 @@ TEST(memcg_charges_host_alloc)
 }
 
 /*
- * The same through libaclrt: under memory.max, streams (4 MiB rings are
- * not what libaclrt asks for: many default streams) and host memory fail
- * with CANN's codes and a message, never with the OOM killer.
+ * What the group's memory holds, from memory.stat: memory.current also
+ * counts pages charged ahead of use into per-CPU caches (up to a batch
+ * per CPU), which a charge that finds the group full drains and uses.
+ */
+static long long cg_usage(void)
+{
+	long long sum = 0, v;
+	char line[128], key[64];
+	FILE *f = fopen(CG "/memory.stat", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %lld", key, &v) == 2 &&
+		    (!strcmp(key, "anon") || !strcmp(key, "file") ||
+		     !strcmp(key, "kernel") || !strcmp(key, "sock")))
+			sum += v;
+	fclose(f);
+	return sum;
+}
+
+/*
+ * The same through libaclrt: when the memory cgroup cannot hold another
+ * stream's queue area, aclrtCreateStream fails with CANN's code and a
+ * message, and so does a host allocation larger than what is left.
+ *
+ * A group filled to its last page OOM-kills its next page fault, whoever
+ * takes it (the memcg contract, not the driver's), so the limit leaves
+ * room for exactly three more streams plus half a stream for the
+ * process's own faults, both measured from what the group holds.  The
+ * first stream is made before the process joins the group: the code and
+ * heap it faults in are charged elsewhere, so that reclaim in the group
+ * finds no page cache to give back and stretch the room.  The test holds
+ * whatever the kernel's slab sizes are.
  */
 TEST(memcg_cann_codes)
 {
 	struct report *r = report_new();
 	pid_t pid;
 
-	cg_setup(24LL << 20);
+	cg_setup(512LL << 20);
 	pid = fork();
 	REQUIRE(pid >= 0);
 	if (pid == 0) {
-		static aclrtStream s[2048];
+		enum { WARM = 8, MAX = 64 };
+		static aclrtStream s[1 + WARM + MAX];
+		long long start, per_stream;
 		const char *m;
+		char buf[32];
 		void *host;
-		aclError e;
-		int i;
+		aclError e = ACL_SUCCESS;
+		int i, n = 0;
 
-		cg_enter();
 		if (aclInit(NULL) || aclrtSetDevice(0))
 			_exit(2);
-		for (i = 0; i < 2048; i++) {
-			e = aclrtCreateStream(&s[i]);
+		if (aclrtCreateStream(&s[n++]))
+			_exit(3);
+		cg_enter();
+		start = cg_usage();
+		for (i = 0; i < WARM; i++)
+			if (aclrtCreateStream(&s[n++]))
+				_exit(4);
+		per_stream = (cg_usage() - start) / WARM;
+		r->hbm_user_quota = (uint64_t)per_stream;
+		snprintf(buf, sizeof(buf), "%lld",
+			 cg_usage() + 3 * per_stream + per_stream / 2);
+		if (start < 0 || per_stream <= 0 || cg_write("memory.max", buf) != 0)
+			_exit(5);
+		for (i = 0; i < MAX; i++) {
+			e = aclrtCreateStream(&s[n]);
 			if (e)
 				break;
+			n++;
 			r->created++;
 		}
 		m = aclGetRecentErrMsg();
 		r->last_err = e;
 		r->victim_ok = m && strstr(m, "hardware queue") != NULL;
-		for (i = 0; i < r->created; i++)
-			aclrtDestroyStream(s[i]);
+		while (n > 0)
+			aclrtDestroyStream(s[--n]);
 		e = aclrtMallocHost(&host, 64ULL << 20);
 		r->queues_by_user = e;
 		m = aclGetRecentErrMsg();
@@ -577,8 +624,10 @@ TEST(memcg_cann_codes)
 		_exit(0);
 	}
 	wait_child(pid);
+	printf("#   a stream costs %llu bytes of the group\n",
+	       (unsigned long long)r->hbm_user_quota);
 	CHECK_EQ(r->last_err, ACL_ERROR_RT_NO_STREAM_RESOURCE);
-	CHECK(r->created > 0 && r->created < 2048);
+	CHECK_EQ(r->created, 3);
 	CHECK(r->victim_ok);
 	CHECK_EQ(r->queues_by_user, ACL_ERROR_RT_MEMORY_ALLOCATION);
 	CHECK(r->max_queues_by_user);
