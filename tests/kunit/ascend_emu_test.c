@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: the emulated NPU's device memory (lazy backing, discard), its
+ * KUnit: the emulated NPU's device memory (lazy backing, discard, the
+ * per-device store), its
  * DMA engines (jobs of many descriptors, zero sources, bad descriptors,
  * fill descriptors with 1/2/4-byte patterns), its event slots and tables,
  * and its side of a queue context.
@@ -146,6 +147,43 @@ static void emu_hbm_discard(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, 0x9000, &r, 4, false),
 			0);
 	KUNIT_EXPECT_EQ(test, r, v);
+}
+
+/*
+ * A device holds at most its store of written pages: the next new page
+ * fails with -ENOMEM (a written page is rewritten freely), and a discard
+ * gives the room back.
+ */
+static void emu_hbm_store(struct kunit *test)
+{
+	static const struct ascend_emu_config small = {
+		.hbm_size = EMU_HBM_SIZE,
+		.num_dma_engines = 1,
+		.num_ai_cores = 1,
+		.store_size = 2 * PAGE_SIZE,
+	};
+	struct ascend_emu *emu = kunit_kzalloc(test, sizeof(*emu), GFP_KERNEL);
+	u32 v = 0x600dcafe, r = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, emu);
+	ascend_emu_setup(emu, 1, &small);
+	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(&emu->hw, 0, &v, 4, true), 0);
+	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(&emu->hw, SZ_1M, &v, 4, true), 0);
+	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(&emu->hw, SZ_2M, &v, 4, true),
+			-ENOMEM);
+	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(&emu->hw, 4, &v, 4, true), 0);
+	KUNIT_EXPECT_EQ(test, emu_pages(emu), 2UL);
+	/* reading an unwritten page takes nothing */
+	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(&emu->hw, SZ_4M, &r, 4, false), 0);
+	KUNIT_EXPECT_EQ(test, r, 0U);
+
+	ascend_emu_hbm_discard(emu, SZ_1M, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(&emu->hw, SZ_2M, &v, 4, true), 0);
+	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(&emu->hw, SZ_2M, &r, 4, false), 0);
+	KUNIT_EXPECT_EQ(test, r, v);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&emu->backed), 2L);
+	ascend_emu_hbm_release(emu);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&emu->backed), 0L);
 }
 
 static void emu_dma_many_descs(struct kunit *test)
@@ -723,6 +761,7 @@ static void emu_queue_context(struct kunit *test)
 static struct kunit_case ascend_emu_test_cases[] = {
 	KUNIT_CASE(emu_hbm_lazy),
 	KUNIT_CASE(emu_hbm_discard),
+	KUNIT_CASE(emu_hbm_store),
 	KUNIT_CASE(emu_dma_many_descs),
 	KUNIT_CASE(emu_dma_zero_source),
 	KUNIT_CASE(emu_dma_errors),

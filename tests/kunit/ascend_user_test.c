@@ -2,7 +2,8 @@
 /*
  * KUnit: the per-user shares (ascend_user.c) - one entry per uid, found
  * again while it lives and gone with its last reference; queues, event
- * slots and HBM refused exactly past the share and given back; a task
+ * slots and HBM refused exactly past the share and given back, the HBM
+ * share a part of what the device can hold written; a task
  * with CAP_SYS_RESOURCE counted but not refused.  The test thread runs
  * without capabilities unless a case gives them back.
  */
@@ -27,6 +28,7 @@ static int user_test_init(struct kunit *test)
 	f->adev = kunit_kzalloc(test, sizeof(*f->adev), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f->adev);
 	f->adev->hbm_size = SZ_1G;
+	f->adev->hbm_store_size = SZ_1G;
 	ascend_users_init(f->adev);
 	/* an ordinary task: no capabilities, so the shares apply */
 	f->dropped = prepare_creds();
@@ -122,6 +124,38 @@ static void user_test_hbm_share(struct kunit *test)
 	ascend_user_put(u);
 }
 
+/*
+ * A device that holds less than its HBM written (the emulated NPU's store)
+ * bases the share on the store, so one user cannot fill it; the exempt
+ * task keeps the whole HBM (the store still refuses its writes).
+ */
+static void user_test_hbm_share_of_store(struct kunit *test)
+{
+	struct user_fixture *f = test->priv;
+	struct ascend_user *u = ascend_user_get_current(f->adev);
+	const struct cred *old;
+	struct cred *root;
+	u64 quota;
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	f->adev->hbm_store_size = SZ_256M;
+	quota = ascend_user_hbm_share(f->adev);
+	KUNIT_EXPECT_EQ(test, quota, div_u64(SZ_256M, 100) * 50);
+	KUNIT_EXPECT_EQ(test, ascend_user_hbm_quota(f->adev), quota);
+	KUNIT_EXPECT_EQ(test, ascend_user_charge_hbm(u, quota + 1), -EDQUOT);
+	KUNIT_EXPECT_EQ(test, ascend_user_charge_hbm(u, quota), 0);
+	ascend_user_uncharge_hbm(u, quota);
+
+	root = prepare_creds();
+	KUNIT_ASSERT_NOT_NULL(test, root);
+	cap_raise(root->cap_effective, CAP_SYS_RESOURCE);
+	old = override_creds(root);
+	KUNIT_EXPECT_EQ(test, ascend_user_hbm_quota(f->adev), (u64)SZ_1G);
+	revert_creds(old);
+	put_cred(root);
+	ascend_user_put(u);
+}
+
 static void user_test_exempt_counted(struct kunit *test)
 {
 	struct user_fixture *f = test->priv;
@@ -152,6 +186,7 @@ static struct kunit_case user_cases[] = {
 	KUNIT_CASE(user_test_queue_share),
 	KUNIT_CASE(user_test_event_share),
 	KUNIT_CASE(user_test_hbm_share),
+	KUNIT_CASE(user_test_hbm_share_of_store),
 	KUNIT_CASE(user_test_exempt_counted),
 	{}
 };

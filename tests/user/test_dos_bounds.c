@@ -9,9 +9,10 @@
  *    rows between two of its buffers (one such call used to hold its
  *    address-space lock, and with it the shared command processor and
  *    every other file's statistics, for 30 s);
- *  - the attacker runs a ring COPY_BATCH of ~350 M entries read from a
- *    never-written 8 GiB buffer (it used to run 44 s past the command
- *    limit, with soft lockups, and QUEUE_DESTROY(FORCE) blocked 29 s).
+ *  - the attacker runs ring COPY_BATCHes of ~270 M entries in all, read
+ *    from a never-written buffer as large as its HBM share allows (one
+ *    such batch of 8 GiB used to run 44 s past the command limit, with
+ *    soft lockups, and QUEUE_DESTROY(FORCE) blocked 29 s).
  *
  * Meanwhile the victim opens the device, queries it, allocates, copies
  * 4 KiB both ways (the bytes are checked) and runs a ring copy on a queue
@@ -291,9 +292,17 @@ TEST(huge_sync_2d_copy_leaves_other_users_bounded)
 	CHECK(reliab_wait_clean(0, 20));
 }
 
-/* ---- attacker 2: a ring COPY_BATCH of ~350 M entries -------------------- */
+/* ---- attacker 2: a ring COPY_BATCH of ~270 M entries -------------------- */
 
-#define BATCH_BO	(8ULL << 30)	/* never written: costs no memory */
+#define BATCH_BYTES	(8ULL << 30)	/* of entries in all, ~270 M */
+
+/*
+ * The entries are a never-written buffer (it costs no host memory) of at
+ * most the caller's HBM share, which on the emulated NPU is a part of its
+ * store and so can be far less than 8 GiB: the batch is then that many
+ * commands, each reading the whole buffer.
+ */
+static uint64_t batch_bo_size;
 
 /* A VA window with room for the batch's buffer. */
 static void big_window(int fd)
@@ -302,33 +311,43 @@ static void big_window(int fd)
 	struct drm_ascend_va_window w = { 0 };
 
 	query_info(fd, &info);
-	w.size = 2 * BATCH_BO;
+	batch_bo_size = info.hbm_user_quota & ~((2ULL << 20) - 1);
+	if (batch_bo_size > BATCH_BYTES)
+		batch_bo_size = BATCH_BYTES;
+	REQUIRE(batch_bo_size > 0);
+	w.size = 2 * batch_bo_size;
+	if (w.size < info.va_window_min_size)
+		w.size = info.va_window_min_size;
 	w.base = reserve_window(&info, w.size);
 	REQUIRE_OK(aioctl(fd, DRM_IOCTL_ASCEND_VA_WINDOW, &w));
 }
 
-/*
- * Queue the batch on a fresh queue of @fd (entries: a never-written
- * buffer, zero-sized entries, each still read and checked).
- */
 static uint64_t batch_buffer(int fd)
 {
 	struct drm_ascend_bo_create bo;
 
-	REQUIRE_OK(bo_create(fd, BATCH_BO, 0, 0, &bo));
+	REQUIRE_OK(bo_create(fd, batch_bo_size, 0, 0, &bo));
 	return bo.va;
 }
 
-static void batch_submit(int fd, uint64_t va, struct queue *q)
+/*
+ * Queue the batch on a fresh queue of @fd (entries: zero-sized, each
+ * still read and checked); the sequence number of its last command.
+ */
+static uint64_t batch_submit(int fd, uint64_t va, struct queue *q)
 {
+	uint64_t n = (BATCH_BYTES + batch_bo_size - 1) / batch_bo_size, seq = 0;
 	struct ascend_cmd c = { 0 };
 
 	REQUIRE_OK(queue_create(fd, 0, q));
+	REQUIRE(n < q->entries);
 	c.opcode = ASCEND_CMD_COPY_BATCH;
 	c.copy_batch.entries = va;
-	c.copy_batch.count = (uint32_t)(BATCH_BO /
+	c.copy_batch.count = (uint32_t)(batch_bo_size /
 					sizeof(struct drm_ascend_copy_entry));
-	queue_submit(q, &c);
+	while (n--)
+		seq = queue_submit(q, &c);
+	return seq;
 }
 
 /*
@@ -401,15 +420,14 @@ TEST(huge_ring_batch_times_out)
 	int fd;
 
 	REQUIRE(saved >= 0);
+	memset(&w, 0, sizeof(w));
 	reliab_param_set("cmd_timeout_ms", 1000);
 	fd = open_accel();
 	big_window(fd);
 	va = batch_buffer(fd);
 	t = now_ns();
-	batch_submit(fd, va, &q);
-	memset(&w, 0, sizeof(w));
+	w.seq = batch_submit(fd, va, &q);
 	w.handle = q.handle;
-	w.seq = 1;
 	w.timeout_ns = deadline_ns(30);
 	CHECK_EQ(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_WAIT, &w), 0);
 	t = now_ns() - t;

@@ -91,6 +91,7 @@ struct report {
 	uint32_t max_queues_by_user;
 	uint64_t hbm_used_by_user;
 	uint64_t hbm_user_quota;
+	uint64_t unit;		/* the attacker's buffer size */
 	int victim_ok;
 	volatile int ready;
 	volatile int release;
@@ -229,22 +230,24 @@ TEST(queue_share_per_user)
 }
 
 /*
- * HBM: the attacker's files together get at most user_hbm_percent of the
- * device (1 %: 327 MiB of 32 GiB), then -EDQUOT (never-written buffers: no
- * host memory needed);
- * the victim still allocates; the attacker's charge is visible in the
- * query and goes when its buffers do.
+ * HBM: the attacker's files together get at most user_hbm_percent of what
+ * the device can hold written (10 %), then -EDQUOT (never-written
+ * buffers: no host memory needed); the victim still allocates; the
+ * attacker's charge is visible in the query and goes when its buffers do.
+ * The buffers are an eighth of the share, whatever the machine's memory
+ * makes the share.
  */
 TEST(hbm_quota_per_user)
 {
 	long old = read_param("user_hbm_percent");
 	struct report *r = report_new();
+	uint64_t unit;
 	pid_t att, vic;
 
 	if (old < 0)
 		SKIP("no user_hbm_percent parameter");
 	node_open_up();
-	REQUIRE(write_param("user_hbm_percent", 1) == 0);
+	REQUIRE(write_param("user_hbm_percent", 10) == 0);
 
 	att = fork();
 	REQUIRE(att >= 0);
@@ -258,8 +261,12 @@ TEST(hbm_quota_per_user)
 			fds[i] = open_accel();
 			setup_window(fds[i]);
 		}
-		for (i = 0; i < 1024; i++) {
-			ret = bo_create(fds[i % 2], 64ULL << 20, 0, 0, &bo);
+		/* the share as this uid sees it (root's is the whole device) */
+		query_info(fds[0], &info);
+		unit = (info.hbm_user_quota / 8) & ~((2ULL << 20) - 1);
+		r->unit = unit;
+		for (i = 0; unit && i < 1024; i++) {
+			ret = bo_create(fds[i % 2], unit, 0, 0, &bo);
 			if (ret) {
 				r->last_err = -ret;
 				break;
@@ -278,6 +285,8 @@ TEST(hbm_quota_per_user)
 		_exit(0);
 	}
 	wait_flag(&r->ready);
+	unit = r->unit;
+	REQUIRE(unit > 0);
 
 	vic = fork();
 	REQUIRE(vic >= 0);
@@ -289,7 +298,7 @@ TEST(hbm_quota_per_user)
 		become(VICTIM_UID);
 		fd = open_accel();
 		setup_window(fd);
-		r->victim_ok = bo_create(fd, 64ULL << 20, 0, 0, &bo) == 0;
+		r->victim_ok = bo_create(fd, unit, 0, 0, &bo) == 0;
 		query_info(fd, &info);
 		if (info.hbm_used_by_user != bo.alloc_size)
 			r->victim_ok = 0;
@@ -302,9 +311,9 @@ TEST(hbm_quota_per_user)
 
 	REQUIRE(r->hbm_user_quota > 0);
 	CHECK_EQ(r->last_err, EDQUOT);
-	/* 1 % of the device in 64 MiB buffers, all it fits */
-	CHECK_EQ((uint64_t)r->created, r->hbm_user_quota / (64ULL << 20));
-	CHECK_EQ(r->hbm_used_by_user, (uint64_t)r->created << 26);
+	/* the share in buffers of an eighth of it, all it fits */
+	CHECK_EQ((uint64_t)r->created, r->hbm_user_quota / unit);
+	CHECK_EQ(r->hbm_used_by_user, (uint64_t)r->created * unit);
 	CHECK(r->victim_ok);
 
 	/* the attacker's charge went with its files */
@@ -317,6 +326,107 @@ TEST(hbm_quota_per_user)
 		close(fd);
 	}
 	write_param("user_hbm_percent", old);
+	node_restore();
+	munmap(r, sizeof(*r));
+}
+
+/*
+ * Written HBM takes host memory on the emulated NPU, and each device has
+ * its slice of it (emu_backing_mb / num_devices).  The share is a part of
+ * that slice, so an attacker that writes every byte of its share (the
+ * default 50 %) leaves the victim room: its buffer takes the pattern and
+ * reads it back.  With the share a part of the HBM (32 GiB) instead, the
+ * attacker's fill would take all the host memory the device may use and
+ * the victim's write would fail.
+ */
+TEST(hbm_written_share_leaves_room)
+{
+	struct report *r = report_new();
+	pid_t att, vic;
+
+	node_open_up();
+	att = fork();
+	REQUIRE(att >= 0);
+	if (att == 0) {
+		struct drm_ascend_device_info info;
+		struct drm_ascend_bo_create bo;
+		struct drm_ascend_fill f = { .pattern = 0xa5, .pattern_size = 1 };
+		struct drm_ascend_va_window w = { 0 };
+		uint64_t unit, align;
+		int fd, i;
+
+		become(ATTACKER_UID);
+		fd = open_accel();
+		query_info(fd, &info);
+		r->hbm_user_quota = info.hbm_user_quota;
+		unit = (info.hbm_user_quota / 8) & ~((2ULL << 20) - 1);
+		if (unit > (64ULL << 20))
+			unit = 64ULL << 20;
+		/* a window for the whole share */
+		align = info.va_window_align ? info.va_window_align : 4096;
+		w.size = (info.hbm_user_quota + align - 1) & ~(align - 1);
+		if (w.size < info.va_window_min_size)
+			w.size = info.va_window_min_size;
+		w.base = reserve_window(&info, w.size);
+		REQUIRE_OK(aioctl(fd, DRM_IOCTL_ASCEND_VA_WINDOW, &w));
+		for (i = 0; unit && i < 4096 &&
+			    r->hbm_used_by_user + unit <= info.hbm_user_quota; i++) {
+			if (bo_create(fd, unit, 0, 0, &bo)) {
+				r->last_err = errno;
+				break;
+			}
+			f.dst = bo.va;
+			f.size = bo.alloc_size;
+			if (aioctl(fd, DRM_IOCTL_ASCEND_FILL, &f)) {
+				r->last_err = errno;
+				break;
+			}
+			r->hbm_used_by_user += bo.alloc_size;
+		}
+		r->unit = unit;
+		r->ready = 1;
+		wait_flag(&r->release);
+		_exit(0);
+	}
+	wait_flag(&r->ready);
+
+	vic = fork();
+	REQUIRE(vic >= 0);
+	if (vic == 0) {
+		enum { SIZE = 8 << 20 };
+		static uint8_t back[SIZE];
+		void *dev = NULL;
+		size_t i;
+
+		become(VICTIM_UID);
+		if (aclInit(NULL) || aclrtSetDevice(0))
+			_exit(2);
+		if (aclrtMalloc(&dev, SIZE, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS &&
+		    aclrtMemset(dev, SIZE, 0x5a, SIZE) == ACL_SUCCESS &&
+		    aclrtMemcpy(back, SIZE, dev, SIZE, ACL_MEMCPY_DEVICE_TO_HOST) ==
+		    ACL_SUCCESS) {
+			r->victim_ok = 1;
+			for (i = 0; i < SIZE; i++)
+				if (back[i] != 0x5a)
+					r->victim_ok = 0;
+		}
+		aclrtFree(dev);
+		aclrtResetDevice(0);
+		aclFinalize();
+		_exit(0);
+	}
+	wait_child(vic);
+	r->release = 1;
+	wait_child(att);
+
+	printf("#   the attacker wrote %llu of its %llu bytes\n",
+	       (unsigned long long)r->hbm_used_by_user,
+	       (unsigned long long)r->hbm_user_quota);
+	CHECK_EQ(r->last_err, 0);
+	/* all the share but less than a buffer, every byte written */
+	CHECK(r->unit > 0);
+	CHECK(r->hbm_used_by_user + r->unit > r->hbm_user_quota);
+	CHECK(r->victim_ok);
 	node_restore();
 	munmap(r, sizeof(*r));
 }

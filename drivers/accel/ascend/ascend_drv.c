@@ -329,6 +329,11 @@ static int ascend_read_properties(struct device *dev,
 		return -EINVAL;
 	}
 	adev->hbm_size = hbm_size;
+	/* optional: silicon holds all of its HBM written */
+	if (device_property_read_u64(dev, ASCEND_HW_PROP_HBM_STORE_SIZE,
+				     &adev->hbm_store_size) ||
+	    !adev->hbm_store_size || adev->hbm_store_size > hbm_size)
+		adev->hbm_store_size = hbm_size;
 	strscpy(adev->soc_name, soc, sizeof(adev->soc_name));
 	return 0;
 }

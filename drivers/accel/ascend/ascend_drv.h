@@ -83,6 +83,9 @@ struct ascend_fault_log {
  * @num_dma_engines: DMA engines the backend provides
  * @num_ai_cores: AI cores the backend provides
  * @hbm_size: bytes of device memory the device reports
+ * @hbm_store_size: bytes of it the device can hold written at once
+ *	(hbm-store-size; @hbm_size when absent): the base of the per-user
+ *	HBM share
  * @hbm: device memory manager
  * @pt_pool: page-table memory and ASIDs of the device MMU (ascend_pt.h)
  * @hw: the handle of the device's hardware interface (its platform data):
@@ -126,6 +129,7 @@ struct ascend_device {
 	u32 num_dma_engines;
 	u32 num_ai_cores;
 	u64 hbm_size;
+	u64 hbm_store_size;
 	struct ascend_hbm hbm;
 	struct ascend_pt_pool pt_pool;
 	struct ascend_hw_device *hw;

@@ -677,6 +677,8 @@ struct ascend_hw_ops {
 
 /* Device properties (device_property_read_*()) */
 #define ASCEND_HW_PROP_HBM_SIZE		"hbm-size"	/* u64, bytes */
+/* optional u64, bytes of HBM the device can hold written at once */
+#define ASCEND_HW_PROP_HBM_STORE_SIZE	"hbm-store-size"
 #define ASCEND_HW_PROP_DMA_ENGINES	"dma-engines"	/* u32, 1-64 */
 #define ASCEND_HW_PROP_AI_CORES		"ai-cores"	/* u32, 1-256 */
 #define ASCEND_HW_PROP_SOC_NAME		"soc-name"	/* string */

@@ -15,9 +15,12 @@
  * files cannot take every queue: with the defaults four users get their
  * whole share.  HBM is bounded per user to user_hbm_percent of the device
  * (default 50): one user never leaves another less than half of the
- * device.  Both are checked before anything is allocated.  A caller with
- * CAP_SYS_RESOURCE is counted but not refused (as for other resource
- * limits), up to what the device has.
+ * device.  The percentage is of what the device can hold written
+ * (hbm_store_size: less than its HBM on the emulated NPU, whose HBM is
+ * backed by a slice of host memory), so that one user writing its whole
+ * share leaves the others room to write theirs.  Both are checked before
+ * anything is allocated.  A caller with CAP_SYS_RESOURCE is counted but
+ * not refused (as for other resource limits), up to what the device has.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -52,10 +55,11 @@ unsigned int ascend_user_queue_share(void)
 u64 ascend_user_hbm_share(struct ascend_device *adev)
 {
 	unsigned int pct = min(READ_ONCE(user_hbm_percent), 100U);
+	u64 base = min(adev->hbm_size, adev->hbm_store_size);
 
 	if (pct == 100)
-		return adev->hbm_size;
-	return div_u64(adev->hbm_size, 100) * pct;
+		return base;
+	return div_u64(base, 100) * pct;
 }
 
 /* Is the calling task above the shares?  Asked without an audit record. */

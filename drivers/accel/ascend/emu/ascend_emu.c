@@ -9,12 +9,18 @@
  * (pages dropped), so the next owner reads zeroes.
  *
  * The backing is capped (module parameter emu_backing_mb, default half of
- * the host's RAM, shared by all emulated NPUs), and pages are allocated
- * with __GFP_RETRY_MAYFAIL: the emulator's memory belongs to no process,
- * so letting it reach the OOM killer would kill innocent processes without
- * freeing anything.  Past the cap, or when the host has no page, the write
- * fails with -ENOMEM: a DMA job reports -ENOMEM and a queue command
- * faults, like a device memory error on real hardware.
+ * the host's RAM, for all emulated NPUs) and split into equal per-device
+ * stores (the bus gives each of the num_devices NPUs its slice,
+ * ascend_emu_store_slice()).  A device tells the driver how much of its
+ * HBM it can hold written (device property hbm-store-size), and the driver
+ * sizes its per-user HBM shares from that: one user alone cannot fill
+ * the store of a device.  Page-table memory comes from the same store.
+ * Pages are allocated with __GFP_RETRY_MAYFAIL: the emulator's memory
+ * belongs to no process, so letting it reach the OOM killer would kill
+ * innocent processes without freeing anything.  Past the device's store
+ * or the host cap, or when the host has no page, the write fails with
+ * -ENOMEM: a DMA job reports -ENOMEM and a queue command faults, like a
+ * device memory error on real hardware.
  *
  * Another device's HBM (ASCEND_AS_PEER(n), peer access) is that device's
  * backing store, found by device index: its pages, its backing cap.
@@ -33,6 +39,7 @@
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/highmem.h>
+#include <linux/math64.h>
 #include <linux/mem_encrypt.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -49,7 +56,7 @@ static_assert(PAGE_SIZE == ASCEND_MMU_TABLE_SIZE);
 static unsigned int emu_backing_mb;
 module_param(emu_backing_mb, uint, 0444);
 MODULE_PARM_DESC(emu_backing_mb,
-		 "Host memory all emulated NPUs may use to back written HBM, in MiB (0 = half of RAM)");
+		 "Host memory all emulated NPUs may use to back written HBM, in MiB, split equally among num_devices (0 = half of RAM)");
 
 /* Host pages backing HBM, across all emulated NPUs. */
 static atomic_long_t ascend_emu_backed = ATOMIC_LONG_INIT(0);
@@ -61,10 +68,20 @@ static unsigned long ascend_emu_backing_limit(void)
 	return totalram_pages() / 2;
 }
 
-static struct page *ascend_emu_alloc_backing(void)
+u64 ascend_emu_store_slice(unsigned int num_devices)
+{
+	u64 pages = ascend_emu_backing_limit();
+
+	return div_u64(pages, max(num_devices, 1U)) << PAGE_SHIFT;
+}
+
+/* A page for @emu's store, charged to it and to the host budget. */
+static struct page *ascend_emu_alloc_backing(struct ascend_emu *emu)
 {
 	struct page *page;
 
+	if (atomic_long_inc_return(&emu->backed) > emu->store_pages)
+		goto err_uncharge_dev;
 	if (atomic_long_inc_return(&ascend_emu_backed) >
 	    ascend_emu_backing_limit())
 		goto err_uncharge;
@@ -77,6 +94,8 @@ static struct page *ascend_emu_alloc_backing(void)
 
 err_uncharge:
 	atomic_long_dec(&ascend_emu_backed);
+err_uncharge_dev:
+	atomic_long_dec(&emu->backed);
 	return NULL;
 }
 
@@ -85,10 +104,11 @@ unsigned long ascend_emu_backed_pages(void)
 	return atomic_long_read(&ascend_emu_backed);
 }
 
-static void ascend_emu_free_backing(struct page *page)
+static void ascend_emu_free_backing(struct ascend_emu *emu, struct page *page)
 {
 	__free_page(page);
 	atomic_long_dec(&ascend_emu_backed);
+	atomic_long_dec(&emu->backed);
 }
 
 static bool ascend_emu_in_hbm(struct ascend_emu *emu, u64 addr, u64 len)
@@ -128,7 +148,7 @@ static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
 	if (page || !alloc)
 		return page;
 
-	page = ascend_emu_alloc_backing();
+	page = ascend_emu_alloc_backing(emu);
 	if (!page)
 		return ERR_PTR(-ENOMEM);
 
@@ -136,7 +156,7 @@ static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
 			 GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (old) {
 		/* Lost a race with another writer, or no memory for the node. */
-		ascend_emu_free_backing(page);
+		ascend_emu_free_backing(emu, page);
 		if (xa_is_err(old))
 			return ERR_PTR(xa_err(old));
 		return old;
@@ -458,7 +478,7 @@ void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len)
 		last = first + ((n - 1) >> PAGE_SHIFT);
 		xa_for_each_range(xa, idx, page, first, last) {
 			xa_erase(xa, idx);
-			ascend_emu_free_backing(page);
+			ascend_emu_free_backing(emu, page);
 			cond_resched();
 		}
 		addr += n;
@@ -472,11 +492,11 @@ void ascend_emu_hbm_release(struct ascend_emu *emu)
 	unsigned long idx;
 
 	xa_for_each(&emu->hbm_pages, idx, page)
-		ascend_emu_free_backing(page);
+		ascend_emu_free_backing(emu, page);
 	xa_destroy(&emu->hbm_pages);
 	if (!xa_empty(&emu->table_pages)) {
 		xa_for_each(&emu->table_pages, idx, page)
-			ascend_emu_free_backing(page);
+			ascend_emu_free_backing(emu, page);
 		xa_destroy(&emu->table_pages);
 	}
 }
@@ -573,6 +593,11 @@ void ascend_emu_setup(struct ascend_emu *emu, unsigned int index,
 	emu->hbm_size = cfg->hbm_size;
 	emu->num_dma_engines = cfg->num_dma_engines;
 	emu->num_ai_cores = cfg->num_ai_cores;
+	/* no slice: room for every page of HBM and page-table memory */
+	emu->store_pages = (cfg->store_size ?:
+			    cfg->hbm_size +
+			    ascend_mmu_table_mem_size(cfg->hbm_size)) >> PAGE_SHIFT;
+	atomic_long_set(&emu->backed, 0);
 	xa_init(&emu->hbm_pages);
 	xa_init(&emu->table_pages);
 	spin_lock_init(&emu->event_lock);

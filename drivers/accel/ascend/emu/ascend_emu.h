@@ -51,11 +51,14 @@ struct device;
  * @hbm_size: bytes of HBM (a multiple of 4 KiB)
  * @num_dma_engines: DMA engines, 1 .. ASCEND_HW_MAX_DMA_ENGINES
  * @num_ai_cores: AI cores, 1 .. ASCEND_HW_MAX_AI_CORES
+ * @store_size: host memory the device may use to back written HBM and
+ *	page-table memory, in bytes (ascend_emu_store_slice()); 0: all of it
  */
 struct ascend_emu_config {
 	u64 hbm_size;
 	u32 num_dma_engines;
 	u32 num_ai_cores;
+	u64 store_size;
 };
 
 /**
@@ -72,6 +75,8 @@ struct ascend_emu_config {
  *	insertion; page contents are not locked (like real memory).
  * @table_pages: the same for the page-table memory above the HBM, indexed
  *	from its start (a separate index: the HBM's stays shallow)
+ * @store_pages: pages of @hbm_pages and @table_pages the device may hold
+ * @backed: pages they hold now (atomic, no lock)
  * @dma: DMA engine state (ascend_emu_dma.c), while up
  * @cp: command processor state (ascend_emu_cp.c), while up
  * @smmu: SMMU state (ascend_emu_smmu.c), while up
@@ -96,6 +101,8 @@ struct ascend_emu {
 	u32 num_ai_cores;
 	struct xarray hbm_pages;
 	struct xarray table_pages;
+	unsigned long store_pages;
+	atomic_long_t backed;
 	struct ascend_emu_dma *dma;
 	struct ascend_emu_cp *cp;
 	struct ascend_emu_smmu *smmu;
@@ -168,6 +175,8 @@ void *ascend_emu_sys_ptr(struct ascend_emu *emu, u64 addr);
 void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len);
 /* Host pages backing the HBM of every emulated NPU now. */
 unsigned long ascend_emu_backed_pages(void);
+/* Bytes of host memory each of @num_devices NPUs may use for its store. */
+u64 ascend_emu_store_slice(unsigned int num_devices);
 void ascend_emu_hbm_release(struct ascend_emu *emu);
 
 /* ascend_emu_dma.c */

@@ -16,8 +16,12 @@
  * device "ascend.<index>", a child of ascend-emu, whose platform data is
  * the handle of its hardware interface (the &struct ascend_hw_device in
  * its struct ascend_emu) and whose device properties are what the device
- * reports about itself: HBM size, DMA engines, AI cores, SoC name (from
- * the module parameters below, read when the device is created).  The
+ * reports about itself: HBM size, how much of it the device can hold
+ * written (its slice of emu_backing_mb, 1/num_devices of it), DMA engines,
+ * AI cores, SoC name (from the module parameters below, read when the
+ * device is created).  An NPU added with new_device beyond num_devices
+ * gets a slice of the same size: the slices then overcommit the host
+ * budget, which still caps them all.  The
  * driver binds to it like to any other device (ascend_drv.c); removing
  * the device unbinds it.  The bus owns each device's state: created
  * before the platform device is added, freed after it is gone, so the
@@ -98,6 +102,9 @@ static int ascend_emu_pdev_describe(struct ascend_emu *emu,
 {
 	struct property_entry props[] = {
 		PROPERTY_ENTRY_U64(ASCEND_HW_PROP_HBM_SIZE, emu->hbm_size),
+		PROPERTY_ENTRY_U64(ASCEND_HW_PROP_HBM_STORE_SIZE,
+				   min_t(u64, emu->hbm_size,
+					 (u64)emu->store_pages << PAGE_SHIFT)),
 		PROPERTY_ENTRY_U32(ASCEND_HW_PROP_DMA_ENGINES,
 				   emu->num_dma_engines),
 		PROPERTY_ENTRY_U32(ASCEND_HW_PROP_AI_CORES, emu->num_ai_cores),
@@ -129,6 +136,7 @@ static int ascend_emu_dev_new(unsigned int index)
 		.hbm_size = (u64)hbm_size_mb * SZ_1M,
 		.num_dma_engines = dma_engines,
 		.num_ai_cores = ai_cores,
+		.store_size = ascend_emu_store_slice(num_devices),
 	};
 	struct platform_device *pdev;
 	struct ascend_emu *emu;
