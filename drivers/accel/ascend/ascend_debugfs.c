@@ -455,7 +455,7 @@ static int ascend_debugfs_users(struct seq_file *m, void *data)
 	seq_printf(m, "shares: queues %u of %u per user, events %u per user, hbm %llu bytes per user of %llu the device holds written\n",
 		   ascend_user_queue_share(), ascend_queue_max(),
 		   ascend_user_event_share(), ascend_user_hbm_share(adev),
-		   min(adev->hbm_size, adev->hbm_store_size));
+		   adev->hbm_store_size);
 	seq_printf(m, "%10s %8s %8s %16s\n", "uid", "queues", "events", "hbm");
 	xa_lock(&adev->users);
 	xa_for_each(&adev->users, uid, u) {

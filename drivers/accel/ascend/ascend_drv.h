@@ -84,8 +84,8 @@ struct ascend_fault_log {
  * @num_ai_cores: AI cores the backend provides
  * @hbm_size: bytes of device memory the device reports
  * @hbm_store_size: bytes of it the device can hold written at once
- *	(hbm-store-size; @hbm_size when absent): the base of the per-user
- *	HBM share
+ *	(hbm-store-size; @hbm_size when absent, never above it): the base
+ *	of the per-user HBM share
  * @hbm: device memory manager
  * @pt_pool: page-table memory and ASIDs of the device MMU (ascend_pt.h)
  * @hw: the handle of the device's hardware interface (its platform data):

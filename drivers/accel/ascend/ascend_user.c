@@ -55,11 +55,11 @@ unsigned int ascend_user_queue_share(void)
 u64 ascend_user_hbm_share(struct ascend_device *adev)
 {
 	unsigned int pct = min(READ_ONCE(user_hbm_percent), 100U);
-	u64 base = min(adev->hbm_size, adev->hbm_store_size);
 
+	/* at most hbm_size: ascend_read_properties() */
 	if (pct == 100)
-		return base;
-	return div_u64(base, 100) * pct;
+		return adev->hbm_store_size;
+	return div_u64(adev->hbm_store_size, 100) * pct;
 }
 
 /* Is the calling task above the shares?  Asked without an audit record. */
