@@ -48,6 +48,20 @@ static void user_test_exit(struct kunit *test)
 	ascend_users_fini(f->adev);
 }
 
+/* Give the test thread CAP_SYS_RESOURCE; revert_creds() the result. */
+static const struct cred *user_exempt_begin(struct kunit *test)
+{
+	struct cred *root = prepare_creds();
+	const struct cred *old;
+
+	KUNIT_ASSERT_NOT_NULL(test, root);
+	cap_raise(root->cap_effective, CAP_SYS_RESOURCE);
+	old = override_creds(root);
+	/* the override holds its own reference */
+	put_cred(root);
+	return old;
+}
+
 static void user_test_one_entry_per_uid(struct kunit *test)
 {
 	struct user_fixture *f = test->priv;
@@ -134,7 +148,6 @@ static void user_test_hbm_share_of_store(struct kunit *test)
 	struct user_fixture *f = test->priv;
 	struct ascend_user *u = ascend_user_get_current(f->adev);
 	const struct cred *old;
-	struct cred *root;
 	u64 quota;
 
 	KUNIT_ASSERT_NOT_NULL(test, u);
@@ -146,13 +159,9 @@ static void user_test_hbm_share_of_store(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ascend_user_charge_hbm(u, quota), 0);
 	ascend_user_uncharge_hbm(u, quota);
 
-	root = prepare_creds();
-	KUNIT_ASSERT_NOT_NULL(test, root);
-	cap_raise(root->cap_effective, CAP_SYS_RESOURCE);
-	old = override_creds(root);
+	old = user_exempt_begin(test);
 	KUNIT_EXPECT_EQ(test, ascend_user_hbm_quota(f->adev), (u64)SZ_1G);
 	revert_creds(old);
-	put_cred(root);
 	ascend_user_put(u);
 }
 
@@ -162,19 +171,14 @@ static void user_test_exempt_counted(struct kunit *test)
 	struct ascend_user *u = ascend_user_get_current(f->adev);
 	u64 quota = ascend_user_hbm_share(f->adev);
 	const struct cred *old;
-	struct cred *root;
 
 	KUNIT_ASSERT_NOT_NULL(test, u);
-	root = prepare_creds();
-	KUNIT_ASSERT_NOT_NULL(test, root);
-	cap_raise(root->cap_effective, CAP_SYS_RESOURCE);
-	old = override_creds(root);
+	old = user_exempt_begin(test);
 	/* the whole device, counted */
 	KUNIT_EXPECT_EQ(test, ascend_user_hbm_quota(f->adev), (u64)SZ_1G);
 	KUNIT_EXPECT_EQ(test, ascend_user_charge_hbm(u, quota + 4096), 0);
 	KUNIT_EXPECT_EQ(test, ascend_user_charge_hbm(u, SZ_1G), -EDQUOT);
 	revert_creds(old);
-	put_cred(root);
 	/* back without the capability: over the share, refused */
 	KUNIT_EXPECT_EQ(test, ascend_user_charge_hbm(u, 4096), -EDQUOT);
 	ascend_user_uncharge_hbm(u, quota + 4096);

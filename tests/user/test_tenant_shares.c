@@ -91,7 +91,7 @@ struct report {
 	uint32_t max_queues_by_user;
 	uint64_t hbm_used_by_user;
 	uint64_t hbm_user_quota;
-	uint64_t unit;		/* the attacker's buffer size */
+	uint64_t unit;		/* the size of one buffer or stream */
 	int victim_ok;
 	volatile int ready;
 	volatile int release;
@@ -122,6 +122,17 @@ static void wait_flag(volatile int *flag)
 	for (i = 0; i < 60000 && !*flag; i++)
 		usleep(1000);
 	REQUIRE(*flag);
+}
+
+/*
+ * An attacker child that took what it could: tell the parent, keep it
+ * while the victim runs, then exit (closing its files gives it back).
+ */
+static void __attribute__((noreturn)) hold_until_released(struct report *r)
+{
+	r->ready = 1;
+	wait_flag(&r->release);
+	_exit(0);
 }
 
 /*
@@ -188,9 +199,7 @@ TEST(queue_share_per_user)
 		query_info(fds[0], &info);
 		r->queues_by_user = info.queues_by_user;
 		r->max_queues_by_user = info.max_queues_by_user;
-		r->ready = 1;
-		wait_flag(&r->release);
-		_exit(0);	/* closing the files gives the queues back */
+		hold_until_released(r);
 	}
 	wait_flag(&r->ready);
 
@@ -280,9 +289,7 @@ TEST(hbm_quota_per_user)
 		if (bo_create(fds[0], info.hbm_user_quota - info.hbm_used_by_user + 1,
 			      0, 0, &bo) != -EDQUOT)
 			r->created += 1000;
-		r->ready = 1;
-		wait_flag(&r->release);
-		_exit(0);
+		hold_until_released(r);
 	}
 	wait_flag(&r->ready);
 	unit = r->unit;
@@ -384,9 +391,7 @@ TEST(hbm_written_share_leaves_room)
 			r->hbm_used_by_user += bo.alloc_size;
 		}
 		r->unit = unit;
-		r->ready = 1;
-		wait_flag(&r->release);
-		_exit(0);
+		hold_until_released(r);
 	}
 	wait_flag(&r->ready);
 
@@ -464,9 +469,7 @@ TEST(event_share_per_user)
 			}
 			r->created++;
 		}
-		r->ready = 1;
-		wait_flag(&r->release);
-		_exit(0);
+		hold_until_released(r);
 	}
 	wait_flag(&r->ready);
 
@@ -708,7 +711,7 @@ TEST(memcg_cann_codes)
 			if (aclrtCreateStream(&s[n++]))
 				_exit(4);
 		per_stream = (cg_usage() - start) / WARM;
-		r->hbm_user_quota = (uint64_t)per_stream;
+		r->unit = (uint64_t)per_stream;
 		snprintf(buf, sizeof(buf), "%lld",
 			 cg_usage() + 3 * per_stream + per_stream / 2);
 		if (start < 0 || per_stream <= 0 || cg_write("memory.max", buf) != 0)
@@ -735,7 +738,7 @@ TEST(memcg_cann_codes)
 	}
 	wait_child(pid);
 	printf("#   a stream costs %llu bytes of the group\n",
-	       (unsigned long long)r->hbm_user_quota);
+	       (unsigned long long)r->unit);
 	CHECK_EQ(r->last_err, ACL_ERROR_RT_NO_STREAM_RESOURCE);
 	CHECK_EQ(r->created, 3);
 	CHECK(r->victim_ok);
