@@ -11,7 +11,9 @@
  */
 #define _GNU_SOURCE
 #define TAP_TIMEOUT 200
+#include <dirent.h>
 #include <grp.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -670,6 +672,32 @@ static long long cg_usage(void)
 }
 
 /*
+ * Every thread of the process on the CPU the caller runs on.  A memory
+ * cgroup caches charged pages per CPU; a charge that finds the group full
+ * empties this CPU's cache at once but other CPUs' only later (work items),
+ * so pages another CPU cached would be room now and then.
+ */
+static int pin_to_this_cpu(void)
+{
+	cpu_set_t one;
+	struct dirent *d;
+	DIR *dir;
+	int ret = 0;
+
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	dir = opendir("/proc/self/task");
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)))
+		if (d->d_name[0] != '.' &&
+		    sched_setaffinity(atoi(d->d_name), sizeof(one), &one))
+			ret = -1;
+	closedir(dir);
+	return ret;
+}
+
+/*
  * The same through libaclrt: when the memory cgroup cannot hold another
  * stream's queue area, aclrtCreateStream fails with CANN's code and a
  * message, and so does a host allocation larger than what is left.
@@ -677,7 +705,8 @@ static long long cg_usage(void)
  * A group filled to its last page OOM-kills its next page fault, whoever
  * takes it (the memcg contract, not the driver's), so the limit leaves
  * room for exactly three more streams plus half a stream for the
- * process's own faults, both measured from what the group holds.  The
+ * process's own faults, both measured from what the group holds, with
+ * every thread on one CPU (pin_to_this_cpu()).  The
  * first stream is made before the process joins the group: the code and
  * heap it faults in are charged elsewhere, so that reclaim in the group
  * finds no page cache to give back and stretch the room.  The test holds
@@ -703,7 +732,7 @@ TEST(memcg_cann_codes)
 
 		if (aclInit(NULL) || aclrtSetDevice(0))
 			_exit(2);
-		if (aclrtCreateStream(&s[n++]))
+		if (aclrtCreateStream(&s[n++]) || pin_to_this_cpu())
 			_exit(3);
 		cg_enter();
 		start = cg_usage();
