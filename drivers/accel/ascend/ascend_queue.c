@@ -962,8 +962,16 @@ static unsigned int ascend_queue_collect_active(struct ascend_file *af,
 	unsigned int n = 0, b;
 	u64 bits;
 
+	/* most words are zero: a plain look costs less than an exchange */
+	while (*word < ASCEND_QUEUE_ACTIVITY_WORDS && !READ_ONCE(words[*word]))
+		(*word)++;
+	if (*word == ASCEND_QUEUE_ACTIVITY_WORDS)
+		return 0;
+
 	mutex_lock(&af->queues_lock);
 	for (; *word < ASCEND_QUEUE_ACTIVITY_WORDS; (*word)++) {
+		if (!READ_ONCE(words[*word]))
+			continue;
 		/* cleared first: a publisher sets its bit after its wptr */
 		bits = xchg(&words[*word], 0);
 		for (; bits; bits &= bits - 1) {
