@@ -1230,47 +1230,55 @@ static int bench_async_copy_enqueue(void)
 }
 
 /*
- * The device's own time per small copy: Spin(S) + DSC_N 64-byte D2D copies
- * enqueued and synchronised, minus Spin(S) alone.  The copies are all
- * enqueued while the Spin runs, so neither the enqueue nor the wake-up of
- * the stream is in the difference; the two runs alternate (ABBA) so that
- * drift cancels.  Every copy goes to its own 64 bytes, and the bytes of
- * every run are checked.
+ * The device's own time per small copy: Spin(S), an event, DSC_N 64-byte
+ * D2D copies and a second event are enqueued while the Spin runs; the
+ * device's timestamps of the two events (aclrtEventElapsedTime) give the
+ * time the copies took once the stream ran, without the enqueue, the
+ * wake-up of the stream or the jitter of the Spin's sleep.  Every copy
+ * goes to its own 64 bytes, and the bytes of every run are checked.
  */
-#define DSC_N		1000	/* fits a default ring (1024) behind the spin */
+#define DSC_N		1000	/* + Spin + 2 records fit a default ring (1024) */
 #define DSC_REPS	9
 #define DSC_SPIN_US	30000
 #define DSC_BYTES	((size_t)DSC_N * 64)
 
-/* ns from enqueueing Spin + (@copies ? DSC_N copies : nothing) to the sync. */
-static double dsc_run(bool copies, char *ddst, char *dsrc, aclrtStream s, double *enq_ms,
-		      aclError *err)
+/* Device ns between @a (the Spin's end) and @b (after the DSC_N copies). */
+static double dsc_run(char *ddst, char *dsrc, aclrtStream s, aclrtEvent a, aclrtEvent b,
+		      double *enq_ms, aclError *err)
 {
 	uint64_t t0, t1;
+	float ms = 0;
 	int i;
 
 	t0 = now_ns();
 	*err = launch_spin(s, DSC_SPIN_US);
-	for (i = 0; copies && i < DSC_N && !*err; i++)
+	if (!*err)
+		*err = aclrtRecordEvent(a, s);
+	for (i = 0; i < DSC_N && !*err; i++)
 		*err = aclrtMemcpyAsync(ddst + i * 64, 64, dsrc + i * 64, 64,
 					ACL_MEMCPY_DEVICE_TO_DEVICE, s);
+	if (!*err)
+		*err = aclrtRecordEvent(b, s);
 	t1 = now_ns();
 	if (!*err)
 		*err = aclrtSynchronizeStream(s);
-	if (copies && (t1 - t0) / 1e6 > *enq_ms)
+	if (!*err)
+		*err = aclrtEventElapsedTime(&ms, a, b);
+	if ((t1 - t0) / 1e6 > *enq_ms)
 		*enq_ms = (t1 - t0) / 1e6;
-	return (double)(now_ns() - t0);
+	return (double)ms * 1e6;
 }
 
 static int bench_device_small_copy(void)
 {
-	double per[DSC_REPS], t[2] = { 0, 0 }, t0s[DSC_REPS], enq_ms = 0, v;
+	double per[DSC_REPS], enq_ms = 0, v;
 	unsigned char *pat, *back;
 	char *ddst = NULL, *dsrc = NULL;
+	aclrtEvent ea = NULL, eb = NULL;
 	aclrtStream s = NULL;
 	aclError r;
 	size_t i;
-	int rep, j, which, bad = 0;
+	int rep, bad = 0;
 
 	if (!spin_fn) {
 		emit("device_small_copy_per_op", -1, "ns", base_ns, "ns/no-op ioctl", 2, "max",
@@ -1290,39 +1298,35 @@ static int bench_device_small_copy(void)
 		r = aclrtMemcpy(dsrc, DSC_BYTES, pat, DSC_BYTES, ACL_MEMCPY_HOST_TO_DEVICE);
 	if (!r)
 		r = aclrtCreateStream(&s);
+	if (!r)
+		r = aclrtCreateEvent(&ea);
+	if (!r)
+		r = aclrtCreateEvent(&eb);
 	if (r)
 		return fail("small copy set-up", r);
 	for (rep = -1; rep < DSC_REPS; rep++) {
-		for (j = 0; j < 2; j++) {
-			which = rep & 1 ? 1 - j : j;	/* 0: Spin alone, 1: with copies */
-			/* before both runs, so that they stay alike */
-			r = aclrtMemset(ddst, DSC_BYTES, 0, DSC_BYTES);
-			if (r)
-				return fail("aclrtMemset", r);
-			t[which] = dsc_run(which, ddst, dsrc, s, &enq_ms, &r);
-			if (not_supported(r)) {
-				emit("device_small_copy_per_op", -1, "ns", base_ns, "ns/no-op ioctl",
-				     2, "max", "not available: aclrtMemcpyAsync D2D returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
-				goto out;
-			}
-			if (r)
-				return fail("Spin + aclrtMemcpyAsync D2D + sync", r);
-			if (!which)
-				continue;
-			/* a benchmark that copies nothing measures nothing */
-			r = aclrtMemcpy(back, DSC_BYTES, ddst, DSC_BYTES, ACL_MEMCPY_DEVICE_TO_HOST);
-			if (r)
-				return fail("aclrtMemcpy D2H", r);
-			if (memcmp(back, pat, DSC_BYTES))
-				bad++;
+		r = aclrtMemset(ddst, DSC_BYTES, 0, DSC_BYTES);
+		if (r)
+			return fail("aclrtMemset", r);
+		v = dsc_run(ddst, dsrc, s, ea, eb, &enq_ms, &r);
+		if (not_supported(r)) {
+			emit("device_small_copy_per_op", -1, "ns", base_ns, "ns/no-op ioctl",
+			     2, "max", "not available: aclrtMemcpyAsync D2D or event timestamps return ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+			goto out;
 		}
+		if (r)
+			return fail("Spin + event + aclrtMemcpyAsync D2D + event + sync", r);
+		/* a benchmark that copies nothing measures nothing */
+		r = aclrtMemcpy(back, DSC_BYTES, ddst, DSC_BYTES, ACL_MEMCPY_DEVICE_TO_HOST);
+		if (r)
+			return fail("aclrtMemcpy D2H", r);
+		if (memcmp(back, pat, DSC_BYTES))
+			bad++;
 		if (verbose)
-			progress("small copies rep %d: spin alone %.2f ms, with %d copies %.2f ms",
-				 rep, t[0] / 1e6, DSC_N, t[1] / 1e6);
-		if (rep >= 0) {
-			per[rep] = (t[1] - t[0]) / DSC_N;
-			t0s[rep] = t[0];
-		}
+			progress("small copies rep %d: %d copies in %.3f ms of device time",
+				 rep, DSC_N, v / 1e6);
+		if (rep >= 0)
+			per[rep] = v / DSC_N;
 	}
 	if (bad) {
 		fprintf(stderr, "bench: %d of %d runs of %d 64-byte copies left wrong bytes\n",
@@ -1332,13 +1336,14 @@ static int bench_device_small_copy(void)
 	if (enq_ms * 1000 > DSC_SPIN_US / 2)
 		progress("warning: enqueueing %d copies took %.1f ms, not well inside the %d ms spin",
 			 DSC_N, enq_ms, DSC_SPIN_US / 1000);
-	v = median(per, DSC_REPS);
-	emit("device_small_copy_per_op", v > 0 ? v : 0, "ns", base_ns, "ns/no-op ioctl", 2, "max",
-	     "(Spin(30 ms) + %d x 64 B aclrtMemcpyAsync D2D + sync) - (Spin alone + sync), / %d; median of %d ABBA pairs; Spin alone %.1f ms; enqueue at most %.1f ms; bytes checked%s",
-	     DSC_N, DSC_N, DSC_REPS, median(t0s, DSC_REPS) / 1e6, enq_ms,
-	     v > 0 ? "" : "; the difference was below the noise");
+	emit("device_small_copy_per_op", median(per, DSC_REPS), "ns", base_ns, "ns/no-op ioctl",
+	     2, "max",
+	     "%d x 64 B aclrtMemcpyAsync D2D queued behind Spin(30 ms), timed on the device between an event after the Spin and one after the copies; median of %d; enqueue at most %.1f ms; bytes checked",
+	     DSC_N, DSC_REPS, enq_ms);
 out:
 	aclrtDestroyStream(s);
+	aclrtDestroyEvent(ea);
+	aclrtDestroyEvent(eb);
 	aclrtFree(ddst);
 	aclrtFree(dsrc);
 	free(pat);
