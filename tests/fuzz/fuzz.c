@@ -1194,7 +1194,9 @@ static void op_queue_misc(struct fz_proc *p)
 		break;
 	case 1:
 		r.handle = chance(70) ? p->qs[i].handle : gen_handle(p, 2);
-		r.pad = chance(95) ? 0 : 1;
+		/* plain, ABORT, STOP, or junk (both, unknown bits) */
+		r.flags = chance(60) ? 0 : chance(40) ? DRM_ASCEND_QUEUE_RESET_ABORT :
+			  chance(60) ? DRM_ASCEND_QUEUE_RESET_STOP : gen_flags32();
 		fz_ioctl(p, DRM_IOCTL_ASCEND_QUEUE_RESET, &r);
 		break;
 	default:

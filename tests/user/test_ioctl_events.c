@@ -256,7 +256,9 @@ TEST(event_faults_timeout_unknown_destroyed_then_reset)
 	r.handle = 999;
 	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_RESET, &r), ENOENT);
 	r.handle = q.handle;
-	r.pad = 1;
+	r.flags = 1U << 2;				/* unknown flag */
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_RESET, &r), EINVAL);
+	r.flags = DRM_ASCEND_QUEUE_RESET_ABORT | DRM_ASCEND_QUEUE_RESET_STOP;
 	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_QUEUE_RESET, &r), EINVAL);
 
 	/* device-side wait with a limit */
@@ -284,6 +286,102 @@ TEST(event_faults_timeout_unknown_destroyed_then_reset)
 	CHECK_EQ(run(&q, &c), ASCEND_FAULT_BAD_COMMAND);
 	REQUIRE_OK(queue_reset(&q));
 	expect_healthy(&q);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	close(fd);
+}
+
+static int queue_reset_flags(struct queue *q, uint32_t flags)
+{
+	struct drm_ascend_queue_reset r = { .handle = q->handle, .flags = flags };
+
+	return aioctl(q->fd, DRM_IOCTL_ASCEND_QUEUE_RESET, &r);
+}
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * QUEUE_RESET(STOP) drops the command the device runs or has parked and
+ * keeps the ones behind it; QUEUE_RESET(ABORT) discards everything
+ * published.  Neither needs a fault, and the queue works afterwards.
+ */
+TEST(queue_reset_stop_and_abort)
+{
+	struct drm_ascend_device_info info;
+	struct drm_ascend_queue_wait w;
+	struct drm_ascend_bo_create bo;
+	uint64_t usec = 20 * 1000 * 1000, seq, t0;
+	struct ascend_cmd c;
+	struct queue q;
+	int fd = open_accel();
+
+	query_info(fd, &info);
+	REQUIRE(info.capabilities & DRM_ASCEND_CAP_QUEUE_ABORT);
+	setup_window(fd);
+	REQUIRE_OK(bo_create(fd, 4096, DRM_ASCEND_BO_NORMAL_ONLY, 0, &bo));
+	REQUIRE_OK(queue_create(fd, 0, &q));
+
+	/* an idle healthy queue: both are harmless */
+	CHECK_EQ(0, queue_reset_flags(&q, DRM_ASCEND_QUEUE_RESET_STOP));
+	CHECK_EQ(0, queue_reset_flags(&q, DRM_ASCEND_QUEUE_RESET_ABORT));
+	expect_healthy(&q);
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 8, 1, 0, 0);
+	CHECK_EQ(run(&q, &c), 0);
+
+	/* STOP: the parked wait goes, the write behind it runs */
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va, 42, ASCEND_WAIT_VALUE_EQ, 0);
+	queue_submit(&q, &c);
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 8, 5, 0, 0);
+	seq = queue_submit(&q, &c);
+	usleep(20000);
+	CHECK_EQ(q.st->completed, seq - 2);		/* the wait holds the queue */
+	CHECK_EQ(0, queue_reset_flags(&q, DRM_ASCEND_QUEUE_RESET_STOP));
+	REQUIRE_OK(queue_wait(&q, seq, &w));
+	CHECK_EQ(w.fault, 0);
+	CHECK_EQ(w.completed, seq);
+	expect_u64(&q, bo.va + 8, 5);
+
+	/* ABORT: the parked wait and the write behind it are both discarded */
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va, 42, ASCEND_WAIT_VALUE_EQ, 0);
+	queue_submit(&q, &c);
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 8, 9, 0, 0);
+	seq = queue_submit(&q, &c);
+	usleep(20000);
+	CHECK_EQ(0, queue_reset_flags(&q, DRM_ASCEND_QUEUE_RESET_ABORT));
+	CHECK_EQ(q.st->completed, seq);
+	CHECK_EQ(q.st->wptr, seq);
+	CHECK_EQ(q.st->fault, 0);
+	expect_u64(&q, bo.va + 8, 5);			/* the write never ran */
+
+	/* a running 20 s kernel is stopped at once, by either */
+	cmd_launch(&c, kernel_id(fd, "Spin", NULL), 1, &usec, sizeof(usec));
+	queue_submit(&q, &c);
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 8, 6, 0, 0);
+	seq = queue_submit(&q, &c);
+	usleep(20000);
+	t0 = mono_ms();
+	CHECK_EQ(0, queue_reset_flags(&q, DRM_ASCEND_QUEUE_RESET_STOP));
+	CHECK(mono_ms() - t0 < 5000);
+	REQUIRE_OK(queue_wait(&q, seq, &w));
+	CHECK_EQ(w.fault, 0);
+	CHECK_EQ(w.completed, seq);
+	expect_u64(&q, bo.va + 8, 6);			/* ran after the stop */
+	cmd_launch(&c, kernel_id(fd, "Spin", NULL), 1, &usec, sizeof(usec));
+	seq = queue_submit(&q, &c);
+	usleep(20000);
+	t0 = mono_ms();
+	CHECK_EQ(0, queue_reset_flags(&q, DRM_ASCEND_QUEUE_RESET_ABORT));
+	CHECK(mono_ms() - t0 < 5000);
+	CHECK_EQ(q.st->completed, seq);
+	expect_healthy(&q);
+
+	/* a plain reset still wants a fault */
+	CHECK_ERRNO(queue_reset(&q), EINVAL);
 	CHECK_EQ(queue_destroy(&q, 0), 0);
 	close(fd);
 }

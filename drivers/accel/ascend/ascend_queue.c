@@ -23,6 +23,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_utils.h>
 #include <drm/drm_vma_manager.h>
+#include <linux/bitops.h>
 #include <linux/jiffies.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
@@ -1396,10 +1397,13 @@ int ascend_ioctl_queue_reset(struct drm_device *drm, void *data,
 	struct ascend_hw_queue_report *r;
 	struct ascend_queue_status *st;
 	struct ascend_queue *q;
+	bool stop_only;
 	u64 pos, wptr;
 	int ret;
 
-	if (args->pad)
+	if (args->flags & ~(DRM_ASCEND_QUEUE_RESET_ABORT |
+			    DRM_ASCEND_QUEUE_RESET_STOP) ||
+	    hweight32(args->flags) > 1)
 		return -EINVAL;
 
 	q = ascend_queue_get(af, args->handle);
@@ -1410,7 +1414,10 @@ int ascend_ioctl_queue_reset(struct drm_device *drm, void *data,
 		ascend_queue_put(q);
 		return -ENOENT;
 	}
-	if (!ascend_queue_faulted(q)) {
+	/* only a plain reset needs a fault; a faulted queue stops as one */
+	stop_only = !ascend_queue_faulted(q) &&
+		    (args->flags & DRM_ASCEND_QUEUE_RESET_STOP);
+	if (!args->flags && !ascend_queue_faulted(q)) {
 		ascend_queue_unclaim(q);
 		ascend_queue_put(q);
 		return -EINVAL;
@@ -1441,9 +1448,17 @@ int ascend_ioctl_queue_reset(struct drm_device *drm, void *data,
 	r = q->report;
 	pos = ascend_queue_rptr(q);
 	wptr = READ_ONCE(st->wptr);
-	if (!ascend_ring_check_wptr(pos, pos, wptr, q->ring_entries))
-		pos = wptr;
-	WRITE_ONCE(st->wptr, pos);
+	/*
+	 * STOP drops what the device had fetched (the command it ran or
+	 * parked) and keeps what is behind it published.  A wptr the ring
+	 * check refuses then faults the restarted queue at its first fetch,
+	 * as it would have without the stop.
+	 */
+	if (!stop_only) {
+		if (!ascend_ring_check_wptr(pos, pos, wptr, q->ring_entries))
+			pos = wptr;
+		WRITE_ONCE(st->wptr, pos);
+	}
 	WRITE_ONCE(r->rptr, cpu_to_le64(pos));
 	WRITE_ONCE(st->rptr, pos);
 	/* release: pairs with the waiters' acquire */

@@ -171,6 +171,8 @@ struct drm_ascend_dev_query {
 #define DRM_ASCEND_CAP_IPC		(1ULL << 13)	/* IPC_* for memory and events */
 #define DRM_ASCEND_CAP_COPY_EXT		(1ULL << 11)	/* COPY_BATCH, COPY_2D, ring
 							 * COPY_2D/_BATCH/_INDIRECT/_OFFSET */
+#define DRM_ASCEND_CAP_QUEUE_ABORT	(1ULL << 14)	/* QUEUE_RESET's ABORT and
+							 * STOP flags */
 
 #define DRM_ASCEND_SOC_NAME_LEN		32
 
@@ -905,22 +907,40 @@ struct drm_ascend_queue_doorbell {
 	__u32 pad;
 };
 
+/* &drm_ascend_queue_reset.flags */
+#define DRM_ASCEND_QUEUE_RESET_ABORT	(1U << 0)
+#define DRM_ASCEND_QUEUE_RESET_STOP	(1U << 1)
+
 /**
- * struct drm_ascend_queue_reset - make a faulted queue usable again
+ * struct drm_ascend_queue_reset - make a faulted queue usable again, or
+ *	stop a healthy one's work
  * @handle: queue handle
- * @pad: must be 0
+ * @flags: 0: the queue must have faulted (-EINVAL otherwise); discards
+ *	every command published but not executed (rptr, completed and the
+ *	status page's wptr all become the wptr when it is at most
+ *	ring_entries ahead of rptr, and stay at rptr otherwise: a wptr that
+ *	user space moved behind rptr or more than a ring ahead of it
+ *	published nothing and is brought back), clears the fault and
+ *	restarts the queue.  Commands published while the reset runs are
+ *	discarded too.
+ *	%DRM_ASCEND_QUEUE_RESET_ABORT: the same on a queue that need not
+ *	have faulted: the device stops the command it is running (its
+ *	QUEUE_STOP, Documentation/hardware.rst: a copy within one step per
+ *	engine, a kernel at its next poll point), and everything published
+ *	is discarded.
+ *	%DRM_ASCEND_QUEUE_RESET_STOP: the device stops the command it is
+ *	running (or has parked) and drops it; the commands behind it stay
+ *	published and run after the restart.  On a faulted queue, as 0.
+ *	At most one of the two; other bits: -EINVAL.  Both need
+ *	%DRM_ASCEND_CAP_QUEUE_ABORT.
  *
- * Discards every command published but not executed (rptr, completed and
- * the status page's wptr all become the wptr when it is at most
- * ring_entries ahead of rptr, and stay at rptr otherwise: a wptr that user
- * space moved behind rptr or more than a ring ahead of it published
- * nothing and is brought back), clears the fault and restarts the queue.
- * Commands published while the reset runs are discarded too.
- * -EINVAL if the queue has not faulted.
+ * Either way completed grows to the restart point, so a waiter for a
+ * dropped command returns as if it had completed: user space that must
+ * tell the two apart counts its own resets.
  */
 struct drm_ascend_queue_reset {
 	__u32 handle;
-	__u32 pad;
+	__u32 flags;
 };
 
 /* Absolute timeout meaning "wait forever". */
