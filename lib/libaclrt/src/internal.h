@@ -189,6 +189,8 @@ bool queue_spin(struct acl_queue *q, uint64_t seq);
 aclError queue_fault_error(struct acl_queue *q, uint32_t fault);
 bool queue_faulted(struct acl_queue *q);
 aclError queue_reset(int fd, struct acl_queue *q);
+/* QUEUE_RESET(STOP) if @stop, else (ABORT): 0 or an errno */
+int queue_clear(int fd, struct acl_queue *q, bool stop);
 const char *queue_opcode_name(uint32_t opcode);
 void queue_drain_printf(struct acl_queue *q);
 int64_t deadline_from_ms(int32_t timeout_ms);
@@ -215,6 +217,8 @@ struct acl_stream {
 	uint32_t priority;		/* CANN's 0 (highest) .. 7, as created */
 	uint32_t failure_mode;		/* ACL_CONTINUE/STOP_ON_FAILURE (bookkeeping) */
 	uint32_t overflow_switch;	/* aclrtSetStreamOverflowSwitch (bookkeeping) */
+	uint64_t aborts;		/* aclrtStreamAbort/Stop calls (__atomic), bumped
+					 * before each: a sync that saw it change fails */
 	struct acl_queue q;
 	struct acl_cb *cb;		/* callback.c: host callbacks, lazily */
 	/* errinfo.c: submitter of each ring slot, and the fault being
@@ -257,7 +261,7 @@ bool stream_submit_cached(aclrtStream h, int dev_id, uint64_t caps, const void *
 /* put the noted host memory uses of @dev's streams in the ledger (rw held) */
 void stream_flush_host_uses(struct acl_device *dev);
 /* done without the full path?  *@spun: it spun on the status page */
-bool stream_sync_cached(aclrtStream h, bool *spun);
+bool stream_sync_cached(aclrtStream h, bool *spun, bool *aborted);
 void stream_forget_cached(void);	/* the thread's context changed */
 aclError stream_submit_seq(struct acl_stream *s, const struct ascend_cmd *cmd, uint64_t *seq);
 aclError stream_sync(struct acl_stream *s, int64_t deadline_ns, int32_t timeout_ms);

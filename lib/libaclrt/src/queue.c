@@ -308,6 +308,27 @@ aclError queue_wait_spin(int fd, struct acl_queue *q, uint64_t seq, int64_t dead
 	return ACL_SUCCESS;
 }
 
+/*
+ * Stop the command the device runs on @q and drop it (@stop), or discard
+ * everything published (!@stop); the queue goes on.  0 or an errno.
+ */
+int queue_clear(int fd, struct acl_queue *q, bool stop)
+{
+	struct drm_ascend_queue_reset r = {
+		.handle = q->handle,
+		.flags = stop ? DRM_ASCEND_QUEUE_RESET_STOP : DRM_ASCEND_QUEUE_RESET_ABORT,
+	};
+	int err = 0;
+
+	/* before the reset moves the completed count past dropped commands */
+	__atomic_add_fetch(&q->resets, 1, __ATOMIC_SEQ_CST);
+	if (drmIoctl(fd, DRM_IOCTL_ASCEND_QUEUE_RESET, &r))
+		err = errno;
+	if (!stop && !err)
+		q->wptr = __atomic_load_n(&q->status->wptr, __ATOMIC_ACQUIRE);
+	return err;
+}
+
 static void ring_doorbell(int fd, struct acl_queue *q)
 {
 	struct drm_ascend_queue_doorbell db = { .handle = q->handle };

@@ -457,11 +457,11 @@ void stream_flush_host_uses(struct acl_device *dev)
  * spin (a launch on an idle stream does): no registry, no device lock, no
  * system call.  False: take the full path.
  */
-bool stream_sync_cached(aclrtStream h, bool *spun)
+bool stream_sync_cached(aclrtStream h, bool *spun, bool *aborted)
 {
 	struct acl_stream *s = stream_lock_cached(h);
 	struct ascend_queue_status *st;
-	uint64_t seq;
+	uint64_t seq, aborts;
 	bool done;
 
 	if (!s)
@@ -472,12 +472,20 @@ bool stream_sync_cached(aclrtStream h, bool *spun)
 	}
 	seq = s->q.wptr;
 	st = s->q.status;
+	aborts = __atomic_load_n(&s->aborts, __ATOMIC_SEQ_CST);
 	__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);	/* keeps st mapped */
 	pthread_mutex_unlock(&s->lock);
 	*spun = true;
 	done = queue_spin(&s->q, seq) &&
 	       __atomic_load_n(&st->printf_head, __ATOMIC_ACQUIRE) ==
 	       __atomic_load_n(&st->printf_tail, __ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&s->aborts, __ATOMIC_SEQ_CST) != aborts) {
+		*aborted = true;
+		done = false;
+		acl_err_at("aclrtSynchronizeStream", ACL_ERROR_RT_STREAM_ABORT,
+			   "stream %p was aborted or stopped while this synchronisation waited",
+			   (void *)s);
+	}
 	stream_put(s);
 	return done;
 }
@@ -517,7 +525,7 @@ static aclError sync_seq(struct acl_stream *s, int64_t deadline_ns, int32_t time
 			 bool spin)
 {
 	struct ascend_queue_status *st = s->q.status;
-	uint64_t seq;
+	uint64_t seq, aborts;
 	bool to;
 	aclError ret;
 
@@ -525,9 +533,15 @@ static aclError sync_seq(struct acl_stream *s, int64_t deadline_ns, int32_t time
 		return ACL_SUCCESS;
 	pthread_mutex_lock(&s->lock);
 	seq = s->q.wptr;
+	aborts = __atomic_load_n(&s->aborts, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&s->lock);
 	ret = queue_wait_spin(s->dev->fd, &s->q, seq, deadline_ns, &to, spin);
 	stream_drain_printf(s);
+	/* CANN: a synchronisation under aclrtStreamAbort fails with STREAM_ABORT */
+	if (__atomic_load_n(&s->aborts, __ATOMIC_SEQ_CST) != aborts)
+		return acl_err_at("aclrtSynchronizeStream", ACL_ERROR_RT_STREAM_ABORT,
+				  "stream %p was aborted or stopped while this synchronisation waited",
+				  (void *)s);
 	if (ret && !to && queue_faulted(&s->q))
 		stream_recover(s);
 	if (to)
@@ -665,11 +679,13 @@ static aclError sync_stream(aclrtStream stream, int32_t timeout)
 {
 	struct acl_device *dev;
 	struct acl_stream *s;
-	bool spun = false;
+	bool spun = false, aborted = false;
 	aclError ret;
 
-	if (timeout != 0 && stream_sync_cached(stream, &spun))
+	if (timeout != 0 && stream_sync_cached(stream, &spun, &aborted))
 		return ACL_SUCCESS;
+	if (aborted)
+		return ACL_ERROR_RT_STREAM_ABORT;	/* the message is set */
 	ret = stream_acquire(stream, &s, &dev);
 	if (ret)
 		return ret;
@@ -692,6 +708,75 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
 			       "timeout %d is invalid: -1 waits forever, 0 polls, >0 is milliseconds",
 			       timeout);
 	return sync_stream(stream, timeout);
+}
+
+/*
+ * aclrtStreamAbort (@stop false): the device stops the command it runs on
+ * the stream and discards everything queued behind it; aclrtStreamStop
+ * (@stop true): it stops and drops the running (or waiting) command only,
+ * and the queued ones run on.  The stream stays usable either way.  The
+ * stream lock is held across the kernel call, so nothing is submitted
+ * meanwhile (CANN: tasks submitted during an abort do not take effect);
+ * synchronisations that were waiting return ACL_ERROR_RT_STREAM_ABORT
+ * (sync_seq()), and a record that was dropped leaves its event
+ * EV_DISCARDED (event.c), which aclrtSynchronizeEvent reports the same way.
+ */
+static aclError stream_clear(aclrtStream stream, bool stop)
+{
+	const char *fn = stop ? "aclrtStreamStop" : "aclrtStreamAbort";
+	struct acl_device *dev;
+	struct acl_stream *s;
+	aclError ret;
+	int err;
+
+	/* CANN: aclrtStreamStop takes no default stream; Abort takes NULL as it */
+	if (stop && !stream)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "aclrtStreamStop does not take the default stream (stream is NULL)");
+	ret = stream_acquire(stream, &s, &dev);
+	if (ret)
+		return ret;
+	if (stop && s->is_default) {
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "aclrtStreamStop does not take the default stream (%p)", stream);
+		goto out;
+	}
+	if (!(dev->info.capabilities & DRM_ASCEND_CAP_QUEUE_ABORT)) {
+		ret = acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			      "%s: device %d's driver cannot stop a queue's work (no DRM_ASCEND_CAP_QUEUE_ABORT)",
+			      fn, dev->id);
+		goto out;
+	}
+	pthread_mutex_lock(&s->lock);
+	if (s->dead) {
+		pthread_mutex_unlock(&s->lock);
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID, "stream %p was destroyed", stream);
+		goto out;
+	}
+	/* before the kernel call: a waiter that sees the jump sees the count */
+	__atomic_add_fetch(&s->aborts, 1, __ATOMIC_SEQ_CST);
+	err = queue_clear(dev->fd, &s->q, stop);
+	pthread_mutex_unlock(&s->lock);
+	if (err)
+		ret = acl_err(acl_drv_code(err, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
+			      "%s: stopping queue %u of stream %p failed: %s", fn, s->q.handle,
+			      (void *)s, strerror(err));
+	stream_drain_printf(s);
+out:
+	stream_release(s, dev);
+	return ret;
+}
+
+aclError aclrtStreamAbort(aclrtStream stream)
+{
+	API_ENTER();
+	return stream_clear(stream, false);
+}
+
+aclError aclrtStreamStop(aclrtStream stream)
+{
+	API_ENTER();
+	return stream_clear(stream, true);
 }
 
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)

@@ -243,8 +243,6 @@ ACL_STUB(aclrtMemcpyToSymbolAsync, const void *symbol, const void *src, size_t c
  * driver can only reset a queue that faulted) */
 ACL_STUB(aclrtReduceAsync, void *dst, const void *src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void *reserve)
 ACL_STUB(aclrtRandomNumAsync, const aclrtRandomNumTaskInfo *taskInfo, const aclrtStream stream, void *reserve)
-ACL_STUB(aclrtStreamStop, aclrtStream stream)
-ACL_STUB(aclrtStreamAbort, aclrtStream stream)
 
 /* ---- the rest of acl_rt.h (issue 16) ---- */
 /* acl_rt.h: issue 17: virtual, managed and shareable memory */
