@@ -208,7 +208,106 @@ static void cmd_f32_add(struct kunit *test)
 	}
 }
 
+/* Philox-4x32-10: the known-answer vectors of its authors (Random123) */
+static void cmd_philox(struct kunit *test)
+{
+	static const struct { u32 ctr[4], key[2], out[4]; } t[] = {
+		{ { 0, 0, 0, 0 }, { 0, 0 },
+		  { 0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8 } },
+		{ { ~0U, ~0U, ~0U, ~0U }, { ~0U, ~0U },
+		  { 0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd } },
+		{ { 0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344 },
+		  { 0xa4093822, 0x299f31d0 },
+		  { 0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1 } },
+	};
+	static const u32 base[4] = { ~0U, ~0U, 5, 0 };
+	u32 out[4], c[4];
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		ascend_philox4x32_10(t[i].ctr, t[i].key, out);
+		for (j = 0; j < 4; j++)
+			KUNIT_EXPECT_EQ_MSG(test, out[j], t[i].out[j],
+					    "vector %u word %u", i, j);
+	}
+	/* the 128-bit counter carries */
+	ascend_rng_ctr_add(base, 1, c);
+	KUNIT_EXPECT_EQ(test, c[0], 0U);
+	KUNIT_EXPECT_EQ(test, c[1], 0U);
+	KUNIT_EXPECT_EQ(test, c[2], 6U);
+	KUNIT_EXPECT_EQ(test, c[3], 0U);
+}
+
+/* binary32 multiplication and the conversions of the random kernel */
+static void cmd_soft_float(struct kunit *test)
+{
+	static const struct { u32 a, b, p; } mul[] = {
+		{ 0x40000000, 0x40400000, 0x40c00000 },	/* 2 * 3 = 6 */
+		{ 0x3dcccccd, 0x41200000, 0x3f800000 },	/* 0.1 * 10 */
+		{ 0xbf800000, 0x00000000, 0x80000000 },	/* -1 * 0 = -0 */
+		{ 0x7f7fffff, 0x40000000, 0x7f800000 },	/* overflow */
+		{ 0x00800000, 0x3f000000, 0x00400000 },	/* to a subnormal */
+		{ 0x00000001, 0x3f000000, 0x00000000 },	/* tie to even: 0 */
+		{ 0x00000003, 0x3f000000, 0x00000002 },	/* tie to even: up */
+		{ 0x00000001, 0x4b000000, 0x00800000 },	/* subnormal in */
+		{ 0x7f800000, 0x00000000, 0x7fc00000 },	/* inf * 0 */
+		{ 0x7f800001, 0x3f800000, 0x7fc00001 },	/* NaN quieted */
+		{ 0x3f800001, 0x3f800001, 0x3f800002 },	/* rounding */
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mul); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, ascend_f32_mul(mul[i].a, mul[i].b),
+				    mul[i].p, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ascend_f32_mul(mul[i].b, mul[i].a),
+				    mul[i].p, "case %u swapped", i);
+	}
+	KUNIT_EXPECT_EQ(test, ascend_f32_to_f16(0x3f800000), 0x3c00);
+	KUNIT_EXPECT_EQ(test, ascend_f32_to_f16(0x477fe000), 0x7bff);	/* 65504 */
+	KUNIT_EXPECT_EQ(test, ascend_f32_to_f16(0x477ff000), 0x7c00);	/* rounds to inf */
+	KUNIT_EXPECT_EQ(test, ascend_f32_to_f16(0x33800000), 0x0001);	/* 2^-24 */
+	KUNIT_EXPECT_EQ(test, ascend_f32_to_f16(0x33000000), 0x0000);	/* tie: 0 */
+	KUNIT_EXPECT_EQ(test, ascend_f16_to_f32(0x0001), 0x33800000U);
+	KUNIT_EXPECT_EQ(test, ascend_f16_to_f32(0xc000), 0xc0000000U);
+	KUNIT_EXPECT_EQ(test, ascend_f32_to_bf16(0x3f808000), 0x3f80);	/* tie: even */
+	KUNIT_EXPECT_EQ(test, ascend_f32_to_bf16(0x3f818000), 0x3f82);
+	KUNIT_EXPECT_EQ(test, ascend_f32_from_fixed(3LL << 31, 32), 0x3fc00000U);
+	KUNIT_EXPECT_EQ(test, ascend_f32_from_fixed(-1, 0), 0xbf800000U);
+	KUNIT_EXPECT_EQ(test, ascend_f32_from_fixed(0x1000001, 0), 0x4b800000U);
+	KUNIT_EXPECT_TRUE(test, ascend_f32_lt(0xbf800000, 0x00000000));
+	KUNIT_EXPECT_FALSE(test, ascend_f32_lt(0x80000000, 0x00000000));
+	KUNIT_EXPECT_FALSE(test, ascend_f32_lt(0x7fc00000, 0x3f800000));
+	KUNIT_EXPECT_EQ(test, rng_dropout_thr(0x3f000000), 1ULL << 31);	/* 0.5 */
+	KUNIT_EXPECT_EQ(test, rng_dropout_thr(0x3f800000), 1ULL << 32);
+	KUNIT_EXPECT_EQ(test, rng_dropout_thr(0xbf000000), 0ULL);
+}
+
+/* Box-Muller in fixed point: exact points of the transform */
+static void cmd_normal(struct kunit *test)
+{
+	s64 z0, z1;
+
+	/* u = 1: radius 0 */
+	ascend_rng_normal2(~0U, 0, &z0, &z1);
+	KUNIT_EXPECT_EQ(test, z0, 0LL);
+	KUNIT_EXPECT_EQ(test, z1, 0LL);
+	/* u = 2^-1: radius sqrt(2 ln 2) = 1.17741; angle 0, then 90 deg */
+	ascend_rng_normal2(0x7fffffff, 0, &z0, &z1);
+	KUNIT_EXPECT_LT(test, abs(z0 - 5056937541LL), 64LL);
+	KUNIT_EXPECT_LT(test, abs(z1), 64LL);
+	ascend_rng_normal2(0x7fffffff, 0x40000000, &z0, &z1);
+	KUNIT_EXPECT_LT(test, abs(z0), 64LL);
+	KUNIT_EXPECT_LT(test, abs(z1 - 5056937541LL), 64LL);
+	/* angle 180 + 45 deg: both -1.17741 / sqrt(2) */
+	ascend_rng_normal2(0x7fffffff, 0xa0000000, &z0, &z1);
+	KUNIT_EXPECT_LT(test, abs(z0 + 3575794827LL), 64LL);
+	KUNIT_EXPECT_LT(test, abs(z1 + 3575794827LL), 64LL);
+}
+
 static struct kunit_case ascend_cmd_test_cases[] = {
+	KUNIT_CASE(cmd_philox),
+	KUNIT_CASE(cmd_soft_float),
+	KUNIT_CASE(cmd_normal),
 	KUNIT_CASE(cmd_f32_add),
 	KUNIT_CASE(cmd_query_kernels),
 	KUNIT_CASE(cmd_launch_validation),

@@ -384,6 +384,11 @@ int mem_query_info(struct acl_device *dev, struct drm_ascend_device_info *info,
 
 /* kernel.c */
 void kernel_release_device(int dev_id);
+/* built-in kernel @name of @stream's device: its id, the device's AI cores */
+aclError builtin_find(aclrtStream stream, const char *name, uint32_t *id, uint32_t *cores);
+/* a launch of built-in kernel @id onto @stream (arguments checked by the caller) */
+aclError builtin_submit(aclrtStream stream, uint32_t id, uint32_t num_blocks, const void *args,
+			uint32_t args_size);
 
 /* event.c: device reset drops the device's events; dev rw write-held */
 void event_release_device(struct acl_device *dev);

@@ -860,3 +860,48 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
 	free(staging);
 	return ret;
 }
+
+/*
+ * Built-in kernels libaclrt itself launches (random numbers, overflow
+ * status): the kernel's id on @stream's device and the device's AI cores.
+ */
+aclError builtin_find(aclrtStream stream, const char *name, uint32_t *id, uint32_t *cores)
+{
+	const struct drm_ascend_kernel_info *k;
+	struct acl_device *dev;
+	struct acl_stream *s;
+	aclError ret;
+
+	ret = stream_acquire(stream, &s, &dev);
+	if (ret)
+		return ret;
+	k = lookup(dev, name);
+	if (!k) {
+		ret = no_kernel(dev, name);
+	} else {
+		*id = k->id;
+		*cores = dev->info.num_ai_cores ? dev->info.num_ai_cores : 1;
+	}
+	stream_release(s, dev);
+	return ret;
+}
+
+aclError builtin_submit(aclrtStream stream, uint32_t id, uint32_t num_blocks, const void *args,
+			uint32_t args_size)
+{
+	struct {
+		uint32_t opcode, flags;
+		uint64_t reserved;
+		uint32_t kernel_id, num_blocks, args_size, timeout_ms;
+	} head = { .opcode = ASCEND_CMD_LAUNCH, .kernel_id = id, .num_blocks = num_blocks,
+		   .args_size = args_size };
+	struct acl_stream *s;
+	aclError ret;
+
+	ret = stream_ref(stream, &s);
+	if (ret)
+		return ret;
+	ret = stream_submit2(s, &head, sizeof(head), args, args_size);
+	stream_put(s);
+	return ret;
+}

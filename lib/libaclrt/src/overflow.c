@@ -7,18 +7,88 @@
  * CANN's ACL_RT_OVERFLOW_MODE_INFNAN.  They cannot saturate, so asking for
  * ACL_RT_OVERFLOW_MODE_SATURATION is refused rather than pretended.
  *
- * Overflow *status* is a device register that float kernels set when they
- * overflow; no kernel of the emulated NPU records one yet (that is the
- * device half of the work), so aclrtGetOverflowStatus,
- * aclrtResetOverflowStatus and the FloatOverflow variants are listed in
- * unsupported.c instead of reporting "no overflow", which would be false
- * after an AddF32 that overflowed.  The per-stream switch is kept and
- * reported.
+ * Overflow *status*: the device keeps one status word per address space,
+ * that is per process and device (CANN: the status is process level on
+ * Atlas A2/A3), which its float kernels (AddF32, RandomNum) set when a
+ * result is inf or NaN from finite inputs, on a stream whose overflow
+ * switch is on.  aclrtGetOverflowStatus/aclrtResetOverflowStatus (and the
+ * FloatOverflow names of the same calls) are the device's OverflowStatus
+ * and OverflowReset kernels on the stream, so they are stream-ordered; the
+ * status of another process is out of reach, and a process that opens the
+ * device anew starts clean.  The 64 bytes written: u32 0 is 1 after an
+ * overflow, everything else is 0.
  *
- * CANN facts (hicann/runtime src/acl/aclrt_impl/stream.cpp, device.cpp):
- * the stream switch is 0 or 1 (ACL_ERROR_INVALID_PARAM otherwise).
+ * The switch (aclrtSetStreamOverflowSwitch) is the device's OverflowSwitch
+ * kernel on the stream: float kernels queued after it record (1) or do
+ * not (0); a stream starts with it off, as in CANN, whose sample turns it
+ * on before it reads the status.  It is remembered for
+ * aclrtGetStreamOverflowSwitch.  A stream whose queue is reset after a
+ * fault starts again with the device's switch off.
+ *
+ * aclrtCtxGetFloatOverflowAddr (the saturation-mode workspace of AI Core
+ * operators) stays in unsupported.c: the device cannot saturate.
+ *
+ * CANN facts (hicann/runtime src/acl/aclrt_impl/stream.cpp, device.cpp and
+ * the runtime's checks): the stream switch is 0 or 1 (ACL_ERROR_INVALID_PARAM
+ * otherwise); aclrtGetOverflowStatus with a NULL outputAddr is
+ * ACL_ERROR_INVALID_PARAM, an outputSize other than 64 is
+ * ACL_ERROR_RT_PARAM_INVALID, and aclrtGetFloatOverflowStatus reports both
+ * as ACL_ERROR_RT_PARAM_INVALID; a NULL stream is the default stream.
  */
 #include "internal.h"
+
+#define OVERFLOW_STATUS_SIZE	64
+
+/* One block of built-in kernel @name with @args on @stream. */
+static aclError overflow_kernel(aclrtStream stream, const char *name, const void *args,
+				uint32_t size)
+{
+	uint32_t id, cores;
+	aclError ret;
+
+	ret = builtin_find(stream, name, &id, &cores);
+	if (ret)
+		return ret;
+	return builtin_submit(stream, id, 1, args, size);
+}
+
+static aclError get_status(void *outputAddr, uint64_t outputSize, aclrtStream stream,
+			   aclError null_code)
+{
+	uint64_t args[2] = { (uintptr_t)outputAddr, outputSize };
+
+	if (!outputAddr)
+		return acl_err(null_code, "outputAddr is NULL");
+	if (outputSize != OVERFLOW_STATUS_SIZE)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "outputSize is %llu: the overflow status is %d bytes",
+			       (unsigned long long)outputSize, OVERFLOW_STATUS_SIZE);
+	return overflow_kernel(stream, "OverflowStatus", args, sizeof(args));
+}
+
+aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize, aclrtStream stream)
+{
+	API_ENTER();
+	return get_status(outputAddr, outputSize, stream, ACL_ERROR_INVALID_PARAM);
+}
+
+aclError aclrtGetFloatOverflowStatus(void *outputAddr, uint64_t outputSize, aclrtStream stream)
+{
+	API_ENTER();
+	return get_status(outputAddr, outputSize, stream, ACL_ERROR_RT_PARAM_INVALID);
+}
+
+aclError aclrtResetOverflowStatus(aclrtStream stream)
+{
+	API_ENTER();
+	return overflow_kernel(stream, "OverflowReset", NULL, 0);
+}
+
+aclError aclrtResetFloatOverflowStatus(aclrtStream stream)
+{
+	API_ENTER();
+	return overflow_kernel(stream, "OverflowReset", NULL, 0);
+}
 
 aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
 {
@@ -65,6 +135,13 @@ aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag)
 	API_ENTER();
 	if (flag != 0 && flag != 1)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "flag %u is neither 0 nor 1", flag);
+	ret = stream_acquire(stream, &s, &dev);
+	if (ret)
+		return ret;
+	stream_release(s, dev);
+	ret = overflow_kernel(stream, "OverflowSwitch", &flag, sizeof(flag));
+	if (ret)
+		return ret;
 	ret = stream_acquire(stream, &s, &dev);
 	if (ret)
 		return ret;

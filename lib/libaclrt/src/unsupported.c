@@ -217,13 +217,10 @@ ACL_STUB(aclsysGetCANNVersion, aclCANNPackageName name, aclCANNPackageVersion *v
  * has neither; see errinfo.c) */
 ACL_STUB(aclrtGetArgsFromExceptionInfo, const aclrtExceptionInfo *info, void **devArgsPtr, uint32_t *devArgsLen)
 ACL_STUB(aclrtGetFuncHandleFromExceptionInfo, const aclrtExceptionInfo *info, aclrtFuncHandle *func)
-/* acl_rt.h: float overflow status: no device kernel records it yet, and
- * "no overflow" would be a guess (overflow.c) */
-ACL_STUB(aclrtGetOverflowStatus, void *outputAddr, size_t outputSize, aclrtStream stream)
-ACL_STUB(aclrtResetOverflowStatus, aclrtStream stream)
+/* acl_rt.h: the saturation-mode overflow workspace (the device cannot
+ * saturate) and the check-mode status calls, whose modes are undocumented
+ * (overflow.c implements aclrtGet/ResetOverflowStatus) */
 ACL_STUB(aclrtCtxGetFloatOverflowAddr, void **overflowAddr)
-ACL_STUB(aclrtGetFloatOverflowStatus, void *outputAddr, uint64_t outputSize, aclrtStream stream)
-ACL_STUB(aclrtResetFloatOverflowStatus, aclrtStream stream)
 ACL_STUB(aclrtNpuGetFloatOverFlowStatus, void *outputAddr, uint64_t outputSize, uint32_t checkMode, aclrtStream stream)
 ACL_STUB(aclrtNpuClearFloatOverFlowStatus, uint32_t checkMode, aclrtStream stream)
 /* acl_rt.h: functions acl_rt_api.h's overloads forward to; op execution
@@ -239,10 +236,9 @@ ACL_STUB(aclrtMemcpyFromSymbolAsync, void *dst, size_t dstMax, const void *symbo
 ACL_STUB(aclrtMemcpyToSymbol, const void *symbol, const void *src, size_t count, size_t offset, aclrtMemcpyKind kind)
 ACL_STUB(aclrtMemcpyToSymbolAsync, const void *symbol, const void *src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream)
 /* acl_rt.h: device-side work of issue 16's device half: accumulating DMA
- * copies, the random-number kernel, stopping/aborting a device queue (the
+ * copies, stopping/aborting a device queue (the
  * driver can only reset a queue that faulted) */
 ACL_STUB(aclrtReduceAsync, void *dst, const void *src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void *reserve)
-ACL_STUB(aclrtRandomNumAsync, const aclrtRandomNumTaskInfo *taskInfo, const aclrtStream stream, void *reserve)
 
 /* ---- the rest of acl_rt.h (issue 16) ---- */
 /* acl_rt.h: issue 17: virtual, managed and shareable memory */

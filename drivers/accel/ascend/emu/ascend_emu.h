@@ -293,6 +293,17 @@ void ascend_emu_smmu_sync(void);
 void ascend_emu_smmu_exclusive_begin(void);
 void ascend_emu_smmu_exclusive_end(void);
 
+/*
+ * The floating-point overflow status of address space @asid (the context
+ * registers' CTX_OVERFLOW, see Documentation/hardware.rst): set by the
+ * float kernels of its queues, read (and cleared when @clear) by the
+ * status kernels.  It lives and dies with the ASID's context: a CTX_ROOT
+ * of 0 drops it, so a new owner of the ASID starts clean.  No context: the
+ * set does nothing and the get reads 0.
+ */
+void ascend_emu_smmu_overflow_set(struct ascend_emu *emu, u32 asid);
+u32 ascend_emu_smmu_overflow_get(struct ascend_emu *emu, u32 asid, bool clear);
+
 /* ascend_emu_cmd.c: the command checker */
 /*
  * Check a copied command's fields: flags, reserved and every payload byte
@@ -416,6 +427,8 @@ struct ascend_emu_queue {
 	u64 rptr;
 	u64 completed;
 	bool faulted;
+
+	bool ovf_detect;	/* the OverflowSwitch kernel's state */
 
 	spinlock_t printf_lock;	/* printf_head, printf_dropped, the text */
 	u64 printf_head;
@@ -586,6 +599,24 @@ int ascend_emu_kernel_launch(struct ascend_emu_queue *q,
 
 /* IEEE-754 binary32 a + b, round to nearest even (the AddF32 kernel). */
 u32 ascend_f32_add(u32 a, u32 b);
+
+/* ascend_emu_rng.c: the RandomNum kernel's generator and soft float */
+/* Philox-4x32-10 of counter @ctr under key @key. */
+void ascend_philox4x32_10(const u32 ctr[4], const u32 key[2], u32 out[4]);
+/* @out = 128-bit little-endian @base + @n. */
+void ascend_rng_ctr_add(const u32 base[4], u64 n, u32 out[4]);
+/* binary32 a * b, round to nearest even. */
+u32 ascend_f32_mul(u32 a, u32 b);
+/* The binary32 nearest @v * 2^-@frac. */
+u32 ascend_f32_from_fixed(s64 v, unsigned int frac);
+/* a < b (false when either is NaN; -0 == +0). */
+bool ascend_f32_lt(u32 a, u32 b);
+u32 ascend_f16_to_f32(u16 h);
+u16 ascend_f32_to_f16(u32 f);		/* round to nearest even */
+u32 ascend_bf16_to_f32(u16 h);
+u16 ascend_f32_to_bf16(u32 f);		/* round to nearest even */
+/* Two standard normal values (Q32 fixed point) from two uniform words. */
+void ascend_rng_normal2(u32 w0, u32 w1, s64 *z0, s64 *z1);
 
 /* Device printf into @q's printf buffer (takes @q->printf_lock). */
 __printf(2, 3)

@@ -353,7 +353,26 @@ u32 ascend_f32_add(u32 a, u32 b)
 	       (u32)(m & 0x7fffff);
 }
 
-/* AddF32(const float *a, const float *b, float *c, u64 n): c = a + b */
+/* inf or NaN */
+static bool f32_special(u32 x)
+{
+	return ((x >> 23) & 0xff) == 0xff;
+}
+
+/*
+ * A float kernel's result overflowed (inf or NaN from finite inputs):
+ * record it in the queue owner's status, if the queue's switch is on.
+ */
+static void kovf(struct ascend_kctx *k)
+{
+	if (READ_ONCE(k->q->ovf_detect))
+		ascend_emu_smmu_overflow_set(k->q->emu, k->q->ctx.asid);
+}
+
+/*
+ * AddF32(const float *a, const float *b, float *c, u64 n): c = a + b; an
+ * inf or NaN sum of finite inputs is a floating-point overflow (kovf)
+ */
 static int k_addf32(struct ascend_kctx *k)
 {
 	const unsigned int step = ASCEND_EMU_SCRATCH_SIZE / 3 / sizeof(u32);
@@ -361,6 +380,7 @@ static int k_addf32(struct ascend_kctx *k)
 	u32 *ba = k->scratch, *bb = ba + step;
 	u64 i, start, end, va, vb, vc;
 	unsigned int n, j;
+	bool ovf = false;
 	int ret;
 
 	kshare(k, karg_u64(k, 24), &start, &end);
@@ -372,15 +392,465 @@ static int k_addf32(struct ascend_kctx *k)
 		    kmem(k, va, ba, n * sizeof(u32), false) ||
 		    kmem(k, vb, bb, n * sizeof(u32), false))
 			return -EIO;
-		for (j = 0; j < n; j++)
-			ba[j] = ascend_f32_add(ba[j], bb[j]);
+		for (j = 0; j < n; j++) {
+			u32 r = ascend_f32_add(ba[j], bb[j]);
+
+			if (f32_special(r) && !f32_special(ba[j]) &&
+			    !f32_special(bb[j]))
+				ovf = true;
+			ba[j] = r;
+		}
 		if (kmem(k, vc, ba, n * sizeof(u32), true))
 			return -EIO;
+		if (ovf) {
+			kovf(k);
+			ovf = false;
+		}
 		ret = kpoll(k, i + n);
 		if (ret)
 			return ret;
 		cond_resched();
 	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Random numbers (RandomNum, RandomAdvance): see Documentation/hardware.rst */
+
+/* Argument block of RandomNum and RandomAdvance */
+#define RNG_RESULT	0	/* u64 VA of the results */
+#define RNG_COUNTER	8	/* u64 VA of the 128-bit counter */
+#define RNG_PARA	16	/* u64 VA of the 16-byte parameter block, or 0 */
+#define RNG_SEED	24	/* u64 seed, or its VA */
+#define RNG_NUM		32	/* u64 count, or its VA */
+#define RNG_P1		40	/* first parameter (ratio, min, mean), or its VA */
+#define RNG_P2		48	/* second parameter (max, stddev), or its VA */
+#define RNG_FUNC	56	/* u32 ASCEND_RNG_* */
+#define RNG_TYPE	60	/* u32 ASCEND_RNG_T_* */
+#define RNG_FLAGS	64	/* u32: which of seed, num, p1, p2 are VAs */
+#define RNG_ARGS	72
+
+enum {
+	ASCEND_RNG_DROPOUT, ASCEND_RNG_UNIFORM, ASCEND_RNG_NORMAL,
+	ASCEND_RNG_TRUNC_NORMAL, ASCEND_RNG_FUNCS
+};
+
+enum {
+	ASCEND_RNG_T_F32, ASCEND_RNG_T_F16, ASCEND_RNG_T_BF16,
+	ASCEND_RNG_T_I32, ASCEND_RNG_T_U32, ASCEND_RNG_T_I64,
+	ASCEND_RNG_T_U64, ASCEND_RNG_TYPES
+};
+
+#define RNG_SEED_VA	BIT(0)
+#define RNG_NUM_VA	BIT(1)
+#define RNG_P1_VA	BIT(2)
+#define RNG_P2_VA	BIT(3)
+
+/* Truncated normal: redraws of an element before it gives up (0). */
+#define RNG_TRUNC_TRIES	16
+
+static const u8 rng_type_size[ASCEND_RNG_TYPES] = { 4, 2, 2, 4, 4, 8, 8 };
+
+/**
+ * struct ascend_rng - one RandomNum task as a block sees it
+ * @func: ASCEND_RNG_*
+ * @type: ASCEND_RNG_T_*
+ * @num: elements (bits of a dropout mask)
+ * @key: Philox key: the seed
+ * @ctr: the task's counter
+ * @p1: first parameter, as binary32 for float types (raw for integers)
+ * @p2: second parameter
+ * @thr: dropout: a word below it drops its element
+ * @special: a float parameter is inf or NaN (no overflow then)
+ */
+struct ascend_rng {
+	u32 func, type;
+	u64 num;
+	u32 key[2];
+	u32 ctr[4];
+	u64 p1, p2;
+	u64 thr;
+	bool special;
+};
+
+/* A u64 argument that is a value, or (when @va) the @size bytes at it. */
+static int krng_val(struct ascend_kctx *k, unsigned int off, bool va,
+		    unsigned int size, u64 *v)
+{
+	u64 x = karg_u64(k, off);
+
+	if (!va) {
+		*v = size < 8 ? x & ((1ULL << (size * 8)) - 1) : x;
+		return 0;
+	}
+	*v = 0;
+	return kmem(k, x, v, size, false);	/* little endian */
+}
+
+static u32 rng_to_f32(u32 type, u64 v)
+{
+	if (type == ASCEND_RNG_T_F16)
+		return ascend_f16_to_f32((u16)v);
+	if (type == ASCEND_RNG_T_BF16)
+		return ascend_bf16_to_f32((u16)v);
+	return (u32)v;
+}
+
+/* P(drop) = ratio: the word threshold ratio * 2^32, clamped to [0, 2^32] */
+static u64 rng_dropout_thr(u32 r)
+{
+	s32 e = (r >> 23) & 0xff;
+	u64 m = (r & 0x7fffff) | (e ? 0x800000 : 0);
+
+	if ((r & 0x7fffffff) > 0x7f800000 || (r >> 31) || !(r << 1))
+		return 0;			/* NaN, negative, zero: keep all */
+	if (!ascend_f32_lt(r, 0x3f800000))
+		return 1ULL << 32;		/* ratio >= 1: drop all */
+	/* r = m * 2^(e - 150), times 2^32 */
+	if (!e)
+		e = 1;
+	return e - 118 >= 0 ? m << (e - 118) :
+	       (e - 118 > -64 ? m >> (118 - e) : 0);
+}
+
+static int krng_setup(struct ascend_kctx *k, struct ascend_rng *g)
+{
+	u32 flags = karg_u32(k, RNG_FLAGS);
+	unsigned int size;
+	u64 seed;
+
+	g->func = karg_u32(k, RNG_FUNC);
+	g->type = karg_u32(k, RNG_TYPE);
+	if (g->func >= ASCEND_RNG_FUNCS || g->type >= ASCEND_RNG_TYPES ||
+	    (flags & ~(RNG_SEED_VA | RNG_NUM_VA | RNG_P1_VA | RNG_P2_VA)) ||
+	    karg_u32(k, RNG_FLAGS + 4) ||
+	    (g->func != ASCEND_RNG_UNIFORM && g->type > ASCEND_RNG_T_BF16))
+		return kfault(k, ASCEND_FAULT_BAD_COMMAND, 0);
+	size = rng_type_size[g->type];
+	if (krng_val(k, RNG_SEED, flags & RNG_SEED_VA, 8, &seed) ||
+	    krng_val(k, RNG_NUM, flags & RNG_NUM_VA, 8, &g->num) ||
+	    krng_val(k, RNG_P1, flags & RNG_P1_VA, size, &g->p1) ||
+	    krng_val(k, RNG_P2, flags & RNG_P2_VA, size, &g->p2) ||
+	    kmem(k, karg_u64(k, RNG_COUNTER), g->ctr, sizeof(g->ctr), false))
+		return -EIO;
+	g->key[0] = (u32)seed;
+	g->key[1] = (u32)(seed >> 32);
+	le32_to_cpus(&g->ctr[0]);
+	le32_to_cpus(&g->ctr[1]);
+	le32_to_cpus(&g->ctr[2]);
+	le32_to_cpus(&g->ctr[3]);
+	if (g->type <= ASCEND_RNG_T_BF16) {
+		g->p1 = rng_to_f32(g->type, g->p1);
+		g->p2 = rng_to_f32(g->type, g->p2);
+		g->special = f32_special(g->p1) || f32_special(g->p2);
+	}
+	if (g->func == ASCEND_RNG_DROPOUT)
+		g->thr = rng_dropout_thr(g->p1);
+	return 0;
+}
+
+/* Elements one Philox block (four words) serves. */
+static u32 rng_per_block(const struct ascend_rng *g)
+{
+	if (g->func == ASCEND_RNG_TRUNC_NORMAL)
+		return 1;
+	if (g->func == ASCEND_RNG_UNIFORM && g->type >= ASCEND_RNG_T_I64)
+		return 2;
+	return 4;
+}
+
+/* The four words of Philox block @n of the task (with @try as key offset). */
+static void rng_block(const struct ascend_rng *g, u64 n, u32 try, u32 w[4])
+{
+	u32 c[4], key[2] = { g->key[0], g->key[1] + try };
+
+	ascend_rng_ctr_add(g->ctr, n, c);
+	ascend_philox4x32_10(c, key, w);
+}
+
+/* The largest value of the type below @x (binary32 / binary16 bits). */
+static u32 f32_below(u32 x)
+{
+	if (!(x << 1))
+		return 0x80000001;
+	return x & 0x80000000 ? x + 1 : x - 1;
+}
+
+static u16 f16_below(u16 x)
+{
+	if (!(x & 0x7fff))
+		return 0x8001;
+	return x & 0x8000 ? x + 1 : x - 1;
+}
+
+/* binary32 @f into element @i of @out as the task's float type */
+static bool rng_store_float(const struct ascend_rng *g, void *out,
+			    unsigned int i, u32 f, bool clamp)
+{
+	u16 h;
+
+	if (g->type == ASCEND_RNG_T_F32) {
+		/* uniform: [min, max) */
+		if (clamp && !ascend_f32_lt(f, (u32)g->p2))
+			f = f32_below((u32)g->p2);
+		if (clamp && ascend_f32_lt(f, (u32)g->p1))
+			f = (u32)g->p1;
+		((u32 *)out)[i] = f;
+		return f32_special(f);
+	}
+	if (g->type == ASCEND_RNG_T_F16) {
+		h = ascend_f32_to_f16(f);
+		if (clamp && !ascend_f32_lt(ascend_f16_to_f32(h), (u32)g->p2))
+			h = f16_below(ascend_f32_to_f16((u32)g->p2));
+	} else {
+		h = ascend_f32_to_bf16(f);
+		if (clamp && !ascend_f32_lt(ascend_bf16_to_f32(h), (u32)g->p2))
+			h = f16_below(ascend_f32_to_bf16((u32)g->p2));
+	}
+	if (clamp && ascend_f32_lt(rng_to_f32(g->type, h), (u32)g->p1))
+		h = g->type == ASCEND_RNG_T_F16 ? ascend_f32_to_f16((u32)g->p1) :
+		    ascend_f32_to_bf16((u32)g->p1);
+	((u16 *)out)[i] = h;
+	return f32_special(rng_to_f32(g->type, h));
+}
+
+/* Uniform element @i into @out[@j]; true: a float result overflowed. */
+static bool rng_uniform(const struct ascend_rng *g, const u32 w[4], u64 i,
+			void *out, unsigned int j)
+{
+	u64 range, r;
+	u32 u, f;
+
+	switch (g->type) {
+	case ASCEND_RNG_T_I32:
+	case ASCEND_RNG_T_U32: {
+		u32 lo = (u32)g->p1, hi = (u32)g->p2;
+		bool less = g->type == ASCEND_RNG_T_I32 ? (s32)lo < (s32)hi :
+			    lo < hi;
+
+		range = less ? (u32)(hi - lo) : 0;
+		((u32 *)out)[j] = lo + (u32)(((u64)w[i & 3] * range) >> 32);
+		return false;
+	}
+	case ASCEND_RNG_T_I64:
+	case ASCEND_RNG_T_U64: {
+		bool less = g->type == ASCEND_RNG_T_I64 ?
+			    (s64)g->p1 < (s64)g->p2 : g->p1 < g->p2;
+
+		range = less ? g->p2 - g->p1 : 0;
+		r = (u64)w[(i & 1) * 2 + 1] << 32 | w[(i & 1) * 2];
+		((u64 *)out)[j] = g->p1 + mul_u64_u64_shr(r, range, 64);
+		return false;
+	}
+	}
+	/* float: min + u (max - min), u = k / 2^24 in [0, 1) */
+	if (!ascend_f32_lt((u32)g->p1, (u32)g->p2))
+		return rng_store_float(g, out, j, (u32)g->p1, false) &&
+		       !g->special;
+	u = ascend_f32_from_fixed(w[i & 3] >> 8, 24);
+	f = ascend_f32_add((u32)g->p1,
+			   ascend_f32_mul(u, ascend_f32_add((u32)g->p2,
+							    (u32)g->p1 ^ 0x80000000)));
+	return rng_store_float(g, out, j, f, true) && !g->special;
+}
+
+/* Normal element @i (truncated: |z| <= 2) into @out[@j]. */
+static bool rng_normal(const struct ascend_rng *g, const u32 w[4], u64 i,
+		       void *out, unsigned int j)
+{
+	unsigned int t, x;
+	u32 f = 0, v[4];
+	s64 z[4];
+
+	if (g->func == ASCEND_RNG_NORMAL) {
+		/* words 0, 1 give elements 4n, 4n + 1; words 2, 3 the others */
+		ascend_rng_normal2(w[i & 2], w[(i & 2) + 1], &z[0], &z[1]);
+		f = ascend_f32_from_fixed(z[i & 1], 32);
+	} else {
+		/*
+		 * the first of the block's four values within two stddev; a
+		 * block without one is drawn again with the key's high word
+		 * plus 1, 2, ...
+		 */
+		memcpy(v, w, sizeof(v));
+		for (t = 0; t < RNG_TRUNC_TRIES; t++) {
+			ascend_rng_normal2(v[0], v[1], &z[0], &z[1]);
+			ascend_rng_normal2(v[2], v[3], &z[2], &z[3]);
+			for (x = 0; x < 4; x++)
+				if (abs(z[x]) <= (2LL << 32))
+					break;
+			if (x < 4) {
+				f = ascend_f32_from_fixed(z[x], 32);
+				break;
+			}
+			rng_block(g, i, t + 1, v);
+		}
+	}
+	f = ascend_f32_add((u32)g->p1, ascend_f32_mul(f, (u32)g->p2));
+	return rng_store_float(g, out, j, f, false) && !g->special;
+}
+
+/* Dropout mask byte @i: bit b keeps element 8 i + b (1) or drops it (0). */
+static u8 rng_dropout_byte(const struct ascend_rng *g, u64 i)
+{
+	u32 w[8];
+	unsigned int b;
+	u8 v = 0;
+
+	rng_block(g, 2 * i, 0, w);
+	rng_block(g, 2 * i + 1, 0, w + 4);
+	for (b = 0; b < 8 && 8 * i + b < g->num; b++)
+		if (w[b] >= g->thr)
+			v |= 1 << b;
+	return v;
+}
+
+/*
+ * RandomNum: the task's results, by shares of elements (of mask bytes for
+ * a dropout mask); the counter is left to RandomAdvance
+ */
+static int k_random(struct ascend_kctx *k)
+{
+	u64 res = karg_u64(k, RNG_RESULT), i, start, end, units, va, blk;
+	struct ascend_rng g;
+	unsigned int esize, step, n, j;
+	bool ovf = false;
+	u32 w[4];
+	int ret;
+
+	if (krng_setup(k, &g))
+		return -EIO;
+	if (g.func == ASCEND_RNG_DROPOUT) {
+		esize = 1;
+		units = DIV_ROUND_UP_ULL(g.num, 8);
+	} else {
+		esize = rng_type_size[g.type];
+		units = g.num;
+	}
+	step = ASCEND_EMU_SCRATCH_SIZE / esize;
+	kshare(k, units, &start, &end);
+	for (i = kresume(k, start); i < end; i += n) {
+		n = min_t(u64, end - i, step);
+		blk = U64_MAX;
+		for (j = 0; j < n; j++) {
+			u64 e = i + j;
+
+			if (g.func == ASCEND_RNG_DROPOUT) {
+				((u8 *)k->scratch)[j] = rng_dropout_byte(&g, e);
+				continue;
+			}
+			if (div_u64(e, rng_per_block(&g)) != blk) {
+				blk = div_u64(e, rng_per_block(&g));
+				rng_block(&g, blk, 0, w);
+			}
+			if (g.func == ASCEND_RNG_UNIFORM)
+				ovf |= rng_uniform(&g, w, e, k->scratch, j);
+			else
+				ovf |= rng_normal(&g, w, e, k->scratch, j);
+		}
+		if (kaddr(k, res, i, esize, &va) ||
+		    kmem(k, va, k->scratch, (size_t)n * esize, true))
+			return -EIO;
+		if (ovf) {
+			kovf(k);
+			ovf = false;
+		}
+		ret = kpoll(k, i + n);
+		if (ret)
+			return ret;
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * RandomAdvance: after RandomNum, in stream order: the parameter block
+ * (when named) and the counter advanced by the Philox blocks the task used
+ */
+static int k_random_advance(struct ascend_kctx *k)
+{
+	u64 para = karg_u64(k, RNG_PARA), blocks, pb[2];
+	u32 c[4], per;
+	struct ascend_rng g;
+
+	if (krng_setup(k, &g))
+		return -EIO;
+	if (g.func == ASCEND_RNG_DROPOUT) {
+		/* two blocks per mask byte */
+		blocks = 2 * DIV_ROUND_UP_ULL(g.num, 8);
+	} else {
+		per = rng_per_block(&g);
+		blocks = div_u64(g.num, per) + (g.num % per ? 1 : 0);
+	}
+	if (para) {
+		pb[0] = cpu_to_le64(karg_u64(k, RNG_P1));
+		pb[1] = cpu_to_le64(karg_u64(k, RNG_P2));
+		if (kmem(k, para, pb, sizeof(pb), true))
+			return -EIO;
+	}
+	ascend_rng_ctr_add(g.ctr, blocks, c);
+	cpu_to_le32s(&c[0]);
+	cpu_to_le32s(&c[1]);
+	cpu_to_le32s(&c[2]);
+	cpu_to_le32s(&c[3]);
+	return kmem(k, karg_u64(k, RNG_COUNTER), c, sizeof(c), true);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Overflow status and printing */
+
+/* OverflowSwitch(u32 on): the queue's float kernels record overflows */
+static int k_overflow_switch(struct ascend_kctx *k)
+{
+	WRITE_ONCE(k->q->ovf_detect, karg_u32(k, 0) != 0);
+	return 0;
+}
+
+/*
+ * OverflowStatus(void *dst, u64 size): the queue owner's status as
+ * @size (at most 64) bytes: u32 0 is the status word, the rest 0
+ */
+static int k_overflow_status(struct ascend_kctx *k)
+{
+	u64 size = karg_u64(k, 8);
+	__le32 buf[16] = { 0 };
+
+	if (size > sizeof(buf))
+		return kfault(k, ASCEND_FAULT_BAD_COMMAND, 0);
+	buf[0] = cpu_to_le32(ascend_emu_smmu_overflow_get(k->q->emu,
+							  k->q->ctx.asid,
+							  false));
+	if (!size)
+		return 0;
+	return kmem(k, karg_u64(k, 0), buf, size, true);
+}
+
+/* OverflowReset(): clear the queue owner's status */
+static int k_overflow_reset(struct ascend_kctx *k)
+{
+	ascend_emu_smmu_overflow_get(k->q->emu, k->q->ctx.asid, true);
+	return 0;
+}
+
+/* PrintString(const char *s, u64 len): printf("%s") of at most len bytes */
+static int k_print_string(struct ascend_kctx *k)
+{
+	u64 len = min_t(u64, karg_u64(k, 8), ASCEND_EMU_PRINTF_MAX - 1);
+	char *buf = k->scratch;
+
+	if (!len)
+		return 0;
+	if (kmem(k, karg_u64(k, 0), buf, len, false))
+		return -EIO;
+	buf[len] = 0;
+	ascend_emu_printf(k->q, "%s", buf);
+	return 0;
+}
+
+/* KernelPrint(): printf("Hello World\n"), CANN's sample print kernel */
+static int k_kernel_print(struct ascend_kctx *k)
+{
+	ascend_emu_printf(k->q, "Hello World\n");
 	return 0;
 }
 
@@ -421,6 +891,13 @@ static const struct ascend_emu_kernel ascend_emu_kernels[] = {
 	{ "Trap",        6,  0, false, 0,  0,  0, k_trap },
 	{ "Copy",        7, 24, false, 0, 16,  2, k_copy },
 	{ "AddF32",      8, 32, false, 0, 24, 12, k_addf32 },
+	{ "RandomNum",   9, RNG_ARGS, false, 48, RNG_NUM, 16, k_random },
+	{ "RandomAdvance", 10, RNG_ARGS, true, 64, 0, 0, k_random_advance },
+	{ "OverflowSwitch", 11, 4, true, 0, 0, 0, k_overflow_switch },
+	{ "OverflowStatus", 12, 16, true, 64, 0, 0, k_overflow_status },
+	{ "OverflowReset", 13, 0, true, 0, 0, 0, k_overflow_reset },
+	{ "PrintString", 14, 16, false, 255, 0, 0, k_print_string },
+	{ "KernelPrint", 15, 0, false, 0, 0, 0, k_kernel_print },
 };
 
 static const struct ascend_emu_kernel *ascend_emu_kernel_find(u32 id)

@@ -66,10 +66,12 @@ struct ascend_emu_tlb_entry {
  * struct ascend_emu_mmu_ctx - the context registers of one ASID
  * @root: device-physical address of the level-0 table
  * @peers: device-physical address of the peer window table, or 0
+ * @overflow: the CTX_OVERFLOW status (bit 0: a float kernel overflowed)
  */
 struct ascend_emu_mmu_ctx {
 	u64 root;
 	u64 peers;
+	u32 overflow;
 };
 
 /**
@@ -226,6 +228,39 @@ void ascend_emu_mmu_set_context(struct ascend_hw_device *hw, u32 asid,
 	ascend_emu_tlb_flush_locked(smmu, asid, 0, U64_MAX);
 	spin_unlock(&smmu->lock);
 	ascend_emu_smmu_sync();
+}
+
+void ascend_emu_smmu_overflow_set(struct ascend_emu *emu, u32 asid)
+{
+	struct ascend_emu_smmu *smmu = emu->smmu;
+	struct ascend_emu_mmu_ctx *ctx;
+
+	if (!smmu || !asid)
+		return;
+	spin_lock(&smmu->lock);
+	ctx = xa_load(&smmu->ctx, asid);
+	if (ctx)
+		ctx->overflow |= 1;
+	spin_unlock(&smmu->lock);
+}
+
+u32 ascend_emu_smmu_overflow_get(struct ascend_emu *emu, u32 asid, bool clear)
+{
+	struct ascend_emu_smmu *smmu = emu->smmu;
+	struct ascend_emu_mmu_ctx *ctx;
+	u32 v = 0;
+
+	if (!smmu || !asid)
+		return 0;
+	spin_lock(&smmu->lock);
+	ctx = xa_load(&smmu->ctx, asid);
+	if (ctx) {
+		v = ctx->overflow;
+		if (clear)
+			ctx->overflow = 0;
+	}
+	spin_unlock(&smmu->lock);
+	return v;
 }
 
 /* A TLB entry holding @va for @asid, copied to @out; @lock held. */
