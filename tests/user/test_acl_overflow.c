@@ -88,6 +88,31 @@ TEST(addf32_overflow_sets_status)
 	CHECK_ACL_OK(aclrtDestroyStream(s));
 }
 
+/* A queue reset (a fault, an abort) keeps the stream's switch on. */
+TEST(switch_survives_reset)
+{
+	uint32_t flag = 0;
+	aclrtStream s;
+
+	acl_setup();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtSetStreamOverflowSwitch(s, 1));
+	REQUIRE_ACL(aclrtResetOverflowStatus(s));
+	REQUIRE_ACL(launch_trap(s));
+	CHECK_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION);
+	CHECK_ACL_OK(aclrtGetStreamOverflowSwitch(s, &flag));
+	CHECK_EQ(flag, 1u);
+	addf32(s, 3e38f, 3e38f);
+	CHECK_EQ(status(s, false), 1u);			/* still recorded */
+	REQUIRE_ACL(aclrtResetOverflowStatus(s));
+	CHECK_ACL_OK(aclrtStreamAbort(s));
+	addf32(s, 3e38f, 3e38f);
+	CHECK_EQ(status(s, false), 1u);
+	REQUIRE_ACL(aclrtResetOverflowStatus(s));
+	REQUIRE_ACL(aclrtSynchronizeStream(s));
+	CHECK_ACL_OK(aclrtDestroyStream(s));
+}
+
 /* The status is per process and device: it shows on every stream. */
 TEST(status_is_per_process)
 {

@@ -216,7 +216,8 @@ struct acl_stream {
 	bool is_default;		/* a context's default stream */
 	uint32_t priority;		/* CANN's 0 (highest) .. 7, as created */
 	uint32_t failure_mode;		/* ACL_CONTINUE/STOP_ON_FAILURE (bookkeeping) */
-	uint32_t overflow_switch;	/* aclrtSetStreamOverflowSwitch (bookkeeping) */
+	uint32_t overflow_switch;	/* aclrtSetStreamOverflowSwitch, last set (__atomic) */
+	uint32_t overflow_kid;		/* OverflowSwitch's kernel id once set, for resets */
 	uint64_t aborts;		/* aclrtStreamAbort/Stop calls (__atomic), bumped
 					 * before each: a sync that saw it change fails */
 	struct acl_queue q;
@@ -389,6 +390,10 @@ aclError builtin_find(aclrtStream stream, const char *name, uint32_t *id, uint32
 /* a launch of built-in kernel @id onto @stream (arguments checked by the caller) */
 aclError builtin_submit(aclrtStream stream, uint32_t id, uint32_t num_blocks, const void *args,
 			uint32_t args_size);
+/* One block of built-in kernel @id on @s, stream lock held: the ring write
+ * alone (no reset on failure) */
+aclError builtin_submit_locked(struct acl_stream *s, uint32_t id, const void *args,
+			       uint32_t args_size);
 
 /* event.c: device reset drops the device's events; dev rw write-held */
 void event_release_device(struct acl_device *dev);

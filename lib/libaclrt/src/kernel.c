@@ -886,15 +886,18 @@ aclError builtin_find(aclrtStream stream, const char *name, uint32_t *id, uint32
 	return ret;
 }
 
+/* The head of a launch of built-in kernel @id; its arguments follow it. */
+struct builtin_head {
+	uint32_t opcode, flags;
+	uint64_t reserved;
+	uint32_t kernel_id, num_blocks, args_size, timeout_ms;
+};
+
 aclError builtin_submit(aclrtStream stream, uint32_t id, uint32_t num_blocks, const void *args,
 			uint32_t args_size)
 {
-	struct {
-		uint32_t opcode, flags;
-		uint64_t reserved;
-		uint32_t kernel_id, num_blocks, args_size, timeout_ms;
-	} head = { .opcode = ASCEND_CMD_LAUNCH, .kernel_id = id, .num_blocks = num_blocks,
-		   .args_size = args_size };
+	struct builtin_head head = { .opcode = ASCEND_CMD_LAUNCH, .kernel_id = id,
+				     .num_blocks = num_blocks, .args_size = args_size };
 	struct acl_stream *s;
 	aclError ret;
 
@@ -904,4 +907,13 @@ aclError builtin_submit(aclrtStream stream, uint32_t id, uint32_t num_blocks, co
 	ret = stream_submit2(s, &head, sizeof(head), args, args_size);
 	stream_put(s);
 	return ret;
+}
+
+aclError builtin_submit_locked(struct acl_stream *s, uint32_t id, const void *args,
+			       uint32_t args_size)
+{
+	struct builtin_head head = { .opcode = ASCEND_CMD_LAUNCH, .kernel_id = id,
+				     .num_blocks = 1, .args_size = args_size };
+
+	return queue_submit2(s->dev->fd, &s->q, &head, sizeof(head), args, args_size);
 }

@@ -22,8 +22,9 @@
  * kernel on the stream: float kernels queued after it record (1) or do
  * not (0); a stream starts with it off, as in CANN, whose sample turns it
  * on before it reads the status.  It is remembered for
- * aclrtGetStreamOverflowSwitch.  A stream whose queue is reset after a
- * fault starts again with the device's switch off.
+ * aclrtGetStreamOverflowSwitch.  A queue reset (after a fault, an abort
+ * or a stop) restarts the device queue with its switch off; the stream
+ * then queues the switch again (stream.c, stream_after_reset()).
  *
  * aclrtCtxGetFloatOverflowAddr (the saturation-mode workspace of AI Core
  * operators) stays in unsupported.c: the device cannot saturate.
@@ -130,6 +131,7 @@ aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag)
 {
 	struct acl_device *dev;
 	struct acl_stream *s;
+	uint32_t kid, cores;
 	aclError ret;
 
 	API_ENTER();
@@ -139,13 +141,18 @@ aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag)
 	if (ret)
 		return ret;
 	stream_release(s, dev);
-	ret = overflow_kernel(stream, "OverflowSwitch", &flag, sizeof(flag));
+	ret = builtin_find(stream, "OverflowSwitch", &kid, &cores);
+	if (!ret)
+		ret = builtin_submit(stream, kid, 1, &flag, sizeof(flag));
 	if (ret)
 		return ret;
 	ret = stream_acquire(stream, &s, &dev);
 	if (ret)
 		return ret;
+	pthread_mutex_lock(&s->lock);
+	s->overflow_kid = kid;
 	__atomic_store_n(&s->overflow_switch, flag, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&s->lock);
 	stream_release(s, dev);
 	return ACL_SUCCESS;
 }

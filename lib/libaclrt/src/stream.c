@@ -288,11 +288,25 @@ aclError stream_ref(aclrtStream h, struct acl_stream **out)
  * the commands behind the faulting one are discarded and the stream is
  * usable again; later synchronisations succeed.
  */
+/*
+ * A reset restarts the device queue with its overflow switch off (the
+ * device keeps it per queue): queue it again when the stream has it on.
+ * Stream lock held.  The commands a stop kept run before it.
+ */
+static void stream_after_reset(struct acl_stream *s)
+{
+	uint32_t on = 1;
+
+	if (__atomic_load_n(&s->overflow_switch, __ATOMIC_RELAXED) && s->overflow_kid &&
+	    builtin_submit_locked(s, s->overflow_kid, &on, sizeof(on)) == ACL_SUCCESS)
+		exc_note_submit(s, s->q.wptr);
+}
+
 void stream_recover(struct acl_stream *s)
 {
 	pthread_mutex_lock(&s->lock);
-	if (!s->dead && queue_faulted(&s->q))
-		queue_reset(s->dev->fd, &s->q);
+	if (!s->dead && queue_faulted(&s->q) && queue_reset(s->dev->fd, &s->q) == ACL_SUCCESS)
+		stream_after_reset(s);
 	pthread_mutex_unlock(&s->lock);
 	exc_fire(s);
 }
@@ -308,9 +322,11 @@ static aclError submit_locked(struct acl_stream *s, const void *a, size_t alen,
 {
 	aclError ret = queue_submit2(s->dev->fd, &s->q, a, alen, b, blen);
 
-	if (ret && queue_faulted(&s->q))
-		queue_reset(s->dev->fd, &s->q);		/* as stream_recover() */
-	else if (!ret) {
+	if (ret && queue_faulted(&s->q)) {
+		/* as stream_recover() */
+		if (queue_reset(s->dev->fd, &s->q) == ACL_SUCCESS)
+			stream_after_reset(s);
+	} else if (!ret) {
 		exc_note_submit(s, s->q.wptr);
 		if (seq)
 			*seq = s->q.wptr;
@@ -756,6 +772,8 @@ static aclError stream_clear(aclrtStream stream, bool stop)
 	/* before the kernel call: a waiter that sees the jump sees the count */
 	__atomic_add_fetch(&s->aborts, 1, __ATOMIC_SEQ_CST);
 	err = queue_clear(dev->fd, &s->q, stop);
+	if (!err)
+		stream_after_reset(s);
 	pthread_mutex_unlock(&s->lock);
 	if (err)
 		ret = acl_err(acl_drv_code(err, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
