@@ -1414,7 +1414,11 @@ int ascend_ioctl_queue_reset(struct drm_device *drm, void *data,
 		ascend_queue_put(q);
 		return -ENOENT;
 	}
-	/* only a plain reset needs a fault; a faulted queue stops as one */
+	/*
+	 * Only a plain reset needs a fault; a faulted queue stops as one.
+	 * Decided before the stop: the stop itself aborts the running
+	 * command, and a fault it raises goes with the dropped command.
+	 */
 	stop_only = !ascend_queue_faulted(q) &&
 		    (args->flags & DRM_ASCEND_QUEUE_RESET_STOP);
 	if (!args->flags && !ascend_queue_faulted(q)) {

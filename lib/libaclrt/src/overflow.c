@@ -40,9 +40,9 @@
 
 #define OVERFLOW_STATUS_SIZE	64
 
-/* One block of built-in kernel @name with @args on @stream. */
+/* One block of built-in kernel @name with @args on @stream; *@kid: its id. */
 static aclError overflow_kernel(aclrtStream stream, const char *name, const void *args,
-				uint32_t size)
+				uint32_t size, uint32_t *kid)
 {
 	uint32_t id, cores;
 	aclError ret;
@@ -50,6 +50,8 @@ static aclError overflow_kernel(aclrtStream stream, const char *name, const void
 	ret = builtin_find(stream, name, &id, &cores);
 	if (ret)
 		return ret;
+	if (kid)
+		*kid = id;
 	return builtin_submit(stream, id, 1, args, size);
 }
 
@@ -64,7 +66,7 @@ static aclError get_status(void *outputAddr, uint64_t outputSize, aclrtStream st
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "outputSize is %llu: the overflow status is %d bytes",
 			       (unsigned long long)outputSize, OVERFLOW_STATUS_SIZE);
-	return overflow_kernel(stream, "OverflowStatus", args, sizeof(args));
+	return overflow_kernel(stream, "OverflowStatus", args, sizeof(args), NULL);
 }
 
 aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize, aclrtStream stream)
@@ -82,13 +84,13 @@ aclError aclrtGetFloatOverflowStatus(void *outputAddr, uint64_t outputSize, aclr
 aclError aclrtResetOverflowStatus(aclrtStream stream)
 {
 	API_ENTER();
-	return overflow_kernel(stream, "OverflowReset", NULL, 0);
+	return overflow_kernel(stream, "OverflowReset", NULL, 0, NULL);
 }
 
 aclError aclrtResetFloatOverflowStatus(aclrtStream stream)
 {
 	API_ENTER();
-	return overflow_kernel(stream, "OverflowReset", NULL, 0);
+	return overflow_kernel(stream, "OverflowReset", NULL, 0, NULL);
 }
 
 aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
@@ -131,7 +133,7 @@ aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag)
 {
 	struct acl_device *dev;
 	struct acl_stream *s;
-	uint32_t kid, cores;
+	uint32_t kid;
 	aclError ret;
 
 	API_ENTER();
@@ -141,9 +143,7 @@ aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag)
 	if (ret)
 		return ret;
 	stream_release(s, dev);
-	ret = builtin_find(stream, "OverflowSwitch", &kid, &cores);
-	if (!ret)
-		ret = builtin_submit(stream, kid, 1, &flag, sizeof(flag));
+	ret = overflow_kernel(stream, "OverflowSwitch", &flag, sizeof(flag), &kid);
 	if (ret)
 		return ret;
 	ret = stream_acquire(stream, &s, &dev);
