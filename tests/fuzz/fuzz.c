@@ -996,8 +996,11 @@ static void gen_cmd(struct fz_proc *p, struct ascend_cmd *c)
 	case ASCEND_CMD_WAIT_VALUE:
 		c->value.addr = gen_dev_addr(p, &r1);
 		c->value.value = chance(50) ? rndn(4) : rnd();
+		/* a notify's wait-and-reset half of the time */
 		c->value.cond = c->opcode == ASCEND_CMD_WAIT_VALUE ?
-			(chance(90) ? (uint32_t)rndn(4) : (uint32_t)rnd()) :
+			(chance(90) ? (uint32_t)rndn(4) |
+			 (chance(50) ? ASCEND_WAIT_VALUE_RESET : 0) :
+			 (uint32_t)rnd()) :
 			(chance(95) ? 0 : 1);
 		c->value.timeout_ms = c->opcode == ASCEND_CMD_WAIT_VALUE ?
 			1 + (uint32_t)rndn(30) : 0;

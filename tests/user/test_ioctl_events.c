@@ -447,6 +447,65 @@ TEST(values_write_wait_conditions_faults)
 	close(fd);
 }
 
+/* A notify's wait: EQ with RESET swaps the word for 0 when it matches. */
+TEST(wait_value_reset)
+{
+	struct drm_ascend_device_info info;
+	struct drm_ascend_bo_create bo;
+	struct ascend_cmd c;
+	struct queue q;
+	int fd = open_accel();
+
+	query_info(fd, &info);
+	REQUIRE(info.capabilities & DRM_ASCEND_CAP_NOTIFY);
+	setup_window(fd);
+	REQUIRE_OK(bo_create(fd, 4096, DRM_ASCEND_BO_NORMAL_ONLY, 0, &bo));
+	REQUIRE_OK(queue_create(fd, 0, &q));
+
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 16, 1, 0, 0);
+	CHECK_EQ(run(&q, &c), 0);
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 16, 1,
+		  ASCEND_WAIT_VALUE_EQ | ASCEND_WAIT_VALUE_RESET, 0);
+	CHECK_EQ(run(&q, &c), 0);
+	expect_u64(&q, bo.va + 16, 0);			/* consumed */
+	/* without a match it waits, with its own limit */
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 16, 1,
+		  ASCEND_WAIT_VALUE_EQ | ASCEND_WAIT_VALUE_RESET, 50);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_TIMEOUT);
+	CHECK_EQ(q.st->fault_addr, bo.va + 16);
+	REQUIRE_OK(queue_reset(&q));
+	/* GEQ with RESET: any value past the bound is taken */
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 16, 9, 0, 0);
+	CHECK_EQ(run(&q, &c), 0);
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 16, 3,
+		  ASCEND_WAIT_VALUE_GEQ | ASCEND_WAIT_VALUE_RESET, 0);
+	CHECK_EQ(run(&q, &c), 0);
+	expect_u64(&q, bo.va + 16, 0);
+	/* no other flag bit, no RESET on a write, no condition past NOR */
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 16, 0,
+		  ASCEND_WAIT_VALUE_EQ | (1U << 9), 0);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_BAD_COMMAND);
+	REQUIRE_OK(queue_reset(&q));
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 16, 0, ASCEND_WAIT_VALUE_RESET, 0);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_BAD_COMMAND);
+	REQUIRE_OK(queue_reset(&q));
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 16, 0,
+		  (ASCEND_WAIT_VALUE_NOR + 1) | ASCEND_WAIT_VALUE_RESET, 0);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_BAD_COMMAND);
+	REQUIRE_OK(queue_reset(&q));
+	/* unmapped: an MMU fault naming the address */
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 16, 1, 0, 0);
+	CHECK_EQ(run(&q, &c), 0);
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + bo.alloc_size, 1,
+		  ASCEND_WAIT_VALUE_EQ | ASCEND_WAIT_VALUE_RESET, 0);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_MMU);
+	CHECK_EQ(q.st->fault_addr, bo.va + bo.alloc_size);
+	REQUIRE_OK(queue_reset(&q));
+	expect_healthy(&q);
+	CHECK_EQ(queue_destroy(&q, 0), 0);
+	close(fd);
+}
+
 TEST(ring_fill_and_copy)
 {
 	struct drm_ascend_bo_create a, b;

@@ -179,7 +179,7 @@ TEST(export_args)
 	char key[DRM_ASCEND_IPC_KEY_LEN];
 
 	memset(&e, 0, sizeof(e));
-	e.type = 2;
+	e.type = 3;
 	e.va = bo.va;
 	e.size = 16;
 	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_IPC_EXPORT, &e), EINVAL);
@@ -227,6 +227,51 @@ TEST(export_args)
 	CHECK_EQ(ipc_close(fd, key), 0);
 	CHECK_ERRNO(ipc_close(fd, key), ENOENT);
 	CHECK_EQ(gem_close(fd, bo.handle), 0);
+	close(fd);
+}
+
+/* A notify's word: exported as 8 aligned bytes, imported only as a notify. */
+TEST(notify_export_import)
+{
+	int fd = open_ready(), fd2 = open_ready();
+	struct drm_ascend_bo_create bo = make_bo(fd, 4096, 0);
+	struct drm_ascend_ipc_export e;
+	struct drm_ascend_ipc_import im, mem;
+	uint64_t one = 1, got = 0;
+
+	memset(&e, 0, sizeof(e));
+	e.type = DRM_ASCEND_IPC_NOTIFY;
+	e.va = bo.va;
+	e.size = 16;
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_IPC_EXPORT, &e), EINVAL);
+	e.size = 8;
+	e.va = bo.va + 8;		/* not at the start of a page */
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_IPC_EXPORT, &e), EINVAL);
+	e.va = bo.va;
+	e.event = 1;
+	CHECK_ERRNO(aioctl(fd, DRM_IOCTL_ASCEND_IPC_EXPORT, &e), EINVAL);
+	e.event = 0;
+	e.flags = DRM_ASCEND_IPC_NO_PID_CHECK;
+	REQUIRE_OK(aioctl(fd, DRM_IOCTL_ASCEND_IPC_EXPORT, &e));
+	/* a notify key is no memory key, and the other way round */
+	CHECK_ERRNO(ipc_import(fd2, e.key, DRM_ASCEND_IPC_MEM, &mem), ENOENT);
+	REQUIRE_OK(ipc_import(fd2, e.key, DRM_ASCEND_IPC_NOTIFY, &im));
+	CHECK_EQ(im.size, 8);
+	/* the importer's word is the exporter's */
+	REQUIRE_OK(dev_copy(fd2, im.va, (uintptr_t)&one, 8));
+	REQUIRE_OK(dev_copy(fd, (uintptr_t)&got, bo.va, 8));
+	CHECK_EQ(got, 1);
+	CHECK_EQ(gem_close(fd2, im.handle), 0);
+	CHECK_EQ(ipc_close(fd, e.key), 0);
+	{
+		char key[DRM_ASCEND_IPC_KEY_LEN];
+
+		REQUIRE_OK(ipc_export_mem(fd, bo.va, 4096, DRM_ASCEND_IPC_NO_PID_CHECK, key));
+		CHECK_ERRNO(ipc_import(fd2, key, DRM_ASCEND_IPC_NOTIFY, &im), ENOENT);
+		CHECK_EQ(ipc_close(fd, key), 0);
+	}
+	CHECK_EQ(gem_close(fd, bo.handle), 0);
+	close(fd2);
 	close(fd);
 }
 

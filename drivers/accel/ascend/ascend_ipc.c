@@ -44,6 +44,7 @@
 #include "ascend_drv.h"
 #include "ascend_event.h"
 #include "ascend_gem.h"
+#include "ascend_hbm.h"
 #include "ascend_ipc.h"
 
 static struct ascend_ipc_table ascend_ipc = {
@@ -258,6 +259,15 @@ int ascend_ioctl_ipc_export(struct drm_device *drm, void *data,
 	if (args->type == DRM_ASCEND_IPC_MEM) {
 		if (args->event || !args->size)
 			return -EINVAL;
+	} else if (args->type == DRM_ASCEND_IPC_NOTIFY) {
+		/*
+		 * One word at the start of a page: an import maps the page
+		 * (the granule of the device MMU), so the exporter keeps
+		 * nothing else there.
+		 */
+		if (args->event || args->size != sizeof(u64) ||
+		    !IS_ALIGNED(args->va, ASCEND_HBM_PAGE_NORMAL))
+			return -EINVAL;
 	} else if (args->type == DRM_ASCEND_IPC_EVENT) {
 		if (args->va || args->size)
 			return -EINVAL;
@@ -274,7 +284,7 @@ int ascend_ioctl_ipc_export(struct drm_device *drm, void *data,
 	exp->type = args->type;
 	exp->flags = args->flags;
 
-	if (args->type == DRM_ASCEND_IPC_MEM) {
+	if (args->type != DRM_ASCEND_IPC_EVENT) {
 		ret = ascend_gem_find_buf(af, args->va, args->size, &exp->buf,
 					  &exp->offset);
 		if (ret)
@@ -438,7 +448,8 @@ int ascend_ioctl_ipc_import(struct drm_device *drm, void *data,
 
 	if (!ascend_ipc_zero(args->pad, sizeof(args->pad)) || args->pad2 ||
 	    args->flags || (args->type != DRM_ASCEND_IPC_MEM &&
-			    args->type != DRM_ASCEND_IPC_EVENT))
+			    args->type != DRM_ASCEND_IPC_EVENT &&
+			    args->type != DRM_ASCEND_IPC_NOTIFY))
 		return -EINVAL;
 
 	mutex_lock(&ascend_ipc.lock);

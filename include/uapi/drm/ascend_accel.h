@@ -173,6 +173,11 @@ struct drm_ascend_dev_query {
 							 * COPY_2D/_BATCH/_INDIRECT/_OFFSET */
 #define DRM_ASCEND_CAP_QUEUE_ABORT	(1ULL << 14)	/* QUEUE_RESET's ABORT and
 							 * STOP flags */
+#define DRM_ASCEND_CAP_NOTIFY		(1ULL << 16)	/* WAIT_VALUE's RESET,
+							 * value commands
+							 * through peer
+							 * windows, IPC of
+							 * notify words */
 
 #define DRM_ASCEND_SOC_NAME_LEN		32
 
@@ -577,16 +582,23 @@ struct drm_ascend_peer {
 /* &drm_ascend_ipc_export.type, &drm_ascend_ipc_import.type */
 #define DRM_ASCEND_IPC_MEM		0
 #define DRM_ASCEND_IPC_EVENT		1
+#define DRM_ASCEND_IPC_NOTIFY		2	/* a notify's word: memory of 8
+						 * bytes, imported only as a
+						 * notify */
 
 /* &drm_ascend_ipc_export.flags */
 #define DRM_ASCEND_IPC_NO_PID_CHECK	(1U << 0)	/* any process may import */
 
 /**
  * struct drm_ascend_ipc_export - export memory or an event under a key
- * @type: in: DRM_ASCEND_IPC_MEM or DRM_ASCEND_IPC_EVENT
+ * @type: in: DRM_ASCEND_IPC_MEM, DRM_ASCEND_IPC_EVENT or
+ *	DRM_ASCEND_IPC_NOTIFY (%DRM_ASCEND_CAP_NOTIFY)
  * @flags: in: DRM_ASCEND_IPC_* flags
- * @va: in (MEM): device VA inside an allocation of this file
- * @size: in (MEM): bytes from @va, inside the same allocation, > 0
+ * @va: in (MEM, NOTIFY): device VA inside an allocation of this file
+ *	(NOTIFY: 4 KiB aligned; the importer maps that page, so nothing else
+ *	should live in it)
+ * @size: in (MEM): bytes from @va, inside the same allocation, > 0;
+ *	(NOTIFY): 8
  * @event: in (EVENT): event handle of this file
  * @pad: must be 0
  * @key: out: NUL-terminated key of 64 lowercase hex digits, unguessable:
@@ -637,11 +649,14 @@ struct drm_ascend_ipc_set_pid {
  * struct drm_ascend_ipc_import - import an exported object into this file
  * @key: in: the exporter's key
  * @pad: must be 0
- * @type: in: what the caller expects, DRM_ASCEND_IPC_MEM or _EVENT
+ * @type: in: what the caller expects, DRM_ASCEND_IPC_MEM, _EVENT or
+ *	_NOTIFY
  * @flags: in: must be 0
- * @va: out (MEM): device VA of the memory in this file's VA window
- * @size: out (MEM): bytes
- * @handle: out: GEM handle (MEM; DRM_IOCTL_GEM_CLOSE releases the import)
+ * @va: out (MEM, NOTIFY): device VA of the memory (NOTIFY: of the word) in
+ *	this file's VA window
+ * @size: out (MEM, NOTIFY): bytes
+ * @handle: out: GEM handle (MEM, NOTIFY; DRM_IOCTL_GEM_CLOSE releases the
+ *	import)
  *	or event handle (EVENT; DRM_IOCTL_ASCEND_EVENT_DESTROY releases it)
  * @pad2: must be 0
  *
@@ -1213,11 +1228,16 @@ struct ascend_cmd_event {
 
 /**
  * struct ascend_cmd_value - %ASCEND_CMD_WRITE_VALUE / _WAIT_VALUE payload
- * @addr: device VA of a naturally aligned 64-bit word
+ * @addr: device VA of a naturally aligned 64-bit word; with
+ *	%DRM_ASCEND_CAP_NOTIFY also inside the window of a linked peer
+ *	(%DRM_IOCTL_ASCEND_PEER)
  * @value: value to store (WRITE) or to compare with (WAIT)
- * @cond: WAIT: one of ASCEND_WAIT_VALUE_*; WRITE: 0
+ * @cond: WAIT: one of ASCEND_WAIT_VALUE_*, optionally with
+ *	%ASCEND_WAIT_VALUE_RESET; WRITE: 0
  * @timeout_ms: WAIT: 0 = the device default command timeout; on a file
- *	opened without CAP_SYS_ADMIN at most the device default
+ *	opened without CAP_SYS_ADMIN at most the device default.  WAIT with
+ *	%ASCEND_WAIT_VALUE_RESET (a notify's wait): 0 = no limit, as an
+ *	EVENT_WAIT without a timeout, otherwise this limit
  */
 struct ascend_cmd_value {
 	__u64 addr;
@@ -1231,6 +1251,14 @@ struct ascend_cmd_value {
 #define ASCEND_WAIT_VALUE_EQ	1	/* *addr == value */
 #define ASCEND_WAIT_VALUE_AND	2	/* (*addr & value) != 0 */
 #define ASCEND_WAIT_VALUE_NOR	3	/* ~(*addr | value) != 0 */
+/*
+ * Flag of &ascend_cmd_value.cond (%DRM_ASCEND_CAP_NOTIFY): when the
+ * condition holds, the device stores 0 to the word in the same atomic step
+ * (a notify's wait-and-reset: a store that lands after the check is kept).
+ * The word must be device memory.
+ */
+#define ASCEND_WAIT_VALUE_RESET	(1U << 8)
+#define ASCEND_WAIT_VALUE_COND_MASK	0xffU
 
 /**
  * struct ascend_cmd - one ring slot (%ASCEND_CMD_SIZE bytes)

@@ -281,6 +281,15 @@ int ascend_emu_smmu_check(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
 int ascend_emu_smmu_rw(struct ascend_emu *emu, u32 asid, u64 va, void *buf,
 		       size_t len, bool write, bool peers);
 /*
+ * The device's atomic compare-and-exchange of the naturally aligned 64-bit
+ * word at @va, which must be device memory (this device's or, with @peers,
+ * a linked peer's HBM): 0 when the word held *@old and now holds @new;
+ * -EAGAIN with *@old set to what it holds otherwise; -EFAULT, -EINVAL
+ * (unaligned), or the memory's error.  One access section.
+ */
+int ascend_emu_smmu_cmpxchg64(struct ascend_emu *emu, u32 asid, u64 va,
+			      u64 *old, u64 new, bool peers);
+/*
  * An access by VA: its translation and the bytes it moves happen between
  * these two; an invalidation waits for the sections that had begun.  Keep
  * a section to one step (%ASCEND_DMA_STEP bytes) and never nest them.

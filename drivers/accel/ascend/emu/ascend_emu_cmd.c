@@ -105,7 +105,11 @@ u32 ascend_cmd_check(const struct ascend_cmd *cmd)
 			return bad;
 		if (cmd->opcode == ASCEND_CMD_WRITE_VALUE)
 			return v->cond || v->timeout_ms ? bad : 0;
-		return v->cond > ASCEND_WAIT_VALUE_NOR ? bad : 0;
+		if (v->cond & ~(ASCEND_WAIT_VALUE_COND_MASK |
+				ASCEND_WAIT_VALUE_RESET))
+			return bad;
+		return (v->cond & ASCEND_WAIT_VALUE_COND_MASK) >
+		       ASCEND_WAIT_VALUE_NOR ? bad : 0;
 	}
 
 	case ASCEND_CMD_COPY_2D: {
@@ -157,7 +161,7 @@ u32 ascend_cmd_check(const struct ascend_cmd *cmd)
 
 bool ascend_wait_value_satisfied(u64 mem, u64 value, u32 cond)
 {
-	switch (cond) {
+	switch (cond & ASCEND_WAIT_VALUE_COND_MASK) {
 	case ASCEND_WAIT_VALUE_GEQ:
 		return (s64)(mem - value) >= 0;
 	case ASCEND_WAIT_VALUE_EQ:

@@ -689,6 +689,51 @@ int ascend_emu_vm_rw(struct ascend_emu_queue *q, u64 va, void *buf, size_t len,
 				  va, buf, len, write, false);
 }
 
+/*
+ * WRITE_VALUE and WAIT_VALUE: the command processor's word accesses, which
+ * reach linked peers' memory too (a notify of another device).
+ */
+static int ascend_cp_value_rw(struct ascend_emu_queue *q, u64 va, u64 *word,
+			      bool write)
+{
+	return ascend_emu_smmu_rw(q->emu, q->ctx.asid, va, word, sizeof(*word),
+				  write, true);
+}
+
+/* Attempts of a wait-and-reset against a word that keeps changing. */
+#define ASCEND_CP_RESET_TRIES	8
+
+/*
+ * Does the word of a parked WAIT_VALUE satisfy it?  With
+ * %ASCEND_WAIT_VALUE_RESET a satisfying word is swapped for 0 atomically;
+ * a word that changes under every attempt counts as not yet satisfied
+ * (the next round tries again).
+ */
+static int ascend_cp_value_check(struct ascend_emu_queue *q,
+				 const struct ascend_cmd_value *v, bool *done)
+{
+	unsigned int tries = ASCEND_CP_RESET_TRIES;
+	u64 mem;
+	int ret;
+
+	ret = ascend_cp_value_rw(q, v->addr, &mem, false);
+	if (ret)
+		return ret;
+	*done = ascend_wait_value_satisfied(mem, v->value, v->cond);
+	if (!*done || !(v->cond & ASCEND_WAIT_VALUE_RESET))
+		return 0;
+	while (tries--) {
+		ret = ascend_emu_smmu_cmpxchg64(q->emu, q->ctx.asid, v->addr,
+						&mem, 0, true);
+		if (ret != -EAGAIN)
+			return ret;
+		if (!ascend_wait_value_satisfied(mem, v->value, v->cond))
+			break;
+	}
+	*done = false;
+	return 0;
+}
+
 /* The copy commands: the device's own copy sequencer, on its engines. */
 static void ascend_cp_dma_work(struct work_struct *work)
 {
@@ -828,21 +873,17 @@ static bool ascend_cp_recheck(struct ascend_emu_queue *q)
 {
 	const struct ascend_cmd *cmd = &q->cur_cmd;
 	bool done = false;
-	u64 mem, addr = 0;
+	u64 addr = 0;
 	u32 code = 0;
 	int ret;
 
 	if (cmd->opcode == ASCEND_CMD_EVENT_WAIT) {
 		code = ascend_cp_event_check(q, cmd, &done);
 	} else {
-		ret = ascend_emu_vm_rw(q, cmd->value.addr, &mem, sizeof(mem),
-				       false);
+		ret = ascend_cp_value_check(q, &cmd->value, &done);
 		if (ret) {
 			code = ascend_cp_mem_fault(ret);
 			addr = cmd->value.addr;
-		} else {
-			done = ascend_wait_value_satisfied(mem, cmd->value.value,
-							   cmd->value.cond);
 		}
 	}
 	if (!code && !done) {
@@ -880,6 +921,13 @@ static bool ascend_cp_park(struct ascend_emu_cp *cp, struct ascend_emu_queue *q,
 		if (cmd->event.flags & ASCEND_CMD_EVENT_TIMEOUT)
 			q->cur_deadline = ascend_cmd_deadline(ktime_get_ns(),
 							      cmd->event.timeout_ms,
+							      0) ?: 1;
+	} else if (cmd->value.cond & ASCEND_WAIT_VALUE_RESET) {
+		/* a notify's wait: no limit unless it asks, like EVENT_WAIT */
+		q->cur_deadline = 0;
+		if (cmd->value.timeout_ms)
+			q->cur_deadline = ascend_cmd_deadline(ktime_get_ns(),
+							      cmd->value.timeout_ms,
 							      0) ?: 1;
 	} else {
 		timeout_ms = ascend_cmd_limit_ms(cmd->value.timeout_ms,
@@ -931,9 +979,8 @@ static bool ascend_cp_exec(struct ascend_emu_cp *cp, struct ascend_emu_queue *q,
 	case ASCEND_CMD_WAIT_VALUE:
 		return ascend_cp_park(cp, q, cmd, seq);
 	case ASCEND_CMD_WRITE_VALUE:
-		ret = ascend_emu_vm_rw(q, cmd->value.addr,
-				       (void *)&cmd->value.value,
-				       sizeof(cmd->value.value), true);
+		ret = ascend_cp_value_rw(q, cmd->value.addr,
+					 (u64 *)&cmd->value.value, true);
 		if (ret) {
 			code = ascend_cp_mem_fault(ret);
 			addr = cmd->value.addr;

@@ -523,3 +523,33 @@ int ascend_emu_smmu_rw(struct ascend_emu *emu, u32 asid, u64 va, void *buf,
 	ascend_emu_smmu_access_end();
 	return ret;
 }
+
+int ascend_emu_smmu_cmpxchg64(struct ascend_emu *emu, u32 asid, u64 va,
+			      u64 *old, u64 new, bool peers)
+{
+	struct ascend_emu *mem = emu;
+	struct ascend_dma_span s;
+	u64 *word;
+	int ret;
+
+	if (!IS_ALIGNED(va, sizeof(u64)))
+		return -EINVAL;
+	ascend_emu_smmu_access_begin();
+	ret = ascend_emu_smmu_xlate(emu, asid, va, sizeof(u64), true, peers,
+				    &s);
+	if (ret)
+		goto out;
+	/* device memory only: the word lives in this device's or a peer's HBM */
+	if (s.as != ASCEND_AS_HBM)
+		mem = ascend_emu_peer(s.as);
+	word = mem && s.len == sizeof(u64) ?
+	       ascend_emu_mem_ptr(mem, s.addr, true) : NULL;
+	if (!word) {
+		ret = -EFAULT;
+		goto out;
+	}
+	ret = try_cmpxchg64(word, old, new) ? 0 : -EAGAIN;
+out:
+	ascend_emu_smmu_access_end();
+	return ret;
+}
