@@ -213,6 +213,7 @@ static void release_device(struct acl_device *dev)
 			stream_kill(dev->streams, false);
 		pthread_mutex_unlock(&dev->lock);
 		kernel_release_device(dev->id);
+		notify_release_device(dev);
 		memory_release_device(dev);
 		devnode_close(dev);
 	}

@@ -141,7 +141,7 @@ void memory_ring_close(struct acl_device *dev);
 int devnode_query(int fd, uint32_t type, void *buf, uint32_t *size);
 
 /* handle.c: registry of live opaque handles (streams, binaries, ...) */
-enum handle_type { H_STREAM = 1, H_BINARY, H_FUNC, H_ARGS, H_EVENT, H_CONTEXT };
+enum handle_type { H_STREAM = 1, H_BINARY, H_FUNC, H_ARGS, H_EVENT, H_CONTEXT, H_NOTIFY };
 void handle_add(void *p, enum handle_type type);
 void handle_del(void *p);
 bool handle_ok(const void *p, enum handle_type type);
@@ -406,6 +406,9 @@ void event_kdestroy(int fd, uint32_t handle);
  * its callback state */
 void callback_stream_unblock(struct acl_stream *s);
 void callback_stream_gone(struct acl_stream *s);
+
+/* notify.c: device reset drops the device's notifies; dev rw write-held */
+void notify_release_device(struct acl_device *dev);
 
 /* ipc.c: one export / import of a kernel object by key (dev rw held) */
 aclError ipc_export(struct acl_device *dev, uint32_t type, uint32_t flags, uint64_t va,

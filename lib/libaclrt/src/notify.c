@@ -1,0 +1,737 @@
+// SPDX-License-Identifier: MIT
+/*
+ * notify.c - notifies: aclrtCreateNotify, aclrtDestroyNotify,
+ * aclrtRecordNotify, aclrtWaitAndResetNotify, aclrtGetNotifyId,
+ * aclrtNotifyBatchReset, and sharing them between processes
+ * (aclrtNotifyGetExportKey, aclrtNotifySetImportPid, aclrtNotifyImportByKey).
+ *
+ * A notify is a 64-bit word of device memory with a page of its own (an
+ * allocation outside the address map: no pointer of the caller's reaches
+ * it, and an importer maps nothing else).  Fresh device memory reads as
+ * zero: the device discards what is freed.  A record is a ring
+ * WRITE_VALUE of 1; a wait is a ring WAIT_VALUE for 1 with
+ * ASCEND_WAIT_VALUE_RESET, so the command processor parks the queue until
+ * the word is 1 and swaps it for 0 in one atomic step (a record that lands
+ * after the check stays for the next wait).  A stream of another device
+ * reaches the word through a peer link: its device must have peer access
+ * to the word's (aclrtDeviceEnablePeerAccess).
+ *
+ * Sharing: the export is the kernel's DRM_ASCEND_IPC_NOTIFY of the word,
+ * whose allow-list the kernel enforces (unless the exporter disabled it);
+ * an import maps the word on the exporter's device, found as
+ * aclrtIpcMemImportByKey finds it (the current device first, then the
+ * others, opened if need be), and with ENABLE_PEER_ACCESS the current
+ * device gets peer access to it.
+ *
+ * Destroying withdraws the export at once; the word is freed when every
+ * command that named it has executed (checked at the next create or
+ * destroy on that device, and at its reset), so a destroy never faults a
+ * stream that still waits or records.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xf86drm.h>
+
+#include "internal.h"
+
+#define KEYLEN		DRM_ASCEND_IPC_KEY_LEN
+#define NT_MAX		8192	/* per device and process: CANN's A2/A3 limit */
+#define NT_BYTES	4096	/* a page of its own */
+#define NT_FLAGS	(ACL_NOTIFY_DEFAULT | ACL_NOTIFY_DEVICE_USE_ONLY)
+
+struct nt_use {
+	struct acl_stream *s;		/* holds a stream reference */
+	uint64_t seq;			/* its latest command naming the word */
+};
+
+struct acl_notify {
+	struct acl_notify *next;	/* nt_list */
+	int dev_id;			/* device whose memory holds the word */
+	uint64_t va;			/* the word */
+	uint32_t handle;		/* import: GEM handle; own memory: 0 */
+	uint32_t id;			/* aclrtGetNotifyId */
+	bool imported;
+	bool zombie;			/* destroyed, commands still pending */
+	bool lost;			/* its device was reset */
+	int busy;			/* submissions in progress */
+	char key[KEYLEN];		/* the export's key, or "" */
+	struct nt_use *uses;
+	size_t nuses, capuses;
+};
+
+/* Protects nt_list and every notify.  Lock order: device rw -> nt_lock. */
+static pthread_mutex_t nt_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct acl_notify *nt_list;
+
+static bool use_done(const struct nt_use *u)
+{
+	return __atomic_load_n(&u->s->dead, __ATOMIC_ACQUIRE) ||
+	       __atomic_load_n(&u->s->q.status->completed, __ATOMIC_ACQUIRE) >= u->seq;
+}
+
+static bool nt_idle(const struct acl_notify *n)
+{
+	size_t i;
+
+	if (n->busy)
+		return false;
+	for (i = 0; i < n->nuses; i++)
+		if (!use_done(&n->uses[i]))
+			return false;
+	return true;
+}
+
+/* Command @seq of @s names @n's word.  nt_lock held. */
+static void nt_add_use(struct acl_notify *n, struct acl_stream *s, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < n->nuses; i++) {
+		if (n->uses[i].s == s) {
+			n->uses[i].seq = seq;
+			return;
+		}
+	}
+	for (i = 0; i < n->nuses;) {
+		if (use_done(&n->uses[i])) {
+			stream_put(n->uses[i].s);
+			n->uses[i] = n->uses[--n->nuses];
+		} else {
+			i++;
+		}
+	}
+	if (n->nuses == n->capuses) {
+		size_t cap = n->capuses ? n->capuses * 2 : 4;
+		struct nt_use *u = realloc(n->uses, cap * sizeof(*u));
+
+		if (!u)
+			return;	/* worst case the word is freed early: a fault */
+		n->uses = u;
+		n->capuses = cap;
+	}
+	__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+	n->uses[n->nuses].s = s;
+	n->uses[n->nuses].seq = seq;
+	n->nuses++;
+}
+
+/* Give back @n's word (@dev rw read-held, or NULL: the file is gone). */
+static void nt_release_word(struct acl_notify *n, struct acl_device *dev)
+{
+	struct drm_gem_close gc = { .handle = n->handle };
+	struct drm_ascend_bo_free bf = { .va = n->va };
+
+	if (!dev || n->lost)
+		return;
+	if (n->imported)
+		drmIoctl(dev->fd, DRM_IOCTL_GEM_CLOSE, &gc);
+	else
+		drmIoctl(dev->fd, DRM_IOCTL_ASCEND_BO_FREE, &bf);
+}
+
+static void nt_free(struct acl_notify *n)	/* unlinked; nt_lock held */
+{
+	size_t i;
+
+	for (i = 0; i < n->nuses; i++)
+		stream_put(n->uses[i].s);
+	free(n->uses);
+	free(n);
+}
+
+/* Free @dev's zombies nothing uses any more.  rw read-held, nt_lock held. */
+static void reap(struct acl_device *dev)
+{
+	struct acl_notify **pp = &nt_list, *n;
+
+	while ((n = *pp)) {
+		if (n->zombie && n->dev_id == dev->id && nt_idle(n)) {
+			*pp = n->next;
+			nt_release_word(n, dev);
+			nt_free(n);
+		} else {
+			pp = &n->next;
+		}
+	}
+}
+
+/* Device reset: the file and every word on it went.  rw write-held. */
+void notify_release_device(struct acl_device *dev)
+{
+	struct acl_notify **pp = &nt_list, *n;
+	size_t i;
+
+	pthread_mutex_lock(&nt_lock);
+	while ((n = *pp)) {
+		if (n->dev_id != dev->id) {
+			pp = &n->next;
+			continue;
+		}
+		for (i = 0; i < n->nuses; i++)
+			stream_put(n->uses[i].s);
+		n->nuses = 0;
+		n->lost = true;
+		n->key[0] = '\0';
+		if (n->zombie && !n->busy) {
+			*pp = n->next;
+			nt_free(n);
+		} else {
+			pp = &n->next;
+		}
+	}
+	pthread_mutex_unlock(&nt_lock);
+}
+
+/* The lowest id no live notify of @dev_id has, or -1.  nt_lock held. */
+static int nt_free_id(int dev_id)
+{
+	uint64_t used[NT_MAX / 64] = { 0 };
+	const struct acl_notify *n;
+	int count = 0, i;
+
+	for (n = nt_list; n; n = n->next) {
+		if (n->dev_id != dev_id)
+			continue;
+		used[n->id / 64] |= 1ULL << (n->id % 64);
+		count++;
+	}
+	if (count >= NT_MAX)
+		return -1;
+	for (i = 0; i < NT_MAX; i++)
+		if (!(used[i / 64] & (1ULL << (i % 64))))
+			return i;
+	return -1;
+}
+
+/* Link a new notify of @dev holding @va.  *@out on success. */
+static aclError nt_publish(struct acl_device *dev, uint64_t va, uint32_t handle,
+			   bool imported, aclrtNotify *out)
+{
+	struct acl_notify *n = calloc(1, sizeof(*n));
+	int id;
+
+	if (!n)
+		return acl_err_at(acl_api_name, ACL_ERROR_BAD_ALLOC, "out of host memory");
+	pthread_mutex_lock(&nt_lock);
+	reap(dev);
+	id = nt_free_id(dev->id);
+	if (id < 0) {
+		pthread_mutex_unlock(&nt_lock);
+		free(n);
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_NO_NOTIFY_RESOURCE,
+				  "device %d already has %d notifies in this process (aclrtDestroyNotify some)",
+				  dev->id, NT_MAX);
+	}
+	n->dev_id = dev->id;
+	n->va = va;
+	n->handle = handle;
+	n->imported = imported;
+	n->id = (uint32_t)id;
+	n->next = nt_list;
+	nt_list = n;
+	handle_add(n, H_NOTIFY);
+	pthread_mutex_unlock(&nt_lock);
+	*out = n;
+	return ACL_SUCCESS;
+}
+
+static aclError need_cap(struct acl_device *dev)
+{
+	if (dev->info.capabilities & DRM_ASCEND_CAP_NOTIFY)
+		return ACL_SUCCESS;
+	return acl_err_at(acl_api_name, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			  "device %d's driver has no notifies (no DRM_ASCEND_CAP_NOTIFY)", dev->id);
+}
+
+aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
+{
+	struct drm_ascend_bo_create bo = {
+		.size = NT_BYTES, .policy = DRM_ASCEND_BO_NORMAL_ONLY,
+		.flags = DRM_ASCEND_BO_NO_HANDLE,
+	};
+	struct drm_ascend_bo_free bf = { 0 };
+	struct acl_device *dev;
+	aclError ret;
+	int e;
+
+	API_ENTER();
+	if (!notify)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "notify is NULL");
+	if (flag & ~(uint64_t)NT_FLAGS)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "flag %#llx: only ACL_NOTIFY_DEFAULT (0) and ACL_NOTIFY_DEVICE_USE_ONLY (1) are valid",
+			       (unsigned long long)flag);
+	ret = dev_acquire_current(&dev);
+	if (ret)
+		return ret;
+	ret = need_cap(dev);
+	if (ret)
+		goto out;
+	if (drmIoctl(dev->fd, DRM_IOCTL_ASCEND_BO_CREATE, &bo)) {
+		e = errno;
+		ret = acl_err(e == ENOSPC || e == ENOMEM || e == EDQUOT ?
+			      ACL_ERROR_RT_NO_NOTIFY_RESOURCE :
+			      acl_drv_code(e, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
+			      "device %d: no device memory for a notify's word: %s", dev->id,
+			      strerror(e));
+		goto out;
+	}
+	ret = nt_publish(dev, bo.va, 0, false, notify);
+	if (ret) {
+		bf.va = bo.va;
+		drmIoctl(dev->fd, DRM_IOCTL_ASCEND_BO_FREE, &bf);
+	}
+out:
+	dev_release(dev);
+	return ret;
+}
+
+/* Withdraw @n's export on @dev (rw read-held).  nt_lock held. */
+static void nt_unexport(struct acl_notify *n, struct acl_device *dev)
+{
+	struct drm_ascend_ipc_close c = { 0 };
+
+	if (!n->key[0])
+		return;
+	memcpy(c.key, n->key, KEYLEN);
+	drmIoctl(dev->fd, DRM_IOCTL_ASCEND_IPC_CLOSE, &c);
+	n->key[0] = '\0';
+}
+
+/* A live notify, nt_lock taken; on failure nothing is held. */
+static aclError nt_get(aclrtNotify notify, struct acl_notify **out)
+{
+	pthread_mutex_lock(&nt_lock);
+	if (!notify || !handle_ok(notify, H_NOTIFY)) {
+		pthread_mutex_unlock(&nt_lock);
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
+				  "notify %p is not a live notify (NULL, never created, or destroyed)",
+				  notify);
+	}
+	*out = notify;
+	if ((*out)->lost) {
+		pthread_mutex_unlock(&nt_lock);
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
+				  "notify %p was on device %d, which was reset since: destroy it",
+				  notify, (*out)->dev_id);
+	}
+	return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyNotify(aclrtNotify notify)
+{
+	struct acl_notify *n, **pp;
+	struct acl_device *dev = NULL;
+	int dev_id;
+
+	API_ENTER();
+	pthread_mutex_lock(&nt_lock);
+	if (!notify || !handle_ok(notify, H_NOTIFY)) {
+		pthread_mutex_unlock(&nt_lock);
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "notify %p is not a live notify (NULL, never created, or destroyed)",
+			       notify);
+	}
+	n = notify;
+	dev_id = n->dev_id;
+	pthread_mutex_unlock(&nt_lock);
+
+	/* a reset device's file is gone: nothing to free there */
+	if (dev_acquire(dev_id, &dev))
+		dev = NULL;
+	pthread_mutex_lock(&nt_lock);
+	if (!handle_ok(notify, H_NOTIFY)) {	/* another thread was first */
+		pthread_mutex_unlock(&nt_lock);
+		if (dev)
+			dev_release(dev);
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "notify %p was destroyed meanwhile",
+			       notify);
+	}
+	handle_del(n);
+	if (dev && !n->lost)
+		nt_unexport(n, dev);
+	n->zombie = true;
+	if (dev)
+		reap(dev);
+	else if (n->lost && !n->busy) {
+		for (pp = &nt_list; *pp; pp = &(*pp)->next) {
+			if (*pp == n) {
+				*pp = n->next;
+				nt_free(n);
+				break;
+			}
+		}
+	}
+	pthread_mutex_unlock(&nt_lock);
+	if (dev)
+		dev_release(dev);
+	return ACL_SUCCESS;
+}
+
+/* Submit @cmd naming @notify's word on @stream. */
+static aclError nt_submit(aclrtNotify notify, aclrtStream stream, struct ascend_cmd *cmd)
+{
+	struct acl_device *sdev;
+	struct acl_notify *n;
+	struct acl_stream *s;
+	uint64_t seq = 0;
+	aclError ret;
+	int wid;
+
+	ret = stream_acquire(stream, &s, &sdev);
+	if (ret)
+		return ret;
+	ret = need_cap(sdev);
+	if (!ret)
+		ret = nt_get(notify, &n);
+	if (ret) {
+		stream_release(s, sdev);
+		return ret;
+	}
+	wid = n->dev_id;
+	if (wid != sdev->id && !peer_enabled(sdev->id, wid)) {
+		pthread_mutex_unlock(&nt_lock);
+		stream_release(s, sdev);
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_STREAM_CONTEXT,
+				  "notify %p is on device %d but the stream is on device %d, which has no peer access to it (aclrtDeviceEnablePeerAccess(%d, 0) with device %d current)",
+				  notify, wid, sdev->id, wid, sdev->id);
+	}
+	cmd->value.addr = n->va;
+	n->busy++;	/* not reaped while the command is being written */
+	pthread_mutex_unlock(&nt_lock);
+	/* not under nt_lock: a full ring waits for the device */
+	ret = stream_submit_seq(s, cmd, &seq);
+	pthread_mutex_lock(&nt_lock);
+	n->busy--;
+	if (!ret)
+		nt_add_use(n, s, seq);
+	pthread_mutex_unlock(&nt_lock);
+	stream_release(s, sdev);
+	return ret;
+}
+
+aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream)
+{
+	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_WRITE_VALUE };
+
+	API_ENTER();
+	cmd.value.value = 1;
+	return nt_submit(notify, stream, &cmd);
+}
+
+aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout)
+{
+	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_WAIT_VALUE };
+
+	API_ENTER();
+	/* CANN's timeout is in seconds, 0 = no limit */
+	if (timeout > UINT32_MAX / 1000)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "timeout %u s is longer than the device can time (at most %u s)",
+			       timeout, UINT32_MAX / 1000);
+	cmd.value.value = 1;
+	cmd.value.cond = ASCEND_WAIT_VALUE_EQ | ASCEND_WAIT_VALUE_RESET;
+	cmd.value.timeout_ms = timeout * 1000;
+	return nt_submit(notify, stream, &cmd);
+}
+
+aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId)
+{
+	struct acl_notify *n;
+	aclError ret;
+
+	API_ENTER();
+	if (!notifyId)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "notifyId is NULL");
+	ret = nt_get(notify, &n);
+	if (ret)
+		return ret;
+	*notifyId = n->id;
+	pthread_mutex_unlock(&nt_lock);
+	return ACL_SUCCESS;
+}
+
+/*
+ * Reset @num words of device @dev (rw read-held) on a queue of its own:
+ * not behind the streams (a stream may be parked on one of them), and
+ * done when this returns.
+ */
+static aclError reset_words(struct acl_device *dev, const uint64_t *va, size_t num)
+{
+	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_WRITE_VALUE };
+	struct acl_queue q;
+	aclError ret, r;
+	bool to;
+	size_t i;
+
+	ret = queue_create(dev->fd, NULL, &q);
+	if (ret)
+		return ret;
+	for (i = 0; i < num && !ret; i++) {
+		cmd.value.addr = va[i];
+		ret = queue_submit2(dev->fd, &q, &cmd, sizeof(cmd), NULL, 0);
+	}
+	if (!ret && i)
+		ret = queue_wait(dev->fd, &q, q.wptr, DRM_ASCEND_TIMEOUT_INFINITE, &to);
+	r = queue_destroy(dev->fd, &q, ret != ACL_SUCCESS);
+	queue_unmap(&q);
+	return ret ? ret : r;
+}
+
+aclError aclrtNotifyBatchReset(aclrtNotify *notifies, size_t num)
+{
+	struct acl_notify *n;
+	struct acl_device *dev;
+	uint64_t *va;
+	int *dev_of;
+	aclError ret = ACL_SUCCESS;
+	size_t i, k, m;
+
+	API_ENTER();
+	if (!notifies)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "notifies is NULL");
+	if (!num)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "num is 0");
+	va = calloc(num, sizeof(*va));
+	dev_of = calloc(num, sizeof(*dev_of));
+	if (!va || !dev_of) {
+		free(va);
+		free(dev_of);
+		return acl_err(ACL_ERROR_BAD_ALLOC, "out of host memory");
+	}
+	/* every handle is checked before any word is reset */
+	for (i = 0; i < num && !ret; i++) {
+		ret = nt_get(notifies[i], &n);
+		if (ret)
+			break;
+		dev_of[i] = n->dev_id;
+		pthread_mutex_unlock(&nt_lock);
+	}
+	/* device by device: the words of each on a queue of its own */
+	for (i = 0; i < num && !ret; i++) {
+		if (dev_of[i] < 0)
+			continue;	/* its device was done with an earlier one */
+		ret = dev_acquire(dev_of[i], &dev);
+		if (ret)
+			break;
+		pthread_mutex_lock(&nt_lock);
+		for (m = 0, k = i; k < num; k++) {
+			if (dev_of[k] != dev->id)
+				continue;
+			dev_of[k] = -1;
+			n = notifies[k];
+			if (handle_ok(n, H_NOTIFY) && !n->lost)
+				va[m++] = n->va;
+		}
+		pthread_mutex_unlock(&nt_lock);
+		ret = need_cap(dev);
+		if (!ret && m)
+			ret = reset_words(dev, va, m);
+		dev_release(dev);
+	}
+	free(va);
+	free(dev_of);
+	return ret;
+}
+
+aclError aclrtNotifyGetExportKey(aclrtNotify notify, char *key, size_t len, uint64_t flags)
+{
+	struct acl_notify *n;
+	struct acl_device *dev;
+	char k[KEYLEN];
+	aclError ret;
+	int id;
+
+	API_ENTER();
+	if (!key)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "key is NULL");
+	if (len < KEYLEN)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "len %zu is shorter than a key (%d bytes)",
+			       len, KEYLEN);
+	if (flags & ~(uint64_t)ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "flags %#llx: only ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT (0) and _DISABLE_PID_VALIDATION (2) are valid",
+			       (unsigned long long)flags);
+	ret = nt_get(notify, &n);
+	if (ret)
+		return ret;
+	if (n->imported) {
+		pthread_mutex_unlock(&nt_lock);
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "notify %p was imported (aclrtNotifyImportByKey): only its creator exports it",
+			       notify);
+	}
+	id = n->dev_id;
+	pthread_mutex_unlock(&nt_lock);
+	ret = dev_acquire(id, &dev);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&nt_lock);
+	if (!handle_ok(notify, H_NOTIFY) || n->lost) {
+		ret = acl_err(ACL_ERROR_INVALID_PARAM, "notify %p was destroyed meanwhile", notify);
+	} else if (n->key[0]) {
+		memcpy(key, n->key, KEYLEN);	/* CANN: the same key again */
+	} else {
+		ret = ipc_export(dev, DRM_ASCEND_IPC_NOTIFY,
+				 flags & ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION ?
+				 DRM_ASCEND_IPC_NO_PID_CHECK : 0, n->va, sizeof(uint64_t), 0, k);
+		if (!ret) {
+			memcpy(n->key, k, KEYLEN);
+			memcpy(key, k, KEYLEN);
+		}
+	}
+	pthread_mutex_unlock(&nt_lock);
+	dev_release(dev);
+	return ret;
+}
+
+aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t *pid, size_t num)
+{
+	struct drm_ascend_ipc_set_pid sp = { 0 };
+	struct acl_notify *n;
+	struct acl_device *dev;
+	aclError ret;
+	int id, e;
+
+	API_ENTER();
+	if (!pid)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "pid is NULL");
+	if (!num || num > 1024)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "num %zu is not in 1..1024", num);
+	ret = nt_get(notify, &n);
+	if (ret)
+		return ret;
+	id = n->dev_id;
+	if (!n->key[0]) {
+		pthread_mutex_unlock(&nt_lock);
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "notify %p is not exported: call aclrtNotifyGetExportKey first", notify);
+	}
+	memcpy(sp.key, n->key, KEYLEN);
+	pthread_mutex_unlock(&nt_lock);
+	sp.pids = (uintptr_t)pid;
+	sp.count = (uint32_t)num;
+	ret = dev_acquire(id, &dev);
+	if (ret)
+		return ret;
+	if (drmIoctl(dev->fd, DRM_IOCTL_ASCEND_IPC_SET_PID, &sp)) {
+		e = errno;
+		if (e == ESRCH)
+			ret = acl_err(ACL_ERROR_INVALID_PARAM,
+				      "a pid of the list names no live process (nothing was added)");
+		else if (e == EINVAL)
+			ret = acl_err(ACL_ERROR_INVALID_PARAM,
+				      "a pid of the list is not a process id (<= 0)");
+		else if (e == ENOENT)
+			ret = acl_err(ACL_ERROR_INVALID_PARAM,
+				      "the export of notify %p was withdrawn", notify);
+		else
+			ret = acl_err(acl_drv_code(e, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
+				      "setting the import pids failed: %s", strerror(e));
+	}
+	dev_release(dev);
+	return ret;
+}
+
+aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrtServerPid *serverPids,
+					    size_t num)
+{
+	(void)notify;
+	(void)serverPids;
+	(void)num;
+	API_ENTER();
+	return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		       "aclrtNotifySetImportPidInterServer is for super-node servers (Atlas A3); this host is one server: use aclrtNotifySetImportPid");
+}
+
+/* Import @k as a notify on device @id; *@out on success. */
+static aclError import_on(int id, const char k[KEYLEN], aclrtNotify *out)
+{
+	struct drm_ascend_ipc_import im;
+	struct drm_gem_close gc = { 0 };
+	struct acl_device *dev;
+	aclError ret;
+
+	ret = dev_acquire(id, &dev);
+	if (ret)
+		return ret;
+	ret = need_cap(dev);
+	if (!ret)
+		ret = ipc_import(dev, k, DRM_ASCEND_IPC_NOTIFY, &im);
+	if (!ret) {
+		ret = nt_publish(dev, im.va, im.handle, true, out);
+		if (ret) {
+			gc.handle = im.handle;
+			drmIoctl(dev->fd, DRM_IOCTL_GEM_CLOSE, &gc);
+		}
+	}
+	dev_release(dev);
+	return ret;
+}
+
+aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key, uint64_t flags)
+{
+	aclrtNotify n = NULL;
+	char k[KEYLEN];
+	aclError ret = ACL_ERROR_RT_PARAM_INVALID;
+	int cur, i, count;
+
+	API_ENTER();
+	if (!notify)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "notify is NULL");
+	if (!key)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "key is NULL");
+	if (strnlen(key, KEYLEN) != KEYLEN - 1)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "key is not a notify key (%d characters from aclrtNotifyGetExportKey)",
+			       KEYLEN - 1);
+	memcpy(k, key, KEYLEN);
+	if (flags & ~(uint64_t)ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "flags %#llx: only ACL_RT_NOTIFY_IMPORT_FLAG_DEFAULT (0) and _ENABLE_PEER_ACCESS (2) are valid",
+			       (unsigned long long)flags);
+	cur = dev_current();
+	if (cur < 0)
+		return acl_err(ACL_ERROR_RT_CONTEXT_NULL,
+			       "no current device: call aclrtSetDevice first");
+	/* the exporter's device maps it: the current one first */
+	count = dev_count();
+	for (i = -1; i < count && ret; i++) {
+		int id = i < 0 ? cur : i;
+
+		if (i == cur)
+			continue;
+		if (id != cur) {
+			dev_lock();
+			ret = dev_open_locked(dev_by_id(id));
+			dev_unlock();
+			if (ret) {
+				ret = ACL_ERROR_RT_PARAM_INVALID;
+				continue;
+			}
+		}
+		ret = import_on(id, k, &n);
+		if (ret && ret != ACL_ERROR_RT_PARAM_INVALID)
+			return ret;
+		if (!ret && id != cur &&
+		    (flags & ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS) &&
+		    !peer_enabled(cur, id)) {
+			ret = peer_set(id, DRM_ASCEND_PEER_ENABLE);
+			if (ret) {
+				aclrtDestroyNotify(n);
+				API_ENTER();
+				return acl_err(ret,
+					       "key \"%.8s...\" is a notify of device %d, but peer access from device %d to it cannot be enabled",
+					       k, id, cur);
+			}
+		}
+	}
+	if (ret)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "key \"%.8s...\" is no notify on any device, was withdrawn by its exporter, or process %d is not allowed to import it (aclrtNotifySetImportPid)",
+			       k, (int)getpid());
+	*notify = n;
+	return ACL_SUCCESS;
+}
