@@ -166,7 +166,6 @@ TEST(reset_rules)
 	REQUIRE_ACL(aclrtCreateEvent(&plain));
 	REQUIRE_ACL(aclrtCreateEventWithFlag(&nosync, ACL_EVENT_TIME_LINE));
 	REQUIRE_ACL(aclrtCreateEventWithFlag(&sync, ACL_EVENT_SYNC));
-	CHECK_ACL_ERR(aclrtResetEvent(plain, s), ACL_ERROR_RT_PARAM_INVALID);
 	CHECK_ACL_ERR(aclrtResetEvent(nosync, s), ACL_ERROR_RT_PARAM_INVALID);
 	CHECK_ACL_ERR(aclrtStreamWaitEvent(s, nosync), ACL_ERROR_RT_PARAM_INVALID);
 	REQUIRE_ACL(launch_spin(s, 200000));
@@ -174,6 +173,15 @@ TEST(reset_rules)
 	CHECK_ACL_OK(aclrtResetEvent(sync, s));
 	/* after a reset the event counts as not recorded */
 	CHECK_ACL_OK(aclrtQueryEventStatus(sync, &rs));
+	CHECK_EQ(rs, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+	REQUIRE_ACL(aclrtSynchronizeStream(s));
+	/* aclrtCreateEvent's events reset too, as CANN's runtime does */
+	REQUIRE_ACL(launch_spin(s, 200000));
+	REQUIRE_ACL(aclrtRecordEvent(plain, s));
+	CHECK_ACL_OK(aclrtQueryEventStatus(plain, &rs));
+	CHECK_EQ(rs, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+	CHECK_ACL_OK(aclrtResetEvent(plain, s));
+	CHECK_ACL_OK(aclrtQueryEventStatus(plain, &rs));
 	CHECK_EQ(rs, ACL_EVENT_RECORDED_STATUS_COMPLETE);
 	REQUIRE_ACL(aclrtSynchronizeStream(s));
 	aclrtDestroyEvent(plain);

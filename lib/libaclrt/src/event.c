@@ -559,11 +559,12 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 	if (ret)
 		return ret;
 	id = ev->dev_id;
-	if (ev->kind == EV_PLAIN)
-		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			      "event %p comes from aclrtCreateEvent, which CANN does not allow with aclrtResetEvent (create it with ACL_EVENT_SYNC)",
-			      event);
-	else if (!(ev->flags & ACL_EVENT_SYNC))
+	/*
+	 * CANN's documentation names only ACL_EVENT_SYNC events, but its
+	 * runtime resets aclrtCreateEvent's too (their default flags include
+	 * the sync bit) and its multi-stream sample relies on it.
+	 */
+	if (ev->kind != EV_PLAIN && !(ev->flags & ACL_EVENT_SYNC))
 		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			      "event %p was created without ACL_EVENT_SYNC (flag %#x), so it cannot be reset",
 			      event, ev->flags);
