@@ -280,10 +280,12 @@ static aclError import_on(int id, const char k[KEYLEN], bool cur, uintptr_t *va)
 
 /*
  * Import on the current device.  The kernel maps an import only on the
- * exporter's device; with ENABLE_PEER_ACCESS a key unknown on the current
- * device is tried on the other devices (opened if needed), and the current
- * device gets peer access to the one that knows it, so that copies between
- * the imported memory and the current device's memory work.
+ * exporter's device; a key unknown on the current device is tried on the
+ * other devices (opened if needed) that the current one has peer access to
+ * (aclrtDeviceEnablePeerAccess), and with ENABLE_PEER_ACCESS on all of them,
+ * the current device then getting peer access to the one that knows it, so
+ * that copies between the imported memory and the current device's memory
+ * work.
  */
 aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags)
 {
@@ -304,12 +306,19 @@ aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags)
 			       (unsigned long long)flags);
 	cur = dev_current();
 	ret = import_on(cur, k, true, &va);
-	if (ret != ACL_ERROR_RT_PARAM_INVALID ||
-	    !(flags & ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS))
+	if (ret != ACL_ERROR_RT_PARAM_INVALID)
 		goto out;
 	n = dev_count();
 	for (i = 0; i < n && ret; i++) {
 		if (i == cur)
+			continue;
+		if (peer_enabled(cur, i)) {	/* the caller linked it already */
+			r = import_on(i, k, false, &va);
+			if (!r)
+				ret = ACL_SUCCESS;
+			continue;
+		}
+		if (!(flags & ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS))
 			continue;
 		dev_lock();
 		r = dev_open_locked(dev_by_id(i));
@@ -328,8 +337,8 @@ aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags)
 			      k, cur);
 	else if (ret)
 		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			      "key \"%.8s...\" is unknown on every device, was closed by its exporter, or process %d is not allowed to import it (aclrtIpcMemSetImportPid)",
-			      k, (int)getpid());
+			      "key \"%.8s...\" is unknown on every device device %d can reach (aclrtDeviceEnablePeerAccess, or ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS), was closed by its exporter, or process %d is not allowed to import it (aclrtIpcMemSetImportPid)",
+			      k, cur, (int)getpid());
 out:
 	if (!ret)
 		*devPtr = (void *)va;
