@@ -128,6 +128,39 @@ TEST(disable_after_peer_force_reset)
 	CHECK_ACL_OK(aclrtResetDeviceForce(0));
 }
 
+/* A kernel on device 1 writes device 0's memory over the peer link only. */
+TEST(kernel_reaches_peer_memory)
+{
+	aclrtStream s1;
+	int *p, v = 0;
+
+	REQUIRE_ACL(aclInit(NULL));
+	if (ndev() < 2)
+		SKIP("needs 2 devices");
+	REQUIRE_ACL(aclrtSetDevice(0));
+	REQUIRE_ACL(aclrtMalloc((void **)&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	REQUIRE_ACL(aclrtMemset(p, 4096, 0, 4096));
+	REQUIRE_ACL(aclrtSetDevice(1));
+	REQUIRE_ACL(aclrtCreateStream(&s1));
+	/* no link yet: the kernel's store faults its stream */
+	REQUIRE_ACL(launch_fill32(s1, p, 5, 4, 1));
+	CHECK_ACL_ERR(aclrtSynchronizeStream(s1), ACL_ERROR_RT_DEVICE_MEM_ERROR);
+	REQUIRE_ACL(aclrtDestroyStreamForce(s1));
+	enable_or_skip(0);
+	REQUIRE_ACL(aclrtCreateStream(&s1));
+	REQUIRE_ACL(launch_fill32(s1, p + 1, 0x1234, 2, 1));
+	CHECK_ACL_OK(aclrtSynchronizeStream(s1));
+	REQUIRE_ACL(aclrtMemcpy(&v, 4, p + 2, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+	CHECK_EQ(v, 0x1234);
+	REQUIRE_ACL(aclrtMemcpy(&v, 4, p, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+	CHECK_EQ(v, 0);				/* the faulted fill wrote nothing */
+	REQUIRE_ACL(aclrtMemcpy(&v, 4, p + 3, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+	CHECK_EQ(v, 0);				/* past the fill's two words */
+	CHECK_ACL_OK(aclrtDestroyStream(s1));
+	REQUIRE_ACL(aclrtSetDevice(0));
+	CHECK_ACL_OK(aclrtFree(p));
+}
+
 int main(void)
 {
 	return tap_main();

@@ -487,7 +487,8 @@ void ascend_emu_queue_area_write(struct ascend_emu_queue *q, u64 off,
 /* ascend_emu_cp.c */
 /*
  * The command processor's and AI cores' access to memory by VA in @q's
- * address space: ascend_emu_smmu_rw() with the queue's ASID.
+ * address space: ascend_emu_smmu_rw() with the queue's ASID and its peer
+ * windows.
  */
 int ascend_emu_vm_rw(struct ascend_emu_queue *q, u64 va, void *buf,
 		     size_t len, bool write);

@@ -681,23 +681,13 @@ int ascend_emu_vm_rw(struct ascend_emu_queue *q, u64 va, void *buf, size_t len,
 		     bool write)
 {
 	/*
-	 * The SMMU translates, with the queue's ASID, in one access section:
-	 * an unmap's invalidation waits for the access to finish before the
-	 * memory can go.
+	 * The SMMU translates, with the queue's ASID and its peer windows (a
+	 * notify or a kernel's buffer on a linked device), in one access
+	 * section: an unmap's invalidation waits for the access to finish
+	 * before the memory can go.
 	 */
 	return ascend_emu_smmu_rw(q->emu, q->ctx.asid,
-				  va, buf, len, write, false);
-}
-
-/*
- * WRITE_VALUE and WAIT_VALUE: the command processor's word accesses, which
- * reach linked peers' memory too (a notify of another device).
- */
-static int ascend_cp_value_rw(struct ascend_emu_queue *q, u64 va, u64 *word,
-			      bool write)
-{
-	return ascend_emu_smmu_rw(q->emu, q->ctx.asid, va, word, sizeof(*word),
-				  write, true);
+				  va, buf, len, write, true);
 }
 
 /* Attempts of a wait-and-reset against a word that keeps changing. */
@@ -716,7 +706,7 @@ static int ascend_cp_value_check(struct ascend_emu_queue *q,
 	u64 mem;
 	int ret;
 
-	ret = ascend_cp_value_rw(q, v->addr, &mem, false);
+	ret = ascend_emu_vm_rw(q, v->addr, &mem, sizeof(mem), false);
 	if (ret)
 		return ret;
 	*done = ascend_wait_value_satisfied(mem, v->value, v->cond);
@@ -979,8 +969,9 @@ static bool ascend_cp_exec(struct ascend_emu_cp *cp, struct ascend_emu_queue *q,
 	case ASCEND_CMD_WAIT_VALUE:
 		return ascend_cp_park(cp, q, cmd, seq);
 	case ASCEND_CMD_WRITE_VALUE:
-		ret = ascend_cp_value_rw(q, cmd->value.addr,
-					 (u64 *)&cmd->value.value, true);
+		ret = ascend_emu_vm_rw(q, cmd->value.addr,
+				       (void *)&cmd->value.value,
+				       sizeof(cmd->value.value), true);
 		if (ret) {
 			code = ascend_cp_mem_fault(ret);
 			addr = cmd->value.addr;
