@@ -584,7 +584,7 @@ TEST(errors)
 	CHECK_ACL_ERR(aclrtReduceAsync(d, s, 3, MAX, ACL_BF16, stream, NULL),
 		      ACL_ERROR_INVALID_PARAM);
 
-	/* ACL_ERROR_RT_PARAM_INVALID: kind, count 0, alignment, placement */
+	/* ACL_ERROR_RT_PARAM_INVALID: kind, count 0, placement (alignment: 107008) */
 	CHECK_ACL_ERR(aclrtReduceAsync(d, s, 64, (aclrtReduceKind)9, ACL_FLOAT, stream, NULL),
 		      ACL_ERROR_RT_PARAM_INVALID);
 	CHECK_ACL_ERR(aclrtReduceAsync(d, s, 64, (aclrtReduceKind)14, ACL_FLOAT, stream, NULL),
@@ -594,9 +594,9 @@ TEST(errors)
 	CHECK_ACL_ERR(aclrtReduceAsync(d, s, 0, SUM, ACL_FLOAT, stream, NULL),
 		      ACL_ERROR_RT_PARAM_INVALID);
 	CHECK_ACL_ERR(aclrtReduceAsync(d + 2, s, 64, SUM, ACL_FLOAT, stream, NULL),
-		      ACL_ERROR_RT_PARAM_INVALID);
+		      ACL_ERROR_RT_ADDR_UNALIGNED);
 	CHECK_ACL_ERR(aclrtReduceAsync(d, s + 1, 64, SUM, ACL_INT16, stream, NULL),
-		      ACL_ERROR_RT_PARAM_INVALID);
+		      ACL_ERROR_RT_ADDR_UNALIGNED);
 	/* host memory, pageable or pinned, is refused up front */
 	CHECK_ERR_MSG(aclrtReduceAsync(host, s, 64, SUM, ACL_FLOAT, stream, NULL),
 		      ACL_ERROR_RT_PARAM_INVALID, "host memory");

@@ -10,8 +10,8 @@
  * count of 0 or a kind outside SUM..EQUAL is ACL_ERROR_RT_PARAM_INVALID; a
  * kind or mapped type the SoC's DMA engines do not reduce is
  * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (EQUAL only exists on some SoCs and is
- * documented nowhere, so this device does not do it); dst and src must be
- * aligned to the element size.  Ours beyond that: count must be whole
+ * documented nowhere, so this device does not do it); dst or src not
+ * aligned to the element size is ACL_ERROR_RT_ADDR_UNALIGNED.  Ours beyond that: count must be whole
  * elements (ACL_ERROR_INVALID_PARAM), both ranges must lie in live device
  * allocations of the stream's device (a host pointer is refused up front
  * with ACL_ERROR_RT_PARAM_INVALID rather than faulting the stream), and they
@@ -127,7 +127,7 @@ aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduc
 			       "count %llu is not a whole number of %u-byte elements",
 			       (unsigned long long)count, size);
 	if ((d | s) % size)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+		return acl_err(ACL_ERROR_RT_ADDR_UNALIGNED,
 			       "%s %p is not aligned to the %u-byte element size",
 			       d % size ? "dst" : "src", d % size ? dst : src, size);
 	ret = red_side("dst", dst, count, &ddev);
