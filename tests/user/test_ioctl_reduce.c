@@ -6,7 +6,8 @@
  * misaligned addresses, partial overlap, junk past the payload) faulting
  * only its queue with ASCEND_FAULT_BAD_COMMAND and changing nothing,
  * unmapped ranges faulting with ASCEND_FAULT_MMU and their address, and a
- * large reduce stopped by a forced queue destroy within a bound.
+ * large reduce stopped by QUEUE_RESET (STOP) and by a forced destroy
+ * within a bound.
  *
  * A ring command has no ioctl that could return -EINVAL: the device
  * checks it when it executes it, and a bad one faults its queue (the
@@ -138,10 +139,12 @@ TEST(invalid_fields_fault_bad_command)
 	uint8_t before[256], after[256];
 	uint32_t op;
 	struct ascend_cmd c, good;
+	struct queue other;
 	struct dev d;
 	int i;
 
 	dev_open(&d);
+	REQUIRE_OK(queue_create(d.fd, 0, &other));
 	for (i = 0; i < 256; i++)
 		before[i] = (uint8_t)(i * 7 + 1);
 	put(&d, d.a.va, before, sizeof(before));
@@ -171,6 +174,20 @@ TEST(invalid_fields_fault_bad_command)
 	}
 	get(&d, after, d.a.va, sizeof(after));
 	CHECK(memcmp(before, after, sizeof(after)) == 0);
+	/* only the faulting queues: one made before them still works */
+	{
+		struct drm_ascend_queue_wait w;
+		uint64_t seq;
+
+		c = good;
+		c.reduce.dst = d.b.va + 4096;
+		c.reduce.src = d.b.va + 8192;
+		seq = queue_submit(&other, &c);
+		REQUIRE_OK(queue_wait(&other, seq, &w));
+		CHECK_EQ(w.fault, 0u);
+		CHECK_EQ(w.completed, seq);
+		queue_destroy(&other, 0);
+	}
 	/* the same range is allowed: x + x */
 	c = good;
 	c.reduce.src = c.reduce.dst;
@@ -225,21 +242,66 @@ static double now_s(void)
 
 /*
  * A 64 MiB fp32 sum (four jobs of 16 MiB, soft float) is stopped by a
- * forced destroy within a bound; the device still works afterwards.
+ * QUEUE_RESET with STOP, the next command then runs; and by a forced
+ * destroy; both within a bound, far below what the whole sum takes (a
+ * 16 MiB one is timed first).  The device still works afterwards.
  */
-TEST(large_reduce_stopped_by_destroy)
+TEST(large_reduce_stopped)
 {
 	const uint64_t big = 64ULL << 20;
 	struct drm_ascend_bo_create x, y;
+	struct drm_ascend_queue_reset rs = { 0 };
+	struct drm_ascend_queue_wait w;
+	struct drm_ascend_device_info info;
 	struct ascend_cmd c;
 	struct queue q;
-	double t;
+	double t, full;
+	uint64_t seq;
 	struct dev d;
 
 	dev_open(&d);
+	query_info(d.fd, &info);
 	REQUIRE_OK(bo_create(d.fd, big, DRM_ASCEND_BO_HUGE_FIRST, 0, &x));
 	REQUIRE_OK(bo_create(d.fd, big, DRM_ASCEND_BO_HUGE_FIRST, 0, &y));
+	/* real operands (1.1 and 3.3): no shortcut through zeros */
+	{
+		struct drm_ascend_fill f = { .dst = x.va, .size = big, .pattern = 0x3f8ccccd,
+					     .pattern_size = 4 };
+
+		REQUIRE_OK(aioctl(d.fd, DRM_IOCTL_ASCEND_FILL, &f));
+		f.dst = y.va;
+		f.pattern = 0x40533333;
+		REQUIRE_OK(aioctl(d.fd, DRM_IOCTL_ASCEND_FILL, &f));
+	}
 	REQUIRE_OK(queue_create(d.fd, 0, &q));
+
+	/* a whole 16 MiB for scale */
+	cmd_reduce(&c, x.va, y.va, big / 4, ASCEND_REDUCE_SUM, ASCEND_REDUCE_FP32);
+	t = now_s();
+	seq = queue_submit(&q, &c);
+	REQUIRE_OK(queue_wait(&q, seq, &w));
+	full = now_s() - t;
+	CHECK_EQ(w.fault, 0u);
+	printf("#   16 MiB fp32 reduce: %.3f s\n", full);
+
+	if (info.capabilities & DRM_ASCEND_CAP_QUEUE_ABORT) {
+		cmd_reduce(&c, x.va, y.va, big, ASCEND_REDUCE_SUM, ASCEND_REDUCE_FP32);
+		queue_submit(&q, &c);
+		cmd_reduce(&c, d.a.va, d.b.va, 4096, ASCEND_REDUCE_SUM, ASCEND_REDUCE_INT8);
+		usleep(100000);
+		t = now_s();
+		rs.handle = q.handle;
+		rs.flags = DRM_ASCEND_QUEUE_RESET_STOP;
+		REQUIRE_OK(aioctl(d.fd, DRM_IOCTL_ASCEND_QUEUE_RESET, &rs));
+		seq = queue_submit(&q, &c);
+		REQUIRE_OK(queue_wait(&q, seq, &w));
+		t = now_s() - t;
+		printf("#   STOP of a running 64 MiB reduce, then a small one: %.3f s\n", t);
+		CHECK_EQ(w.fault, 0u);
+		CHECK_EQ(w.completed, seq);
+		CHECK(t < 10.0);
+	}
+
 	cmd_reduce(&c, x.va, y.va, big, ASCEND_REDUCE_SUM, ASCEND_REDUCE_FP32);
 	queue_submit(&q, &c);
 	usleep(100000);
@@ -248,6 +310,7 @@ TEST(large_reduce_stopped_by_destroy)
 	t = now_s() - t;
 	printf("#   forced destroy of a running 64 MiB reduce: %.3f s\n", t);
 	CHECK(t < 10.0);
+	CHECK(t < 4 * full || t < 0.5);
 	/* the device goes on */
 	cmd_reduce(&c, d.a.va, d.b.va, 4096, ASCEND_REDUCE_SUM, ASCEND_REDUCE_INT16);
 	CHECK_EQ(run_cmd(d.fd, &c, NULL, NULL), 0u);
