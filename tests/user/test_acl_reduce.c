@@ -593,6 +593,11 @@ TEST(errors)
 		      ACL_ERROR_RT_PARAM_INVALID);
 	CHECK_ACL_ERR(aclrtReduceAsync(d, s, 0, SUM, ACL_FLOAT, stream, NULL),
 		      ACL_ERROR_RT_PARAM_INVALID);
+	/* CANN's 4 GiB limit on SUM, before the ranges are looked at */
+	CHECK_ERR_MSG(aclrtReduceAsync(d, s, (4ULL << 30) + 4, SUM, ACL_FLOAT, stream, NULL),
+		      ACL_ERROR_RT_PARAM_INVALID, "4 GiB");
+	CHECK_ERR_MSG(aclrtReduceAsync(d, s, (4ULL << 30) + 4, MAX, ACL_FLOAT, stream, NULL),
+		      ACL_ERROR_RT_PARAM_INVALID, "past the end");
 	CHECK_ACL_ERR(aclrtReduceAsync(d + 2, s, 64, SUM, ACL_FLOAT, stream, NULL),
 		      ACL_ERROR_RT_ADDR_UNALIGNED);
 	CHECK_ACL_ERR(aclrtReduceAsync(d, s + 1, 64, SUM, ACL_INT16, stream, NULL),

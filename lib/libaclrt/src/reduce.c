@@ -7,7 +7,8 @@
  * CANN facts (hicann/runtime: src/acl/aclrt_impl/memory.cpp and the
  * runtime's reduce checks): dst or src NULL, reserve not NULL, or a data
  * type CANN does not map to a device type is ACL_ERROR_INVALID_PARAM; a
- * count of 0 or a kind outside SUM..EQUAL is ACL_ERROR_RT_PARAM_INVALID; a
+ * count of 0, a kind outside SUM..EQUAL or a SUM of more than 4 GiB is
+ * ACL_ERROR_RT_PARAM_INVALID; a
  * kind or mapped type the SoC's DMA engines do not reduce is
  * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (EQUAL only exists on some SoCs and is
  * documented nowhere, so this device does not do it); dst or src not
@@ -20,6 +21,9 @@
 #include <string.h>
 
 #include "internal.h"
+
+/* CANN's limit on a SUM reduce (its runtime's largest D2D copy). */
+#define RED_SUM_MAX	(4ULL << 30)
 
 /* The device's type code and element size of @t; -1: not reducible here. */
 static int red_type(aclDataType t, unsigned int *size)
@@ -115,6 +119,10 @@ aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduc
 			       "kind %d is not an aclrtReduceKind (%d to %d)", (int)kind,
 			       (int)ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM,
 			       (int)ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL);
+	if (kind == ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM && count > RED_SUM_MAX)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "count %llu is above 4 GiB, the most one SUM reduce takes",
+			       (unsigned long long)count);
 	if (kind == ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL)
 		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 			       "ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL is not supported: its element semantics are not documented, and this device's DMA engines reduce only SUM, MAX and MIN");
