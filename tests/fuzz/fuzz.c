@@ -938,7 +938,7 @@ static void gen_cmd(struct fz_proc *p, struct ascend_cmd *c)
 	unsigned int i;
 
 	memset(c, 0, sizeof(*c));
-	c->opcode = chance(95) ? (uint32_t)rndn(12) : (uint32_t)rnd();
+	c->opcode = chance(95) ? (uint32_t)rndn(ASCEND_CMD_REDUCE + 1) : (uint32_t)rnd();
 	if (chance(3))
 		c->flags = (uint32_t)rnd();
 	if (chance(3))
@@ -1027,6 +1027,26 @@ static void gen_cmd(struct fz_proc *p, struct ascend_cmd *c)
 		c->copy_offset.dst_offset = chance(70) ? rndn(256) : rnd();
 		c->copy_offset.src_offset = chance(70) ? rndn(256) : rnd();
 		c->copy_offset.size = chance(80) ? 1 + rndn(256) : gen_size(0);
+		break;
+	case ASCEND_CMD_REDUCE:
+		c->reduce.dst = gen_dev_addr(p, &r1);
+		/* now and then the same range, or one overlapping it */
+		r2 = r1;
+		c->reduce.src = chance(10) ? c->reduce.dst + rndn(3) * 2 : gen_dev_addr(p, &r2);
+		size = r1 < r2 ? r1 : r2;
+		c->reduce.size = gen_size(size > 65536 ? 65536 : size);
+		c->reduce.op = chance(90) ? (uint32_t)rndn(3) : (uint32_t)rnd();
+		c->reduce.dtype = chance(90) ? (uint32_t)rndn(7) : (uint32_t)rnd();
+		if (chance(80) && c->reduce.dtype < 7) {	/* mostly whole elements */
+			static const uint8_t esz[7] = { 1, 2, 4, 4, 2, 4, 2 };
+			uint64_t es = esz[c->reduce.dtype];
+
+			c->reduce.size -= c->reduce.size % es;
+			c->reduce.dst &= ~(es - 1);
+			c->reduce.src &= ~(es - 1);
+		}
+		c->reduce.flags = chance(95) ? 0 : gen_flags32();
+		c->reduce.pad = chance(95) ? 0 : 1;
 		break;
 	default: /* NOP or unknown: maybe junk in the payload */
 		if (chance(30))

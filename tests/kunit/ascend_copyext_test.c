@@ -621,6 +621,72 @@ static void cx_device_copies(struct kunit *test)
 	cx_emu_free(c);
 }
 
+/*
+ * REDUCE run by the device: int32 sums over two steps (a descriptor each),
+ * an in-place MAX (dst == src), and a destination running past the
+ * mapping that faults with nothing changed.
+ */
+static void cx_device_reduce(struct kunit *test)
+{
+	const size_t n = SZ_1M / 4 + 3;	/* two steps and three elements */
+	struct cx_emu *c = cx_emu_new(test);
+	struct ascend_cmd cmd = {};
+	bool abort = false;
+	u32 *a, *b, *out;
+	u64 fault;
+	size_t i;
+
+	cx_emu_map(test, c);
+	a = kunit_kmalloc_array(test, n, 4, GFP_KERNEL);
+	b = kunit_kmalloc_array(test, n, 4, GFP_KERNEL);
+	out = kunit_kmalloc_array(test, n, 4, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	for (i = 0; i < n; i++) {
+		a[i] = i;
+		b[i] = i & 1 ? 0x7fffffff : 3 * i + 7;
+	}
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0, a, n * 4, true), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, SZ_2M, b, n * 4,
+						true), 0);
+
+	cmd.opcode = ASCEND_CMD_REDUCE;
+	cmd.reduce.dst = CX_VA;
+	cmd.reduce.src = CX_VA + SZ_2M;
+	cmd.reduce.size = n * 4;
+	cmd.reduce.op = ASCEND_REDUCE_SUM;
+	cmd.reduce.dtype = ASCEND_REDUCE_INT32;
+	KUNIT_ASSERT_EQ(test, ascend_cmd_check(&cmd), 0U);
+	KUNIT_EXPECT_EQ(test, cx_cmd(c, &cmd, &abort, &fault), ASCEND_FAULT_NONE);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0, out, n * 4, false),
+			0);
+	for (i = 0; i < n; i++)
+		if (out[i] != (u32)(a[i] + b[i])) {
+			KUNIT_FAIL(test, "element %zu: %#x, want %#x", i, out[i],
+				   (u32)(a[i] + b[i]));
+			break;
+		}
+
+	/* in place: MAX(x, x) = x */
+	cmd.reduce.src = CX_VA;
+	cmd.reduce.op = ASCEND_REDUCE_MAX;
+	KUNIT_EXPECT_EQ(test, cx_cmd(c, &cmd, &abort, &fault), ASCEND_FAULT_NONE);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0, a, n * 4, false),
+			0);
+	KUNIT_EXPECT_EQ(test, memcmp(a, out, n * 4), 0);
+
+	/* the destination runs past the mapping: nothing changes */
+	cmd.reduce.dst = CX_VA + CX_HBM / 2 - SZ_4K;
+	cmd.reduce.src = CX_VA + SZ_2M;
+	cmd.reduce.size = 2 * SZ_4K;
+	KUNIT_EXPECT_EQ(test, cx_cmd(c, &cmd, &abort, &fault), ASCEND_FAULT_MMU);
+	KUNIT_EXPECT_EQ(test, fault, CX_VA + CX_HBM / 2 - SZ_4K);
+	memset(b, 0, SZ_4K);
+	cx_hbm_expect(test, c, CX_HBM / 2 - SZ_4K, (u8 *)b, SZ_4K, (u8 *)out);
+	cx_emu_free(c);
+}
+
 static struct kunit_case ascend_copyext_test_cases[] = {
 	KUNIT_CASE(cx_memcpy_desc),
 	KUNIT_CASE(cx_2d_span),
@@ -632,6 +698,7 @@ static struct kunit_case ascend_copyext_test_cases[] = {
 	KUNIT_CASE(cx_ring_full_and_wrap),
 	KUNIT_CASE(cx_va_descriptors),
 	KUNIT_CASE(cx_device_copies),
+	KUNIT_CASE(cx_device_reduce),
 	{}
 };
 

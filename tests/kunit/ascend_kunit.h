@@ -19,5 +19,6 @@ extern struct kunit_suite ascend_peer_test_suite;
 extern struct kunit_suite ascend_free_ring_test_suite;
 extern struct kunit_suite ascend_pt_test_suite;
 extern struct kunit_suite ascend_smmu_test_suite;
+extern struct kunit_suite ascend_reduce_test_suite;
 
 #endif /* __ASCEND_KUNIT_H__ */

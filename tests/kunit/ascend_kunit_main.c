@@ -15,7 +15,8 @@ kunit_test_suites(&ascend_hbm_test_suite, &ascend_vm_test_suite,
 		  &ascend_host_test_suite, &ascend_ipc_test_suite,
 		  &ascend_copyext_test_suite, &ascend_peer_test_suite,
 		  &ascend_free_ring_test_suite, &ascend_pt_test_suite,
-		  &ascend_smmu_test_suite, &ascend_user_test_suite);
+		  &ascend_smmu_test_suite, &ascend_user_test_suite,
+		  &ascend_reduce_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the Ascend NPU accel driver");
 MODULE_LICENSE("GPL");

@@ -60,13 +60,17 @@ struct ascend_hw_device {
 #define ASCEND_DMA_2D		2	/* strided copy, row by row */
 #define ASCEND_DMA_INDIRECT	3	/* memcpy descriptor read at execution */
 #define ASCEND_DMA_OFFSET	4	/* base pointers read at execution */
+#define ASCEND_DMA_REDUCE	5	/* dst = op(dst, src) element-wise, VAs */
 
 /*
  * %ASCEND_DMA_2D: @height rows of @len bytes, row r from @src + r * @spitch
  * to @dst + r * @dpitch.  %ASCEND_DMA_INDIRECT: read a struct
  * ascend_memcpy_desc at VA @src and perform it.  %ASCEND_DMA_OFFSET: read
  * the 64-bit bases in the slots at VAs @dst and @src, copy @len bytes from
- * src base + @src_off to dst base + @dst_off.
+ * src base + @src_off to dst base + @dst_off.  %ASCEND_DMA_REDUCE: for the
+ * @len bytes at VAs @dst and @src (both %ASCEND_AS_VA, aligned to the
+ * element size, @len a multiple of it), dst[i] = @red_op(dst[i], src[i])
+ * with the element type @red_type (ASCEND_REDUCE_* of the uAPI).
  */
 
 /* Address spaces of a device-physical address; zero is HBM. */
@@ -115,7 +119,7 @@ static inline unsigned int ascend_as_peer_dev(u32 as)
  *	(%ASCEND_DMA_LINEAR only)
  * @len: bytes to write at @dst
  * @kind: %ASCEND_DMA_LINEAR, %ASCEND_DMA_FILL, %ASCEND_DMA_2D,
- *	%ASCEND_DMA_INDIRECT or %ASCEND_DMA_OFFSET
+ *	%ASCEND_DMA_INDIRECT, %ASCEND_DMA_OFFSET or %ASCEND_DMA_REDUCE
  * @pattern_size: %ASCEND_DMA_FILL: 1, 2 or 4 (@len need not be a multiple)
  * @pattern: %ASCEND_DMA_FILL: the low @pattern_size bytes (little endian)
  *	are repeated, starting with byte 0 of the pattern at @dst
@@ -127,6 +131,8 @@ static inline unsigned int ascend_as_peer_dev(u32 as)
  * @height: %ASCEND_DMA_2D: rows, > 0
  * @dst_off: %ASCEND_DMA_OFFSET: added to the destination base read
  * @src_off: %ASCEND_DMA_OFFSET: added to the source base read
+ * @red_op: %ASCEND_DMA_REDUCE: ASCEND_REDUCE_SUM, _MAX or _MIN
+ * @red_type: %ASCEND_DMA_REDUCE: ASCEND_REDUCE_INT8 ... _BF16
  *
  * A %ASCEND_AS_SYS range is host memory the driver pinned and mapped for
  * the device with the DMA-mapping API; it stays so until the job completed.
@@ -148,6 +154,8 @@ struct ascend_dma_desc {
 	u64 height;
 	u64 dst_off;
 	u64 src_off;
+	u32 red_op;
+	u32 red_type;
 };
 
 /**

@@ -173,6 +173,7 @@ struct drm_ascend_dev_query {
 							 * COPY_2D/_BATCH/_INDIRECT/_OFFSET */
 #define DRM_ASCEND_CAP_QUEUE_ABORT	(1ULL << 14)	/* QUEUE_RESET's ABORT and
 							 * STOP flags */
+#define DRM_ASCEND_CAP_REDUCE		(1ULL << 15)	/* ASCEND_CMD_REDUCE */
 #define DRM_ASCEND_CAP_NOTIFY		(1ULL << 16)	/* WAIT_VALUE's RESET,
 							 * value commands
 							 * through peer
@@ -1060,6 +1061,7 @@ struct ascend_queue_status {
 #define ASCEND_CMD_COPY_BATCH	9	/* entries read from device-visible memory */
 #define ASCEND_CMD_COPY_INDIRECT 10	/* descriptor read from device memory */
 #define ASCEND_CMD_COPY_OFFSET	11	/* base pointers read from device slots */
+#define ASCEND_CMD_REDUCE	12	/* dst[i] = op(dst[i], src[i]) by the DMA engines */
 
 #define ASCEND_CMD_SIZE		128
 #define ASCEND_LAUNCH_ARGS_MAX	96
@@ -1206,6 +1208,50 @@ struct ascend_cmd_copy_offset {
 	__u64 size;
 };
 
+/* &ascend_cmd_reduce.op */
+#define ASCEND_REDUCE_SUM	0	/* dst + src: integers wrap, floats IEEE */
+#define ASCEND_REDUCE_MAX	1	/* the larger; a NaN operand wins */
+#define ASCEND_REDUCE_MIN	2	/* the smaller; a NaN operand wins */
+
+/* &ascend_cmd_reduce.dtype: element types, little endian */
+#define ASCEND_REDUCE_INT8	0	/* two's complement, 1 byte */
+#define ASCEND_REDUCE_INT16	1	/* two's complement, 2 bytes */
+#define ASCEND_REDUCE_INT32	2	/* two's complement, 4 bytes */
+#define ASCEND_REDUCE_UINT32	3	/* unsigned, 4 bytes */
+#define ASCEND_REDUCE_FP16	4	/* IEEE-754 binary16 */
+#define ASCEND_REDUCE_FP32	5	/* IEEE-754 binary32 */
+#define ASCEND_REDUCE_BF16	6	/* bfloat16: the top half of a binary32 */
+
+/**
+ * struct ascend_cmd_reduce - %ASCEND_CMD_REDUCE payload
+ * @dst: destination device VA, aligned to the element size; read and
+ *	written
+ * @src: source device VA, aligned to the element size
+ * @size: bytes, > 0, a multiple of the element size
+ * @op: ASCEND_REDUCE_SUM, _MAX or _MIN
+ * @dtype: ASCEND_REDUCE_INT8 ... _BF16
+ * @flags: zero
+ * @pad: zero
+ *
+ * For every element i of the @size bytes, dst[i] = @op(dst[i], src[i]),
+ * performed by the DMA engines (read both, combine, write dst).  @src and
+ * @dst are the same range or do not overlap at all.  Float sums round to
+ * nearest even (binary16 and bfloat16: computed in binary32, then rounded
+ * once to the element type, which gives the correctly rounded sum).  MAX
+ * and MIN order -0 below +0 and return a quiet NaN when either operand is
+ * a NaN (the destination's first).  Every byte of both ranges must
+ * translate (the destination for writing) before the first one changes.
+ */
+struct ascend_cmd_reduce {
+	__u64 dst;
+	__u64 src;
+	__u64 size;
+	__u32 op;
+	__u32 dtype;
+	__u32 flags;
+	__u32 pad;
+};
+
 /* &ascend_cmd_event.flags */
 #define ASCEND_CMD_EVENT_TIMEOUT	(1U << 0)	/* @timeout_ms is valid */
 
@@ -1274,6 +1320,7 @@ struct ascend_cmd_value {
  * @copy_batch: payload of %ASCEND_CMD_COPY_BATCH
  * @copy_indirect: payload of %ASCEND_CMD_COPY_INDIRECT
  * @copy_offset: payload of %ASCEND_CMD_COPY_OFFSET
+ * @reduce: payload of %ASCEND_CMD_REDUCE
  * @raw: payload bytes; every byte past the opcode's payload must be zero
  */
 struct ascend_cmd {
@@ -1290,6 +1337,7 @@ struct ascend_cmd {
 		struct ascend_cmd_copy_batch copy_batch;
 		struct ascend_cmd_copy_indirect copy_indirect;
 		struct ascend_cmd_copy_offset copy_offset;
+		struct ascend_cmd_reduce reduce;
 		__u8 raw[ASCEND_CMD_SIZE - 16];
 	};
 };

@@ -160,8 +160,11 @@ const char *queue_opcode_name(uint32_t opcode)
 {
 	static const char *const names[] = {
 		"NOP", "LAUNCH", "COPY", "FILL", "EVENT_RECORD", "EVENT_WAIT",
-		"WRITE_VALUE", "WAIT_VALUE",
+		"WRITE_VALUE", "WAIT_VALUE", "COPY_2D", "COPY_BATCH", "COPY_INDIRECT",
+		"COPY_OFFSET", "REDUCE",
 	};
+
+	_Static_assert(ASCEND_CMD_REDUCE == 12, "one name per opcode");
 
 	return opcode < sizeof(names) / sizeof(names[0]) ? names[opcode] : "unknown opcode";
 }

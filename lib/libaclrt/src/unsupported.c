@@ -235,10 +235,6 @@ ACL_STUB(aclrtMemcpyFromSymbol, void *dst, size_t dstMax, const void *symbol, si
 ACL_STUB(aclrtMemcpyFromSymbolAsync, void *dst, size_t dstMax, const void *symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream)
 ACL_STUB(aclrtMemcpyToSymbol, const void *symbol, const void *src, size_t count, size_t offset, aclrtMemcpyKind kind)
 ACL_STUB(aclrtMemcpyToSymbolAsync, const void *symbol, const void *src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream)
-/* acl_rt.h: device-side work of issue 16's device half: accumulating DMA
- * copies, stopping/aborting a device queue (the
- * driver can only reset a queue that faulted) */
-ACL_STUB(aclrtReduceAsync, void *dst, const void *src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void *reserve)
 
 /* ---- the rest of acl_rt.h (issue 16) ---- */
 /* acl_rt.h: issue 17: virtual, managed and shareable memory */

@@ -359,7 +359,7 @@ bool ascend_cmd_expired(u64 now_ns, u64 deadline_ns);
 /* ascend_emu_copy.c */
 /*
  * Execute ring copy command @cmd (COPY, FILL, COPY_2D, COPY_BATCH,
- * COPY_INDIRECT, COPY_OFFSET; checked by the command checker) of a queue
+ * COPY_INDIRECT, COPY_OFFSET, REDUCE; checked by the command checker) of a queue
  * whose address space is @asid, on the device's engines, its jobs counted
  * in scheduling group @grp (NULL: none).  Stops when *@abort becomes true.
  * Returns ASCEND_FAULT_NONE or the fault code, with *@fault_addr for
@@ -627,6 +627,17 @@ u32 ascend_bf16_to_f32(u16 h);
 u16 ascend_f32_to_bf16(u32 f);		/* round to nearest even */
 /* Two standard normal values (Q32 fixed point) from two uniform words. */
 void ascend_rng_normal2(u32 w0, u32 w1, s64 *z0, s64 *z1);
+
+/* ascend_emu_reduce.c: the element operations of ASCEND_DMA_REDUCE */
+/* Bytes of one element of ASCEND_REDUCE_* type @dtype; 0: no such type. */
+unsigned int ascend_reduce_elem_size(u32 dtype);
+/* Is @op one of ASCEND_REDUCE_SUM, _MAX, _MIN? */
+bool ascend_reduce_op_valid(u32 op);
+/* @op(@a, @b) of one element of type @dtype (in the low bits). */
+u32 ascend_reduce_one(u32 op, u32 dtype, u32 a, u32 b);
+/* dst[i] = @op(dst[i], src[i]) over @bytes (whole elements) of @dtype. */
+void ascend_reduce_apply(u32 op, u32 dtype, void *dst, const void *src,
+			 size_t bytes);
 
 /* Device printf into @q's printf buffer (takes @q->printf_lock). */
 __printf(2, 3)

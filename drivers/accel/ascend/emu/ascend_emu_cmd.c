@@ -154,6 +154,24 @@ u32 ascend_cmd_check(const struct ascend_cmd *cmd)
 		return 0;
 	}
 
+	case ASCEND_CMD_REDUCE: {
+		const struct ascend_cmd_reduce *r = &cmd->reduce;
+		unsigned int es = ascend_reduce_elem_size(r->dtype);
+
+		if (!ascend_tail_zero(cmd, sizeof(*r)) || r->flags || r->pad ||
+		    !es || !ascend_reduce_op_valid(r->op) ||
+		    !ascend_range_ok(r->dst, r->size) ||
+		    !ascend_range_ok(r->src, r->size))
+			return bad;
+		if ((r->size | r->dst | r->src) & (es - 1))
+			return bad;
+		/* the same range, or apart */
+		if (r->dst != r->src && r->dst < r->src + r->size &&
+		    r->src < r->dst + r->size)
+			return bad;
+		return 0;
+	}
+
 	default:
 		return bad;
 	}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Emulated NPU: the command processor's copy sequencer.  Ring COPY, FILL,
- * COPY_2D, COPY_BATCH, COPY_INDIRECT and COPY_OFFSET are executed by the
+ * COPY_2D, COPY_BATCH, COPY_INDIRECT, COPY_OFFSET and REDUCE are executed by the
  * device itself, on its own DMA engines, with device VAs that the engines
  * translate through the queue's address space (its ASID and peer
  * windows).  Nothing of the driver is called and no driver lock is held:
@@ -389,6 +389,46 @@ static u32 ascend_emu_copy_batch(struct ascend_emu_copy *c,
 	return code;
 }
 
+/*
+ * REDUCE: both ranges checked first (the source reported when both are
+ * bad, as a copy), then jobs of a pass cut into descriptors of one step,
+ * each a whole number of elements (a step is a multiple of every size).
+ */
+static u32 ascend_emu_copy_reduce(struct ascend_emu_copy *c,
+				  const struct ascend_cmd_reduce *r)
+{
+	unsigned int n;
+	u64 off, len, pos, step;
+	u32 code;
+
+	code = ascend_emu_copy_check(c, r->src, r->size, false) ?:
+	       ascend_emu_copy_check(c, r->dst, r->size, true);
+	for (off = 0; !code && off < r->size; off += len) {
+		len = min_t(u64, r->size - off, ASCEND_EMU_COPY_PASS);
+		if (off) {
+			code = ascend_emu_copy_gap(c);
+			if (code)
+				break;
+		}
+		n = 0;
+		for (pos = 0; pos < len; pos += step) {
+			step = min_t(u64, len - pos, ASCEND_DMA_STEP);
+			c->descs[n++] = (struct ascend_dma_desc){
+				.kind = ASCEND_DMA_REDUCE,
+				.dst = r->dst + off + pos,
+				.src = r->src + off + pos,
+				.len = step,
+				.dst_as = ASCEND_AS_VA,
+				.src_as = ASCEND_AS_VA,
+				.red_op = r->op,
+				.red_type = r->dtype,
+			};
+		}
+		code = ascend_emu_copy_run(c, c->descs, n);
+	}
+	return code;
+}
+
 /* COPY_INDIRECT, COPY_OFFSET: one descriptor, read when it executes. */
 static u32 ascend_emu_copy_late(struct ascend_emu_copy *c,
 				const struct ascend_cmd *cmd)
@@ -486,6 +526,10 @@ u32 ascend_emu_copy_cmd(struct ascend_emu *emu, u32 asid,
 		if (cmd->fill.size <= ASCEND_DMA_STEP)
 			return ascend_emu_copy_fill(&c, &cmd->fill);
 		break;
+	case ASCEND_CMD_REDUCE:
+		if (cmd->reduce.size <= ASCEND_DMA_STEP)
+			return ascend_emu_copy_reduce(&c, &cmd->reduce);
+		break;
 	}
 
 	cap = cmd->opcode == ASCEND_CMD_COPY_BATCH ? ASCEND_EMU_BATCH_DESCS :
@@ -507,6 +551,9 @@ u32 ascend_emu_copy_cmd(struct ascend_emu *emu, u32 asid,
 		break;
 	case ASCEND_CMD_COPY_BATCH:
 		code = ascend_emu_copy_batch(&c, &cmd->copy_batch);
+		break;
+	case ASCEND_CMD_REDUCE:
+		code = ascend_emu_copy_reduce(&c, &cmd->reduce);
 		break;
 	default:
 		code = ASCEND_FAULT_BAD_COMMAND;

@@ -14,7 +14,7 @@
  * other queues: a launch's blocks go to the
  * AI-core threads (num_ai_cores per device, time-sliced between the
  * scheduling groups of the queues: see "AI-core scheduling" below),
- * COPY, FILL, COPY_2D, COPY_BATCH, COPY_INDIRECT and COPY_OFFSET go to a
+ * COPY, FILL, COPY_2D, COPY_BATCH, COPY_INDIRECT, COPY_OFFSET and REDUCE go to a
  * worker that drives the DMA engines (the last two
  * read their descriptor / base pointers when the engine executes them).
  * Waits (EVENT_WAIT, WAIT_VALUE) park the queue
@@ -959,6 +959,7 @@ static bool ascend_cp_exec(struct ascend_emu_cp *cp, struct ascend_emu_queue *q,
 	case ASCEND_CMD_COPY_BATCH:
 	case ASCEND_CMD_COPY_INDIRECT:
 	case ASCEND_CMD_COPY_OFFSET:
+	case ASCEND_CMD_REDUCE:
 		return ascend_cp_dma(cp, q, cmd, seq);
 	case ASCEND_CMD_EVENT_RECORD:
 		code = ascend_cp_event_record(q, cmd);

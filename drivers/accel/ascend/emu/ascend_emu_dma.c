@@ -33,11 +33,13 @@
  *
  * Descriptors: linear copy, fill, 2D strided copy (row by row), indirect
  * (a struct ascend_memcpy_desc read from device memory when the descriptor
- * executes) and second-level pointer (two base pointers read from device
- * slots when it executes).  Addresses are device-physical (HBM or host bus
- * addresses) or, with %ASCEND_AS_VA, device VAs that the engine translates
- * as it goes: through the job's pinned pageable windows, then the SMMU
- * (ascend_emu_smmu.c) with the job's ASID (&ascend_dma_job.mmu).
+ * executes), second-level pointer (two base pointers read from device
+ * slots when it executes) and reduce (dst = op(dst, src) element-wise, in
+ * chunks read into the engine, combined and written back).  Addresses
+ * are device-physical (HBM or host bus addresses) or, with %ASCEND_AS_VA,
+ * device VAs that the engine translates as it goes: through the job's
+ * pinned pageable windows, then the SMMU (ascend_emu_smmu.c) with the
+ * job's ASID (&ascend_dma_job.mmu).
  */
 #include <linux/kthread.h>
 #include <linux/list.h>
@@ -467,6 +469,90 @@ static int ascend_emu_dma_offset(struct ascend_emu *emu,
 				   ASCEND_AS_VA, d->len, fault);
 }
 
+/*
+ * Move @len bytes between @buf and VA @va inside an access section the
+ * caller holds (a reduce chunk: both reads and the write in one section).
+ */
+static int ascend_emu_dma_va_io(struct ascend_emu *emu,
+				struct ascend_dma_job *job, u64 va, void *buf,
+				size_t len, bool write, u64 *fault)
+{
+	int ret;
+
+	while (len) {
+		struct ascend_dma_span s;
+
+		ret = ascend_emu_dma_xlate(emu, job, va, len, write, &s, fault);
+		if (ret)
+			return ret;
+		ret = ascend_emu_mem_rw(emu, s.as, s.addr, buf, s.len, write);
+		if (ret)
+			return ret == -EFAULT ? -EIO : ret;
+		va += s.len;
+		buf += s.len;
+		len -= s.len;
+	}
+	return 0;
+}
+
+/* Bytes of a reduce descriptor read, combined and written at a time. */
+#define ASCEND_EMU_REDUCE_CHUNK	SZ_16K
+
+/*
+ * REDUCE: dst = op(dst, src) over @d->len bytes at VAs @d->dst/@d->src, in
+ * chunks of %ASCEND_EMU_REDUCE_CHUNK: read both, combine, write dst, each
+ * chunk in one access section (an unmap's invalidation waits for it).
+ * Every byte of both sides must translate before the first one changes.
+ * The command checker made the addresses and the length whole elements,
+ * so a chunk (a multiple of every element size) never splits one.
+ */
+static int ascend_emu_dma_reduce(struct ascend_emu *emu,
+				 struct ascend_dma_job *job,
+				 const struct ascend_dma_desc *d, u64 *fault)
+{
+	unsigned int es = ascend_reduce_elem_size(d->red_type);
+	u64 off, n;
+	u8 *buf;
+	int ret;
+
+	if (!es || !ascend_reduce_op_valid(d->red_op) ||
+	    d->dst_as != ASCEND_AS_VA || d->src_as != ASCEND_AS_VA ||
+	    ((d->dst | d->src | d->len) & (es - 1)))
+		return -EIO;
+	ret = ascend_emu_dma_check(emu, job, d->src, d->len, false, fault) ?:
+	      ascend_emu_dma_check(emu, job, d->dst, d->len, true, fault);
+	if (ret)
+		return ret;
+	buf = kvmalloc(2 * ASCEND_EMU_REDUCE_CHUNK, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	for (off = 0; off < d->len; off += n) {
+		if (READ_ONCE(job->cancel)) {
+			ret = -ECANCELED;
+			break;
+		}
+		n = min_t(u64, d->len - off, ASCEND_EMU_REDUCE_CHUNK);
+		ascend_emu_smmu_access_begin();
+		ret = ascend_emu_dma_va_io(emu, job, d->src + off,
+					   buf + ASCEND_EMU_REDUCE_CHUNK, n,
+					   false, fault) ?:
+		      ascend_emu_dma_va_io(emu, job, d->dst + off, buf, n,
+					   false, fault);
+		if (!ret) {
+			ascend_reduce_apply(d->red_op, d->red_type, buf,
+					    buf + ASCEND_EMU_REDUCE_CHUNK, n);
+			ret = ascend_emu_dma_va_io(emu, job, d->dst + off, buf,
+						   n, true, fault);
+		}
+		ascend_emu_smmu_access_end();
+		if (ret)
+			break;
+		cond_resched();
+	}
+	kvfree(buf);
+	return ret;
+}
+
 /* ascend_emu_dma_exec() for every other descriptor */
 static noinline int ascend_emu_dma_exec_other(struct ascend_emu_dma *dma,
 					      struct ascend_dma_job *job,
@@ -492,6 +578,8 @@ static noinline int ascend_emu_dma_exec_other(struct ascend_emu_dma *dma,
 		return ascend_emu_dma_indirect(emu, job, d, fault);
 	case ASCEND_DMA_OFFSET:
 		return ascend_emu_dma_offset(emu, job, d, fault);
+	case ASCEND_DMA_REDUCE:
+		return ascend_emu_dma_reduce(emu, job, d, fault);
 	default:
 		return -EIO;
 	}
