@@ -996,12 +996,17 @@ static void gen_cmd(struct fz_proc *p, struct ascend_cmd *c)
 	case ASCEND_CMD_WAIT_VALUE:
 		c->value.addr = gen_dev_addr(p, &r1);
 		c->value.value = chance(50) ? rndn(4) : rnd();
-		/* a notify's wait-and-reset half of the time */
+		/*
+		 * every condition, a notify's wait-and-reset and own limit
+		 * half of the time each; writes that store or combine
+		 */
 		c->value.cond = c->opcode == ASCEND_CMD_WAIT_VALUE ?
-			(chance(90) ? (uint32_t)rndn(4) |
-			 (chance(50) ? ASCEND_WAIT_VALUE_RESET : 0) :
+			(chance(90) ? (uint32_t)rndn(ASCEND_WAIT_VALUE_ALL + 1) |
+			 (chance(50) ? ASCEND_WAIT_VALUE_RESET : 0) |
+			 (chance(50) ? ASCEND_WAIT_VALUE_OWN_LIMIT : 0) :
 			 (uint32_t)rnd()) :
-			(chance(95) ? 0 : 1);
+			(chance(95) ? (uint32_t)rndn(ASCEND_WRITE_VALUE_AND + 1) :
+			 (uint32_t)rnd());
 		c->value.timeout_ms = c->opcode == ASCEND_CMD_WAIT_VALUE ?
 			1 + (uint32_t)rndn(30) : 0;
 		break;

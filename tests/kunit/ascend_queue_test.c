@@ -384,18 +384,28 @@ static void cmd_check_value(struct kunit *test)
 	c.value.addr = 0x1004;				/* misaligned */
 	KUNIT_EXPECT_EQ(test, check(&c), BAD);
 	c.value.addr = 0x1008;
-	c.value.cond = 1;				/* WRITE: 0 */
+	for (cond = 0; cond <= ASCEND_WRITE_VALUE_AND; cond++) {
+		c.value.cond = cond;			/* store, add, or, and */
+		KUNIT_EXPECT_EQ(test, check(&c), 0U);
+	}
+	c.value.cond = ASCEND_WRITE_VALUE_AND + 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.value.cond = ASCEND_WAIT_VALUE_RESET;		/* a wait's flag */
 	KUNIT_EXPECT_EQ(test, check(&c), BAD);
 	c.value.cond = 0;
 	c.value.timeout_ms = 1;
 	KUNIT_EXPECT_EQ(test, check(&c), BAD);
 	c.opcode = ASCEND_CMD_WAIT_VALUE;
 	KUNIT_EXPECT_EQ(test, check(&c), 0U);
-	for (cond = 0; cond <= ASCEND_WAIT_VALUE_NOR; cond++) {
+	for (cond = 0; cond <= ASCEND_WAIT_VALUE_ALL; cond++) {
 		c.value.cond = cond;
 		KUNIT_EXPECT_EQ(test, check(&c), 0U);
+		c.value.cond |= ASCEND_WAIT_VALUE_RESET | ASCEND_WAIT_VALUE_OWN_LIMIT;
+		KUNIT_EXPECT_EQ(test, check(&c), 0U);
 	}
-	c.value.cond = ASCEND_WAIT_VALUE_NOR + 1;
+	c.value.cond = ASCEND_WAIT_VALUE_ALL + 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.value.cond = ASCEND_WAIT_VALUE_EQ | (ASCEND_WAIT_VALUE_OWN_LIMIT << 1);
 	KUNIT_EXPECT_EQ(test, check(&c), BAD);
 	c.value.cond = 0;
 	c.value.addr = 0x1001;
@@ -431,7 +441,19 @@ static void wait_value_conditions(struct kunit *test)
 		{ U64_MAX, 0, ASCEND_WAIT_VALUE_NOR, false },
 		{ 0xf0, ~0xf0ULL, ASCEND_WAIT_VALUE_NOR, false },
 		{ 0xf0, 0x0f, ASCEND_WAIT_VALUE_NOR, true },
-		{ 5, 5, 4, false },			/* unknown cond */
+		/* counting notifies: unsigned */
+		{ 4, 5, ASCEND_WAIT_VALUE_LT, true },
+		{ 5, 5, ASCEND_WAIT_VALUE_LT, false },
+		{ U64_MAX, 0, ASCEND_WAIT_VALUE_LT, false },
+		{ 6, 5, ASCEND_WAIT_VALUE_GT, true },
+		{ 5, 5, ASCEND_WAIT_VALUE_GT, false },
+		{ U64_MAX, 1, ASCEND_WAIT_VALUE_GT, true },
+		{ 0x37, 0x33, ASCEND_WAIT_VALUE_ALL, true },
+		{ 0x35, 0x33, ASCEND_WAIT_VALUE_ALL, false },
+		{ 0, 0, ASCEND_WAIT_VALUE_ALL, true },
+		/* the flags do not change the condition */
+		{ 7, 7, ASCEND_WAIT_VALUE_EQ | ASCEND_WAIT_VALUE_RESET, true },
+		{ 5, 5, 7, false },			/* unknown cond */
 	};
 	unsigned int i;
 
@@ -441,6 +463,16 @@ static void wait_value_conditions(struct kunit *test)
 								t[i].value,
 								t[i].cond),
 				    t[i].ok, "case %u", i);
+}
+
+/* WRITE_VALUE's atomic operations (a counting notify's records) */
+static void write_value_ops(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, ascend_write_value_apply(5, 9, ASCEND_WRITE_VALUE_STORE), 9ULL);
+	KUNIT_EXPECT_EQ(test, ascend_write_value_apply(5, 9, ASCEND_WRITE_VALUE_ADD), 14ULL);
+	KUNIT_EXPECT_EQ(test, ascend_write_value_apply(U64_MAX, 2, ASCEND_WRITE_VALUE_ADD), 1ULL);
+	KUNIT_EXPECT_EQ(test, ascend_write_value_apply(0xf0, 0x0f, ASCEND_WRITE_VALUE_OR), 0xffULL);
+	KUNIT_EXPECT_EQ(test, ascend_write_value_apply(0xff, 0x3c, ASCEND_WRITE_VALUE_AND), 0x3cULL);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -535,6 +567,7 @@ static struct kunit_case ascend_queue_test_cases[] = {
 	KUNIT_CASE(cmd_check_event),
 	KUNIT_CASE(cmd_check_value),
 	KUNIT_CASE(wait_value_conditions),
+	KUNIT_CASE(write_value_ops),
 	KUNIT_CASE(cmd_deadlines),
 	KUNIT_CASE(cmd_limits),
 	KUNIT_CASE(sched_policy),

@@ -447,7 +447,10 @@ TEST(values_write_wait_conditions_faults)
 	close(fd);
 }
 
-/* A notify's wait: EQ with RESET swaps the word for 0 when it matches. */
+/*
+ * A notify's wait: EQ with RESET swaps the word for 0 when it matches; a
+ * counting notify's atomic writes and unsigned conditions.
+ */
 TEST(wait_value_reset)
 {
 	struct drm_ascend_device_info info;
@@ -483,15 +486,49 @@ TEST(wait_value_reset)
 	expect_u64(&q, bo.va + 16, 0);
 	/* no other flag bit, no RESET on a write, no condition past NOR */
 	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 16, 0,
-		  ASCEND_WAIT_VALUE_EQ | (1U << 9), 0);
+		  ASCEND_WAIT_VALUE_EQ | (1U << 10), 0);
 	CHECK_EQ(run(&q, &c), ASCEND_FAULT_BAD_COMMAND);
 	REQUIRE_OK(queue_reset(&q));
 	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 16, 0, ASCEND_WAIT_VALUE_RESET, 0);
 	CHECK_EQ(run(&q, &c), ASCEND_FAULT_BAD_COMMAND);
 	REQUIRE_OK(queue_reset(&q));
 	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 16, 0,
-		  (ASCEND_WAIT_VALUE_NOR + 1) | ASCEND_WAIT_VALUE_RESET, 0);
+		  (ASCEND_WAIT_VALUE_ALL + 1) | ASCEND_WAIT_VALUE_RESET, 0);
 	CHECK_EQ(run(&q, &c), ASCEND_FAULT_BAD_COMMAND);
+	REQUIRE_OK(queue_reset(&q));
+	/* the atomic writes and the unsigned conditions of counting notifies */
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 16, 0xf0, ASCEND_WRITE_VALUE_STORE, 0);
+	CHECK_EQ(run(&q, &c), 0);
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 16, 0x0f, ASCEND_WRITE_VALUE_OR, 0);
+	CHECK_EQ(run(&q, &c), 0);
+	expect_u64(&q, bo.va + 16, 0xff);
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 16, 0x3c, ASCEND_WRITE_VALUE_AND, 0);
+	CHECK_EQ(run(&q, &c), 0);
+	expect_u64(&q, bo.va + 16, 0x3c);
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 16, ~0ULL, ASCEND_WRITE_VALUE_ADD, 0);
+	CHECK_EQ(run(&q, &c), 0);
+	expect_u64(&q, bo.va + 16, 0x3b);		/* mod 2^64 */
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 16, 0x3c, ASCEND_WAIT_VALUE_LT, 0);
+	CHECK_EQ(run(&q, &c), 0);
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 16, 0x3a, ASCEND_WAIT_VALUE_GT, 0);
+	CHECK_EQ(run(&q, &c), 0);
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 16, 0x33, ASCEND_WAIT_VALUE_ALL, 0);
+	CHECK_EQ(run(&q, &c), 0);
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 16, 0x3b, ASCEND_WAIT_VALUE_GT, 30);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_TIMEOUT);
+	REQUIRE_OK(queue_reset(&q));
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 16, 0x3f, ASCEND_WAIT_VALUE_ALL |
+		  ASCEND_WAIT_VALUE_OWN_LIMIT, 30);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_TIMEOUT);
+	REQUIRE_OK(queue_reset(&q));
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 16, 1, ASCEND_WRITE_VALUE_AND + 1, 0);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_BAD_COMMAND);
+	REQUIRE_OK(queue_reset(&q));
+	cmd_value(&c, ASCEND_CMD_WAIT_VALUE, bo.va + 16, 1, ASCEND_WAIT_VALUE_ALL + 1, 0);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_BAD_COMMAND);
+	REQUIRE_OK(queue_reset(&q));
+	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + bo.alloc_size, 1, ASCEND_WRITE_VALUE_ADD, 0);
+	CHECK_EQ(run(&q, &c), ASCEND_FAULT_MMU);
 	REQUIRE_OK(queue_reset(&q));
 	/* unmapped: an MMU fault naming the address */
 	cmd_value(&c, ASCEND_CMD_WRITE_VALUE, bo.va + 16, 1, 0, 0);

@@ -174,11 +174,13 @@ struct drm_ascend_dev_query {
 #define DRM_ASCEND_CAP_QUEUE_ABORT	(1ULL << 14)	/* QUEUE_RESET's ABORT and
 							 * STOP flags */
 #define DRM_ASCEND_CAP_REDUCE		(1ULL << 15)	/* ASCEND_CMD_REDUCE */
-#define DRM_ASCEND_CAP_NOTIFY		(1ULL << 16)	/* WAIT_VALUE's RESET,
-							 * value commands
-							 * through peer
-							 * windows, IPC of
-							 * notify words */
+#define DRM_ASCEND_CAP_NOTIFY		(1ULL << 16)	/* WAIT_VALUE's RESET
+							 * and LT/GT/ALL,
+							 * WRITE_VALUE's
+							 * atomic ops, value
+							 * commands through
+							 * peer windows, IPC
+							 * of notify words */
 
 #define DRM_ASCEND_SOC_NAME_LEN		32
 
@@ -1277,13 +1279,14 @@ struct ascend_cmd_event {
  * @addr: device VA of a naturally aligned 64-bit word; with
  *	%DRM_ASCEND_CAP_NOTIFY also inside the window of a linked peer
  *	(%DRM_IOCTL_ASCEND_PEER)
- * @value: value to store (WRITE) or to compare with (WAIT)
+ * @value: value to store or combine (WRITE) or to compare with (WAIT)
  * @cond: WAIT: one of ASCEND_WAIT_VALUE_*, optionally with
- *	%ASCEND_WAIT_VALUE_RESET; WRITE: 0
+ *	%ASCEND_WAIT_VALUE_RESET; WRITE: one of ASCEND_WRITE_VALUE_* (0: a
+ *	plain store)
  * @timeout_ms: WAIT: 0 = the device default command timeout; on a file
  *	opened without CAP_SYS_ADMIN at most the device default.  WAIT with
- *	%ASCEND_WAIT_VALUE_RESET (a notify's wait): 0 = no limit, as an
- *	EVENT_WAIT without a timeout, otherwise this limit
+ *	%ASCEND_WAIT_VALUE_OWN_LIMIT (a notify's wait): this limit alone, 0 =
+ *	none, as an EVENT_WAIT's
  */
 struct ascend_cmd_value {
 	__u64 addr;
@@ -1297,6 +1300,21 @@ struct ascend_cmd_value {
 #define ASCEND_WAIT_VALUE_EQ	1	/* *addr == value */
 #define ASCEND_WAIT_VALUE_AND	2	/* (*addr & value) != 0 */
 #define ASCEND_WAIT_VALUE_NOR	3	/* ~(*addr | value) != 0 */
+/* With %DRM_ASCEND_CAP_NOTIFY (a counting notify's waits), unsigned: */
+#define ASCEND_WAIT_VALUE_LT	4	/* *addr < value */
+#define ASCEND_WAIT_VALUE_GT	5	/* *addr > value */
+#define ASCEND_WAIT_VALUE_ALL	6	/* (*addr & value) == value */
+
+/*
+ * &ascend_cmd_value.cond of a WRITE_VALUE (%DRM_ASCEND_CAP_NOTIFY for all
+ * but STORE): a store, or an atomic read-modify-write of the word, which
+ * must then be device memory (a counting notify's record).
+ */
+#define ASCEND_WRITE_VALUE_STORE	0	/* *addr = value */
+#define ASCEND_WRITE_VALUE_ADD	1	/* *addr += value (mod 2^64) */
+#define ASCEND_WRITE_VALUE_OR	2	/* *addr |= value */
+#define ASCEND_WRITE_VALUE_AND	3	/* *addr &= value */
+
 /*
  * Flag of &ascend_cmd_value.cond (%DRM_ASCEND_CAP_NOTIFY): when the
  * condition holds, the device stores 0 to the word in the same atomic step
@@ -1304,6 +1322,12 @@ struct ascend_cmd_value {
  * The word must be device memory.
  */
 #define ASCEND_WAIT_VALUE_RESET	(1U << 8)
+/*
+ * Flag of &ascend_cmd_value.cond (%DRM_ASCEND_CAP_NOTIFY): @timeout_ms is
+ * the wait's own limit, 0 = none, not capped by the device's command
+ * timeout (a parked wait holds no core or engine, like an EVENT_WAIT).
+ */
+#define ASCEND_WAIT_VALUE_OWN_LIMIT	(1U << 9)
 #define ASCEND_WAIT_VALUE_COND_MASK	0xffU
 
 /**

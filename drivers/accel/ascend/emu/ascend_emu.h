@@ -322,6 +322,8 @@ u32 ascend_emu_smmu_overflow_get(struct ascend_emu *emu, u32 asid, bool clear);
  */
 u32 ascend_cmd_check(const struct ascend_cmd *cmd);
 
+/* What a WRITE_VALUE of ASCEND_WRITE_VALUE_@op makes of a word holding @mem. */
+u64 ascend_write_value_apply(u64 mem, u64 value, u32 op);
 /* Does a 64-bit word holding @mem satisfy ASCEND_WAIT_VALUE_@cond @value? */
 bool ascend_wait_value_satisfied(u64 mem, u64 value, u32 cond);
 

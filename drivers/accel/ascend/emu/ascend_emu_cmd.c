@@ -104,12 +104,14 @@ u32 ascend_cmd_check(const struct ascend_cmd *cmd)
 		if (!ascend_tail_zero(cmd, sizeof(*v)) || (v->addr & 7))
 			return bad;
 		if (cmd->opcode == ASCEND_CMD_WRITE_VALUE)
-			return v->cond || v->timeout_ms ? bad : 0;
+			return v->cond > ASCEND_WRITE_VALUE_AND ||
+			       v->timeout_ms ? bad : 0;
 		if (v->cond & ~(ASCEND_WAIT_VALUE_COND_MASK |
-				ASCEND_WAIT_VALUE_RESET))
+				ASCEND_WAIT_VALUE_RESET |
+				ASCEND_WAIT_VALUE_OWN_LIMIT))
 			return bad;
 		return (v->cond & ASCEND_WAIT_VALUE_COND_MASK) >
-		       ASCEND_WAIT_VALUE_NOR ? bad : 0;
+		       ASCEND_WAIT_VALUE_ALL ? bad : 0;
 	}
 
 	case ASCEND_CMD_COPY_2D: {
@@ -177,6 +179,20 @@ u32 ascend_cmd_check(const struct ascend_cmd *cmd)
 	}
 }
 
+u64 ascend_write_value_apply(u64 mem, u64 value, u32 op)
+{
+	switch (op) {
+	case ASCEND_WRITE_VALUE_ADD:
+		return mem + value;
+	case ASCEND_WRITE_VALUE_OR:
+		return mem | value;
+	case ASCEND_WRITE_VALUE_AND:
+		return mem & value;
+	default:
+		return value;
+	}
+}
+
 bool ascend_wait_value_satisfied(u64 mem, u64 value, u32 cond)
 {
 	switch (cond & ASCEND_WAIT_VALUE_COND_MASK) {
@@ -188,6 +204,12 @@ bool ascend_wait_value_satisfied(u64 mem, u64 value, u32 cond)
 		return (mem & value) != 0;
 	case ASCEND_WAIT_VALUE_NOR:
 		return ~(mem | value) != 0;
+	case ASCEND_WAIT_VALUE_LT:
+		return mem < value;
+	case ASCEND_WAIT_VALUE_GT:
+		return mem > value;
+	case ASCEND_WAIT_VALUE_ALL:
+		return (mem & value) == value;
 	default:
 		return false;
 	}

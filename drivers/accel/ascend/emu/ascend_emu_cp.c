@@ -724,6 +724,37 @@ static int ascend_cp_value_check(struct ascend_emu_queue *q,
 	return 0;
 }
 
+/* Attempts of a read-modify-write against a word that keeps changing. */
+#define ASCEND_CP_RMW_TRIES	1024
+
+/*
+ * A WRITE_VALUE with an ASCEND_WRITE_VALUE_* op: read, combine, and
+ * compare-and-exchange until no other store came in between.  Every failed
+ * exchange is another writer's success, so the loop ends; a word that
+ * changed under every attempt faults the command (-EBUSY: a DMA fault).
+ */
+static int ascend_cp_value_rmw(struct ascend_emu_queue *q,
+			       const struct ascend_cmd_value *v)
+{
+	unsigned int tries = ASCEND_CP_RMW_TRIES;
+	u64 mem;
+	int ret;
+
+	ret = ascend_emu_vm_rw(q, v->addr, &mem, sizeof(mem), false);
+	while (!ret && tries--) {
+		ret = ascend_emu_smmu_cmpxchg64(q->emu, q->ctx.asid, v->addr,
+						&mem,
+						ascend_write_value_apply(mem,
+									 v->value,
+									 v->cond),
+						true);
+		if (ret != -EAGAIN)
+			return ret;
+		ret = 0;
+	}
+	return ret ?: -EBUSY;
+}
+
 /* The copy commands: the device's own copy sequencer, on its engines. */
 static void ascend_cp_dma_work(struct work_struct *work)
 {
@@ -798,7 +829,8 @@ static void ascend_cp_check_job(struct ascend_emu_queue *q, u64 now)
 /* Fault code for an error of a device access through the MMU. */
 static u32 ascend_cp_mem_fault(int err)
 {
-	return err == -ENOMEM ? ASCEND_FAULT_DMA : ASCEND_FAULT_MMU;
+	return err == -ENOMEM || err == -EBUSY ? ASCEND_FAULT_DMA :
+	       ASCEND_FAULT_MMU;
 }
 
 /*
@@ -912,7 +944,7 @@ static bool ascend_cp_park(struct ascend_emu_cp *cp, struct ascend_emu_queue *q,
 			q->cur_deadline = ascend_cmd_deadline(ktime_get_ns(),
 							      cmd->event.timeout_ms,
 							      0) ?: 1;
-	} else if (cmd->value.cond & ASCEND_WAIT_VALUE_RESET) {
+	} else if (cmd->value.cond & ASCEND_WAIT_VALUE_OWN_LIMIT) {
 		/* a notify's wait: no limit unless it asks, like EVENT_WAIT */
 		q->cur_deadline = 0;
 		if (cmd->value.timeout_ms)
@@ -970,7 +1002,8 @@ static bool ascend_cp_exec(struct ascend_emu_cp *cp, struct ascend_emu_queue *q,
 	case ASCEND_CMD_WAIT_VALUE:
 		return ascend_cp_park(cp, q, cmd, seq);
 	case ASCEND_CMD_WRITE_VALUE:
-		ret = ascend_emu_vm_rw(q, cmd->value.addr,
+		ret = cmd->value.cond ? ascend_cp_value_rmw(q, &cmd->value) :
+		      ascend_emu_vm_rw(q, cmd->value.addr,
 				       (void *)&cmd->value.value,
 				       sizeof(cmd->value.value), true);
 		if (ret) {
