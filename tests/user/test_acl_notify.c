@@ -2,9 +2,9 @@
 /*
  * test_acl_notify.c - notifies: aclrtCreateNotify / DestroyNotify,
  * aclrtRecordNotify, aclrtWaitAndResetNotify, aclrtGetNotifyId,
- * aclrtNotifyBatchReset, and notifies shared between processes
+ * aclrtNotifyBatchReset, notifies shared between processes
  * (aclrtNotifyGetExportKey / SetImportPid / ImportByKey), on one device
- * and across two.
+ * and across two; and counting notifies (aclrtCntNotify*).
  *
  * The other processes are this binary re-executed with a role in argv:
  *	test_acl_notify record KEY DEV FLAGS   import on DEV, record, exit 0
@@ -364,6 +364,142 @@ TEST(export_key_kinds)
 	CHECK_ACL_OK(aclrtIpcMemClose(mk));
 	CHECK_ACL_OK(aclrtFree(p));
 	CHECK_ACL_OK(aclrtDestroyNotify(n));
+}
+
+/* ---- counting notifies ---------------------------------------------- */
+
+static aclrtCntNotify new_cnt(void)
+{
+	aclrtCntNotify c = NULL;
+	aclError r = aclrtCntNotifyCreate(&c, 0);
+
+	if (r == ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+		SKIP("the driver has no notifies (DRM_ASCEND_CAP_NOTIFY)");
+	REQUIRE_ACL(r);
+	return c;
+}
+
+static aclError cnt_record(aclrtCntNotify c, aclrtStream s, aclrtCntNotifyRecordMode mode,
+			   uint32_t v)
+{
+	aclrtCntNotifyRecordInfo info = { .mode = mode, .value = v };
+
+	return aclrtCntNotifyRecord(c, s, &info);
+}
+
+static aclError cnt_wait(aclrtCntNotify c, aclrtStream s, aclrtCntNotifyWaitMode mode,
+			 uint32_t v, uint32_t timeout, uint8_t clear)
+{
+	aclrtCntNotifyWaitInfo info = { .mode = mode, .value = v, .timeout = timeout,
+					.isClear = clear };
+
+	return aclrtCntNotifyWaitWithTimeout(c, s, &info);
+}
+
+/* Three producers' adds release a wait for 3, which clears the count. */
+TEST(cnt_adds_release_a_wait)
+{
+	aclrtStream s1, s2;
+	aclrtCntNotify c;
+	int *p, *q, i;
+
+	acl_setup();
+	c = new_cnt();
+	REQUIRE_ACL(aclrtCreateStream(&s1));
+	REQUIRE_ACL(aclrtCreateStream(&s2));
+	p = dev_ints(1, 0);
+	q = dev_ints(1, 0);
+	REQUIRE_ACL(launch_spin(s1, 100000));
+	for (i = 0; i < 3; i++) {
+		REQUIRE_ACL(launch_fill32(s1, p, 10 + i, 1, 1));
+		REQUIRE_ACL(cnt_record(c, s1, ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1));
+	}
+	REQUIRE_ACL(cnt_wait(c, s2, ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE, 3, 10, 1));
+	REQUIRE_ACL(aclrtMemcpyAsync(q, 4, p, 4, ACL_MEMCPY_DEVICE_TO_DEVICE, s2));
+	CHECK_ACL_OK(aclrtSynchronizeStream(s2));
+	CHECK_EQ(dev_int(q), 12);			/* after the third add */
+	/* cleared: EQUAL 0 passes at once, BIGGER 0 times out */
+	CHECK_ACL_OK(cnt_wait(c, s2, ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 0, 5, 0));
+	CHECK_ACL_OK(aclrtSynchronizeStream(s2));
+	CHECK_ACL_OK(cnt_wait(c, s2, ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE, 0, 1, 0));
+	CHECK_ACL_ERR(aclrtSynchronizeStream(s2), ACL_ERROR_RT_TASK_TIMEOUT);
+	CHECK_ACL_OK(aclrtCntNotifyDestroy(c));
+	CHECK_ACL_OK(aclrtFree(p));
+	CHECK_ACL_OK(aclrtFree(q));
+	CHECK_ACL_OK(aclrtDestroyStream(s1));
+	CHECK_ACL_OK(aclrtDestroyStream(s2));
+}
+
+/* Every record and wait mode on known counts. */
+TEST(cnt_modes)
+{
+	aclrtCntNotify c;
+	aclrtStream s;
+
+	acl_setup();
+	c = new_cnt();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(cnt_record(c, s, ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE, 0xf0));
+	REQUIRE_ACL(cnt_record(c, s, ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE, 0x0f));
+	CHECK_ACL_OK(cnt_wait(c, s, ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 0xff, 5, 0));
+	REQUIRE_ACL(cnt_record(c, s, ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE, 0x3c));
+	CHECK_ACL_OK(cnt_wait(c, s, ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE, 0x34, 5, 0));
+	CHECK_ACL_OK(cnt_wait(c, s, ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE, 0x3d, 5, 0));
+	CHECK_ACL_OK(cnt_wait(c, s, ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE, 0x3b, 5, 0));
+	CHECK_ACL_OK(cnt_wait(c, s, ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 0x3c, 5, 0));
+	REQUIRE_ACL(cnt_record(c, s, ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 0xffffffffu));
+	CHECK_ACL_OK(cnt_wait(c, s, ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE, 0xfffffffeu, 5, 0));
+	CHECK_ACL_OK(aclrtSynchronizeStream(s));
+	/* a bit the count lacks: the bitmask wait times out */
+	REQUIRE_ACL(aclrtCntNotifyReset(c, s));
+	REQUIRE_ACL(cnt_record(c, s, ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE, 0x5));
+	CHECK_ACL_OK(cnt_wait(c, s, ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE, 0x7, 1, 0));
+	CHECK_ACL_ERR(aclrtSynchronizeStream(s), ACL_ERROR_RT_TASK_TIMEOUT);
+	/* after the fault's reset: Reset stores 0 in stream order */
+	REQUIRE_ACL(aclrtCntNotifyReset(c, s));
+	CHECK_ACL_OK(cnt_wait(c, s, ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE, 1, 5, 0));
+	CHECK_ACL_OK(aclrtSynchronizeStream(s));
+	CHECK_ACL_OK(aclrtCntNotifyDestroy(c));
+	CHECK_ACL_OK(aclrtDestroyStream(s));
+}
+
+TEST(cnt_arguments)
+{
+	aclrtCntNotifyRecordInfo ri = { .mode = ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, .value = 1 };
+	aclrtCntNotify c, d, none = NULL;
+	uint32_t ic = 99, id = 99;
+	aclrtNotify n;
+	aclrtStream s;
+
+	acl_setup();
+	c = new_cnt();
+	d = new_cnt();
+	n = new_notify();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	CHECK_ACL_OK(aclrtCntNotifyGetId(c, &ic));
+	CHECK_ACL_OK(aclrtCntNotifyGetId(d, &id));
+	CHECK_NE(ic, id);
+	CHECK_ACL_ERR(aclrtCntNotifyGetId(c, NULL), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclrtCntNotifyCreate(NULL, 0), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclrtCntNotifyCreate(&none, 1), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclrtCntNotifyRecord(c, s, NULL), ACL_ERROR_INVALID_PARAM);
+	ri.mode = (aclrtCntNotifyRecordMode)3;
+	check_err_msg(aclrtCntNotifyRecord(c, s, &ri), ACL_ERROR_INVALID_PARAM, "mode");
+	CHECK_ACL_ERR(aclrtCntNotifyWaitWithTimeout(c, s, NULL), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(cnt_wait(c, s, (aclrtCntNotifyWaitMode)5, 0, 0, 0), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(cnt_wait(c, s, ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 0, 0, 2),
+		      ACL_ERROR_INVALID_PARAM);
+	/* the two kinds do not mix */
+	check_err_msg(aclrtCntNotifyReset((aclrtCntNotify)n, s), ACL_ERROR_RT_PARAM_INVALID,
+		      "counting notify");
+	CHECK_ACL_ERR(aclrtRecordNotify((aclrtNotify)c, s), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclrtCntNotifyDestroy((aclrtCntNotify)n), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclrtNotifyBatchReset((aclrtNotify *)&c, 1), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_OK(aclrtCntNotifyDestroy(c));
+	CHECK_ACL_ERR(aclrtCntNotifyDestroy(c), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_OK(aclrtCntNotifyDestroy(d));
+	CHECK_ACL_OK(aclrtDestroyNotify(n));
+	CHECK_ACL_OK(aclrtDestroyStream(s));
 }
 
 /* ---- between processes ---------------------------------------------- */

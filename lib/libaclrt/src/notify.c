@@ -3,7 +3,8 @@
  * notify.c - notifies: aclrtCreateNotify, aclrtDestroyNotify,
  * aclrtRecordNotify, aclrtWaitAndResetNotify, aclrtGetNotifyId,
  * aclrtNotifyBatchReset, and sharing them between processes
- * (aclrtNotifyGetExportKey, aclrtNotifySetImportPid, aclrtNotifyImportByKey).
+ * (aclrtNotifyGetExportKey, aclrtNotifySetImportPid, aclrtNotifyImportByKey);
+ * and counting notifies (aclrtCntNotify*), the same object with a count.
  *
  * A notify is a 64-bit word of device memory with a page of its own (an
  * allocation outside the address map: no pointer of the caller's reaches
@@ -15,6 +16,12 @@
  * after the check stays for the next wait).  A stream of another device
  * reaches the word through a peer link: its device must have peer access
  * to the word's (aclrtDeviceEnablePeerAccess).
+ *
+ * A counting notify's word holds its count: a record stores, adds, ors or
+ * ands its value (WRITE_VALUE with an ASCEND_WRITE_VALUE_* operation, an
+ * atomic read-modify-write on the device), a wait compares it (LT, EQ, GT,
+ * GEQ, ALL, with RESET when it clears), a reset stores 0 in stream order.
+ * The count is the 64-bit word: past 2^32 - 1 it goes on counting.
  *
  * Sharing: the export is the kernel's DRM_ASCEND_IPC_NOTIFY of the word,
  * whose allow-list the kernel enforces (unless the exporter disabled it);
@@ -53,6 +60,7 @@ struct acl_notify {
 	uint32_t handle;		/* import: GEM handle; own memory: 0 */
 	uint32_t id;			/* aclrtGetNotifyId */
 	bool imported;
+	bool counting;			/* aclrtCntNotify */
 	bool zombie;			/* destroyed, commands still pending */
 	bool lost;			/* its device was reset */
 	int busy;			/* submissions in progress */
@@ -185,14 +193,14 @@ void notify_release_device(struct acl_device *dev)
 }
 
 /* The lowest id no live notify of @dev_id has, or -1.  nt_lock held. */
-static int nt_free_id(int dev_id)
+static int nt_free_id(int dev_id, bool counting)
 {
 	uint64_t used[NT_MAX / 64] = { 0 };
 	const struct acl_notify *n;
 	int count = 0, i;
 
 	for (n = nt_list; n; n = n->next) {
-		if (n->dev_id != dev_id)
+		if (n->dev_id != dev_id || n->counting != counting)
 			continue;
 		used[n->id / 64] |= 1ULL << (n->id % 64);
 		count++;
@@ -207,7 +215,7 @@ static int nt_free_id(int dev_id)
 
 /* Link a new notify of @dev holding @va.  *@out on success. */
 static aclError nt_publish(struct acl_device *dev, uint64_t va, uint32_t handle,
-			   bool imported, aclrtNotify *out)
+			   bool imported, bool counting, aclrtNotify *out)
 {
 	struct acl_notify *n = calloc(1, sizeof(*n));
 	int id;
@@ -216,22 +224,23 @@ static aclError nt_publish(struct acl_device *dev, uint64_t va, uint32_t handle,
 		return acl_err_at(acl_api_name, ACL_ERROR_BAD_ALLOC, "out of host memory");
 	pthread_mutex_lock(&nt_lock);
 	reap(dev);
-	id = nt_free_id(dev->id);
+	id = nt_free_id(dev->id, counting);
 	if (id < 0) {
 		pthread_mutex_unlock(&nt_lock);
 		free(n);
 		return acl_err_at(acl_api_name, ACL_ERROR_RT_NO_NOTIFY_RESOURCE,
-				  "device %d already has %d notifies in this process (aclrtDestroyNotify some)",
-				  dev->id, NT_MAX);
+				  "device %d already has %d %snotifies in this process (destroy some)",
+				  dev->id, NT_MAX, counting ? "counting " : "");
 	}
 	n->dev_id = dev->id;
 	n->va = va;
 	n->handle = handle;
 	n->imported = imported;
+	n->counting = counting;
 	n->id = (uint32_t)id;
 	n->next = nt_list;
 	nt_list = n;
-	handle_add(n, H_NOTIFY);
+	handle_add(n, counting ? H_CNT_NOTIFY : H_NOTIFY);
 	pthread_mutex_unlock(&nt_lock);
 	*out = n;
 	return ACL_SUCCESS;
@@ -245,7 +254,8 @@ static aclError need_cap(struct acl_device *dev)
 			  "device %d's driver has no notifies (no DRM_ASCEND_CAP_NOTIFY)", dev->id);
 }
 
-aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
+/* A new notify's word on the current device. */
+static aclError nt_create(void **notify, bool counting)
 {
 	struct drm_ascend_bo_create bo = {
 		.size = NT_BYTES, .policy = DRM_ASCEND_BO_NORMAL_ONLY,
@@ -256,13 +266,6 @@ aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
 	aclError ret;
 	int e;
 
-	API_ENTER();
-	if (!notify)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "notify is NULL");
-	if (flag & ~(uint64_t)NT_FLAGS)
-		return acl_err(ACL_ERROR_INVALID_PARAM,
-			       "flag %#llx: only ACL_NOTIFY_DEFAULT (0) and ACL_NOTIFY_DEVICE_USE_ONLY (1) are valid",
-			       (unsigned long long)flag);
 	ret = dev_acquire_current(&dev);
 	if (ret)
 		return ret;
@@ -271,14 +274,14 @@ aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
 		goto out;
 	if (drmIoctl(dev->fd, DRM_IOCTL_ASCEND_BO_CREATE, &bo)) {
 		e = errno;
-		ret = acl_err(e == ENOSPC || e == ENOMEM || e == EDQUOT ?
+		ret = acl_err_at(acl_api_name, e == ENOSPC || e == ENOMEM || e == EDQUOT ?
 			      ACL_ERROR_RT_NO_NOTIFY_RESOURCE :
 			      acl_drv_code(e, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
 			      "device %d: no device memory for a notify's word: %s", dev->id,
 			      strerror(e));
 		goto out;
 	}
-	ret = nt_publish(dev, bo.va, 0, false, notify);
+	ret = nt_publish(dev, bo.va, 0, false, counting, notify);
 	if (ret) {
 		bf.va = bo.va;
 		drmIoctl(dev->fd, DRM_IOCTL_ASCEND_BO_FREE, &bf);
@@ -286,6 +289,18 @@ aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
 out:
 	dev_release(dev);
 	return ret;
+}
+
+aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
+{
+	API_ENTER();
+	if (!notify)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "notify is NULL");
+	if (flag & ~(uint64_t)NT_FLAGS)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "flag %#llx: only ACL_NOTIFY_DEFAULT (0) and ACL_NOTIFY_DEVICE_USE_ONLY (1) are valid",
+			       (unsigned long long)flag);
+	return nt_create(notify, false);
 }
 
 /* Withdraw @n's export on @dev (rw read-held).  nt_lock held. */
@@ -300,39 +315,48 @@ static void nt_unexport(struct acl_notify *n, struct acl_device *dev)
 	n->key[0] = '\0';
 }
 
-/* A live notify, nt_lock taken; on failure nothing is held. */
-static aclError nt_get(aclrtNotify notify, struct acl_notify **out)
+static const char *nt_name(enum handle_type type)
+{
+	return type == H_CNT_NOTIFY ? "counting notify" : "notify";
+}
+
+/* A live notify of @type, nt_lock taken; on failure nothing is held. */
+static aclError nt_get_type(void *notify, enum handle_type type, struct acl_notify **out)
 {
 	pthread_mutex_lock(&nt_lock);
-	if (!notify || !handle_ok(notify, H_NOTIFY)) {
+	if (!notify || !handle_ok(notify, type)) {
 		pthread_mutex_unlock(&nt_lock);
 		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
-				  "notify %p is not a live notify (NULL, never created, or destroyed)",
-				  notify);
+				  "%s %p is not a live %s (NULL, never created, or destroyed)",
+				  nt_name(type), notify, nt_name(type));
 	}
 	*out = notify;
 	if ((*out)->lost) {
 		pthread_mutex_unlock(&nt_lock);
 		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
-				  "notify %p was on device %d, which was reset since: destroy it",
-				  notify, (*out)->dev_id);
+				  "%s %p was on device %d, which was reset since: destroy it",
+				  nt_name(type), notify, (*out)->dev_id);
 	}
 	return ACL_SUCCESS;
 }
 
-aclError aclrtDestroyNotify(aclrtNotify notify)
+static aclError nt_get(aclrtNotify notify, struct acl_notify **out)
+{
+	return nt_get_type(notify, H_NOTIFY, out);
+}
+
+static aclError nt_destroy(void *notify, enum handle_type type)
 {
 	struct acl_notify *n, **pp;
 	struct acl_device *dev = NULL;
 	int dev_id;
 
-	API_ENTER();
 	pthread_mutex_lock(&nt_lock);
-	if (!notify || !handle_ok(notify, H_NOTIFY)) {
+	if (!notify || !handle_ok(notify, type)) {
 		pthread_mutex_unlock(&nt_lock);
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "notify %p is not a live notify (NULL, never created, or destroyed)",
-			       notify);
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
+				  "%s %p is not a live %s (NULL, never created, or destroyed)",
+				  nt_name(type), notify, nt_name(type));
 	}
 	n = notify;
 	dev_id = n->dev_id;
@@ -342,12 +366,12 @@ aclError aclrtDestroyNotify(aclrtNotify notify)
 	if (dev_acquire(dev_id, &dev))
 		dev = NULL;
 	pthread_mutex_lock(&nt_lock);
-	if (!handle_ok(notify, H_NOTIFY)) {	/* another thread was first */
+	if (!handle_ok(notify, type)) {	/* another thread was first */
 		pthread_mutex_unlock(&nt_lock);
 		if (dev)
 			dev_release(dev);
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "notify %p was destroyed meanwhile",
-			       notify);
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
+				  "%s %p was destroyed meanwhile", nt_name(type), notify);
 	}
 	handle_del(n);
 	if (dev && !n->lost)
@@ -370,8 +394,15 @@ aclError aclrtDestroyNotify(aclrtNotify notify)
 	return ACL_SUCCESS;
 }
 
-/* Submit @cmd naming @notify's word on @stream. */
-static aclError nt_submit(aclrtNotify notify, aclrtStream stream, struct ascend_cmd *cmd)
+aclError aclrtDestroyNotify(aclrtNotify notify)
+{
+	API_ENTER();
+	return nt_destroy(notify, H_NOTIFY);
+}
+
+/* Submit @cmd naming the word of @notify (of @type) on @stream. */
+static aclError nt_submit(void *notify, enum handle_type type, aclrtStream stream,
+			  struct ascend_cmd *cmd)
 {
 	struct acl_device *sdev;
 	struct acl_notify *n;
@@ -385,7 +416,7 @@ static aclError nt_submit(aclrtNotify notify, aclrtStream stream, struct ascend_
 		return ret;
 	ret = need_cap(sdev);
 	if (!ret)
-		ret = nt_get(notify, &n);
+		ret = nt_get_type(notify, type, &n);
 	if (ret) {
 		stream_release(s, sdev);
 		return ret;
@@ -395,8 +426,8 @@ static aclError nt_submit(aclrtNotify notify, aclrtStream stream, struct ascend_
 		pthread_mutex_unlock(&nt_lock);
 		stream_release(s, sdev);
 		return acl_err_at(acl_api_name, ACL_ERROR_RT_STREAM_CONTEXT,
-				  "notify %p is on device %d but the stream is on device %d, which has no peer access to it (aclrtDeviceEnablePeerAccess(%d, 0) with device %d current)",
-				  notify, wid, sdev->id, wid, sdev->id);
+				  "%s %p is on device %d but the stream is on device %d, which has no peer access to it (aclrtDeviceEnablePeerAccess(%d, 0) with device %d current)",
+				  nt_name(type), notify, wid, sdev->id, wid, sdev->id);
 	}
 	cmd->value.addr = n->va;
 	n->busy++;	/* not reaped while the command is being written */
@@ -418,7 +449,7 @@ aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream)
 
 	API_ENTER();
 	cmd.value.value = 1;
-	return nt_submit(notify, stream, &cmd);
+	return nt_submit(notify, H_NOTIFY, stream, &cmd);
 }
 
 aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout)
@@ -432,25 +463,31 @@ aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_
 			       "timeout %u s is longer than the device can time (at most %u s)",
 			       timeout, UINT32_MAX / 1000);
 	cmd.value.value = 1;
-	cmd.value.cond = ASCEND_WAIT_VALUE_EQ | ASCEND_WAIT_VALUE_RESET;
+	cmd.value.cond = ASCEND_WAIT_VALUE_EQ | ASCEND_WAIT_VALUE_RESET |
+			 ASCEND_WAIT_VALUE_OWN_LIMIT;
 	cmd.value.timeout_ms = timeout * 1000;
-	return nt_submit(notify, stream, &cmd);
+	return nt_submit(notify, H_NOTIFY, stream, &cmd);
 }
 
-aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId)
+static aclError nt_get_id(void *notify, enum handle_type type, uint32_t *notifyId)
 {
 	struct acl_notify *n;
 	aclError ret;
 
-	API_ENTER();
 	if (!notifyId)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "notifyId is NULL");
-	ret = nt_get(notify, &n);
+		return acl_err_at(acl_api_name, ACL_ERROR_INVALID_PARAM, "notifyId is NULL");
+	ret = nt_get_type(notify, type, &n);
 	if (ret)
 		return ret;
 	*notifyId = n->id;
 	pthread_mutex_unlock(&nt_lock);
 	return ACL_SUCCESS;
+}
+
+aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId)
+{
+	API_ENTER();
+	return nt_get_id(notify, H_NOTIFY, notifyId);
 }
 
 /*
@@ -661,7 +698,7 @@ static aclError import_on(int id, const char k[KEYLEN], aclrtNotify *out)
 	if (!ret)
 		ret = ipc_import(dev, k, DRM_ASCEND_IPC_NOTIFY, &im);
 	if (!ret) {
-		ret = nt_publish(dev, im.va, im.handle, true, out);
+		ret = nt_publish(dev, im.va, im.handle, true, false, out);
 		if (ret) {
 			gc.handle = im.handle;
 			drmIoctl(dev->fd, DRM_IOCTL_GEM_CLOSE, &gc);
@@ -734,4 +771,105 @@ aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key, uint64_t f
 			       k, (int)getpid());
 	*notify = n;
 	return ACL_SUCCESS;
+}
+
+/* ---- counting notifies --------------------------------------------- */
+
+aclError aclrtCntNotifyCreate(aclrtCntNotify *cntNotify, uint64_t flag)
+{
+	API_ENTER();
+	if (!cntNotify)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "cntNotify is NULL");
+	if (flag)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "flag %#llx is reserved and must be 0",
+			       (unsigned long long)flag);
+	return nt_create(cntNotify, true);
+}
+
+aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify)
+{
+	API_ENTER();
+	return nt_destroy(cntNotify, H_CNT_NOTIFY);
+}
+
+aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t *notifyId)
+{
+	API_ENTER();
+	return nt_get_id(cntNotify, H_CNT_NOTIFY, notifyId);
+}
+
+aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
+			      aclrtCntNotifyRecordInfo *info)
+{
+	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_WRITE_VALUE };
+
+	API_ENTER();
+	if (!info)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "info is NULL");
+	switch (info->mode) {
+	case ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE:
+		cmd.value.cond = ASCEND_WRITE_VALUE_STORE;
+		break;
+	case ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE:
+		cmd.value.cond = ASCEND_WRITE_VALUE_ADD;
+		break;
+	case ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE:
+		cmd.value.cond = ASCEND_WRITE_VALUE_OR;
+		break;
+	case ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE:
+		cmd.value.cond = ASCEND_WRITE_VALUE_AND;
+		break;
+	default:
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "info->mode %d is not an aclrtCntNotifyRecordMode (SET_VALUE 0, ADD 1, BIT_OR 2, BIT_AND 4)",
+			       (int)info->mode);
+	}
+	cmd.value.value = info->value;
+	return nt_submit(cntNotify, H_CNT_NOTIFY, stream, &cmd);
+}
+
+aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream,
+				       aclrtCntNotifyWaitInfo *info)
+{
+	static const uint32_t conds[] = {
+		[ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE] = ASCEND_WAIT_VALUE_LT,
+		[ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE] = ASCEND_WAIT_VALUE_EQ,
+		[ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE] = ASCEND_WAIT_VALUE_GT,
+		[ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE] = ASCEND_WAIT_VALUE_GEQ,
+		[ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE] = ASCEND_WAIT_VALUE_ALL,
+	};
+	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_WAIT_VALUE };
+
+	API_ENTER();
+	if (!info)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "info is NULL");
+	if ((unsigned int)info->mode >= sizeof(conds) / sizeof(conds[0]))
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "info->mode %d is not an aclrtCntNotifyWaitMode (0..4)",
+			       (int)info->mode);
+	if (info->isClear > 1)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "info->isClear %u is neither 0 nor 1",
+			       info->isClear);
+	/* seconds, 0 = no limit */
+	if (info->timeout > UINT32_MAX / 1000)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "info->timeout %u s is longer than the device can time (at most %u s)",
+			       info->timeout, UINT32_MAX / 1000);
+	/*
+	 * GEQ is the device's wrapping comparison, (s64)(count - value) >= 0:
+	 * for a count and a value below 2^63 it is the unsigned one.
+	 */
+	cmd.value.value = info->value;
+	cmd.value.cond = conds[info->mode] | ASCEND_WAIT_VALUE_OWN_LIMIT |
+			 (info->isClear ? ASCEND_WAIT_VALUE_RESET : 0);
+	cmd.value.timeout_ms = info->timeout * 1000;
+	return nt_submit(cntNotify, H_CNT_NOTIFY, stream, &cmd);
+}
+
+aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream)
+{
+	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_WRITE_VALUE };
+
+	API_ENTER();
+	return nt_submit(cntNotify, H_CNT_NOTIFY, stream, &cmd);
 }

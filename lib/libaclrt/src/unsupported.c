@@ -302,13 +302,6 @@ ACL_STUB(aclrtTaskUpdateAsync, aclrtStream taskStream, uint32_t taskId, aclrtTas
 ACL_STUB(aclmdlFinalizeDump)
 ACL_STUB(aclmdlInitDump)
 ACL_STUB(aclmdlSetDump, const char *dumpCfgPath)
-/* acl_rt.h: count notifies: no atomic counting on the device yet */
-ACL_STUB(aclrtCntNotifyCreate, aclrtCntNotify *cntNotify, uint64_t flag)
-ACL_STUB(aclrtCntNotifyDestroy, aclrtCntNotify cntNotify)
-ACL_STUB(aclrtCntNotifyGetId, aclrtCntNotify cntNotify, uint32_t *notifyId)
-ACL_STUB(aclrtCntNotifyRecord, aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo *info)
-ACL_STUB(aclrtCntNotifyReset, aclrtCntNotify cntNotify, aclrtStream stream)
-ACL_STUB(aclrtCntNotifyWaitWithTimeout, aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo *info)
 /* acl_rt.h: mbufs: no device-side buffer service */
 ACL_STUB(aclrtAllocBuf, aclrtMbuf *buf, size_t size)
 ACL_STUB(aclrtAppendBufChain, aclrtMbuf headBuf, aclrtMbuf buf)
