@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Host callbacks: aclrtSubscribeReport, aclrtLaunchCallback (in stream
- * order, blocking and not), aclrtProcessReport and its error codes.
+ * order, blocking and not), aclrtProcessReport and its error codes; a
+ * report thread and a host-function thread sharing one stream.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -147,6 +148,77 @@ TEST(no_block_callbacks_several_streams_one_thread)
 		CHECK_ACL_OK(aclrtDestroyStream(s[i]));
 	}
 	aclrtFree(p);
+}
+
+/* ---- a report thread and a host-function thread on one stream ---- */
+
+static uint64_t ran_on[8];
+static volatile int stop_threads;
+
+static void who_cb(void *ud)
+{
+	int i = (int)(intptr_t)ud;
+
+	order[norder++] = i;
+	ran_on[i] = (uint64_t)pthread_self();
+}
+
+static void *report_loop(void *ctx)
+{
+	aclrtSetCurrentContext(ctx);
+	while (!stop_threads)
+		aclrtProcessReport(50);
+	return NULL;
+}
+
+static void *hostfunc_loop(void *ctx)
+{
+	aclrtSetCurrentContext(ctx);
+	while (!stop_threads)
+		aclrtProcessHostFunc(50);
+	return NULL;
+}
+
+/* CANN's simple_callback sample: both kinds interleaved, each on its thread. */
+TEST(report_and_hostfunc_threads)
+{
+	pthread_t rt, ht;
+	aclrtContext ctx;
+	aclrtStream s;
+
+	acl_setup();
+	need_events();
+	norder = 0;
+	REQUIRE_ACL(aclrtGetCurrentContext(&ctx));
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE(pthread_create(&rt, NULL, report_loop, ctx) == 0);
+	REQUIRE(pthread_create(&ht, NULL, hostfunc_loop, ctx) == 0);
+	REQUIRE_ACL(aclrtSubscribeReport((uint64_t)rt, s));
+	/* the same thread twice is refused, another kind is not */
+	CHECK_ACL_ERR(aclrtSubscribeReport((uint64_t)ht, s), ACL_ERROR_RT_STREAM_SUBSCRIBE);
+	REQUIRE_ACL(aclrtSubscribeHostFunc((uint64_t)ht, s));
+	CHECK_ACL_ERR(aclrtSubscribeHostFunc((uint64_t)rt, s), ACL_ERROR_RT_STREAM_SUBSCRIBE);
+	REQUIRE_ACL(launch_spin(s, 20000));
+	REQUIRE_ACL(aclrtLaunchCallback(who_cb, (void *)0, ACL_CALLBACK_BLOCK, s));
+	REQUIRE_ACL(aclrtLaunchHostFunc(s, who_cb, (void *)1));
+	REQUIRE_ACL(aclrtLaunchCallback(who_cb, (void *)2, ACL_CALLBACK_BLOCK, s));
+	REQUIRE_ACL(aclrtLaunchHostFunc(s, who_cb, (void *)3));
+	CHECK_ACL_OK(aclrtSynchronizeStream(s));
+	CHECK_EQ(norder, 4);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(order[i], i);			/* stream order */
+	CHECK(ran_on[0] == (uint64_t)rt && ran_on[2] == (uint64_t)rt);
+	CHECK(ran_on[1] == (uint64_t)ht && ran_on[3] == (uint64_t)ht);
+	/* each subscription is let go by its own thread only */
+	CHECK_ACL_ERR(aclrtUnSubscribeHostFunc((uint64_t)rt, s), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+	CHECK_ACL_OK(aclrtUnSubscribeHostFunc((uint64_t)ht, s));
+	/* callbacks only now: host functions are refused */
+	CHECK_ACL_ERR(aclrtLaunchHostFunc(s, who_cb, (void *)4), ACL_ERROR_RT_STREAM_SUBSCRIBE);
+	CHECK_ACL_OK(aclrtUnSubscribeReport((uint64_t)rt, s));
+	stop_threads = 1;
+	pthread_join(rt, NULL);
+	pthread_join(ht, NULL);
+	aclrtDestroyStream(s);
 }
 
 int main(void)

@@ -25,11 +25,15 @@
  * a stream nobody subscribed is handed to a libaclrt thread that runs
  * them, started at the first launch.  A thread may take the host functions
  * of a stream itself with aclrtSubscribeHostFunc / aclrtProcessHostFunc /
- * aclrtUnSubscribeHostFunc.  A stream subscribed with aclrtSubscribeReport
- * takes no host functions (CANN: 107011), and aclrtLaunchCallback needs a
- * thread of the caller's, not the library's (107015).  A subscription
- * by aclrtSubscribeReport takes a stream over from the library's thread
- * when none of its host functions is pending (else 107011).
+ * aclrtUnSubscribeHostFunc (taking it over from the library's thread when
+ * none of its host functions is pending, else 107011).  A stream has two
+ * subscriptions, one for callbacks (aclrtSubscribeReport) and one for host
+ * functions, which may be two threads (CANN's simple_callback sample);
+ * each item waits for its own thread, in stream order.  A stream
+ * subscribed for callbacks takes no host functions unless a thread also
+ * subscribed it for them (CANN: 107011), and aclrtLaunchCallback needs a
+ * thread of the caller's, not the library's (107015).  Unsubscribing
+ * either drops every item not run yet and lets the stream go past them.
  */
 #include <errno.h>
 #include <signal.h>
@@ -48,21 +52,22 @@ struct cb_item {
 	aclrtCallback fn;
 	void *user_data;
 	uint64_t n;
+	bool hostfunc;			/* served by the host-function thread */
 };
 
-/* Who holds a stream's subscription. */
+/* Which of a stream's subscriptions. */
 enum sub_kind {
-	SUB_REPORT = 1,		/* aclrtSubscribeReport */
-	SUB_HOSTFUNC,		/* aclrtSubscribeHostFunc */
-	SUB_INTERNAL,		/* libaclrt's host-function thread */
+	SUB_REPORT = 1,		/* aclrtSubscribeReport: callbacks */
+	SUB_HOSTFUNC,		/* aclrtSubscribeHostFunc: host functions */
 };
 
 struct acl_cb {
 	struct acl_cb *next;		/* cb_list */
 	struct acl_stream *s;		/* holds a stream reference */
 	uint32_t reached, done;		/* kernel events */
-	uint64_t thread;		/* subscriber; 0 = none */
-	enum sub_kind kind;		/* valid while @thread */
+	uint64_t rep;			/* callbacks' subscriber; 0 = none */
+	uint64_t hf;			/* host functions'; 0 = none */
+	bool hf_internal;		/* @hf is libaclrt's thread */
 	uint64_t next_n;		/* numbers handed out */
 	struct cb_item *head, *tail;	/* launched, not yet run */
 	/* Serialises LaunchCallback's two ring commands with the numbering,
@@ -127,7 +132,8 @@ void callback_stream_unblock(struct acl_stream *s)
 	pthread_mutex_lock(&cb_lock);
 	if (s->cb) {
 		cb_flush(s->cb);
-		s->cb->thread = 0;
+		s->cb->rep = 0;
+		s->cb->hf = 0;
 	}
 	pthread_mutex_unlock(&cb_lock);
 }
@@ -197,6 +203,17 @@ static aclError need_events(struct acl_device *dev)
 	return ACL_SUCCESS;
 }
 
+/* Has @cb items not run yet of the host-function (@hostfunc) kind or not? */
+static bool has_items(const struct acl_cb *cb, bool hostfunc)
+{
+	const struct cb_item *it;
+
+	for (it = cb->head; it; it = it->next)
+		if (it->hostfunc == hostfunc)
+			return true;
+	return false;
+}
+
 static aclError subscribe(uint64_t threadId, aclrtStream stream, enum sub_kind kind)
 {
 	struct acl_device *dev;
@@ -216,19 +233,25 @@ static aclError subscribe(uint64_t threadId, aclrtStream stream, enum sub_kind k
 	}
 	pthread_mutex_lock(&cb_lock);
 	ret = cb_get(s, dev, &cb);
-	if (!ret && cb->thread && !(cb->kind == SUB_INTERNAL && !cb->head)) {
-		if (cb->kind == SUB_INTERNAL)
+	if (!ret && kind == SUB_REPORT && cb->rep) {
+		ret = acl_err(ACL_ERROR_RT_STREAM_SUBSCRIBE,
+			      "stream %p is already subscribed for callbacks by thread %#llx",
+			      stream, (unsigned long long)cb->rep);
+	} else if (!ret && kind == SUB_HOSTFUNC && cb->hf) {
+		if (!cb->hf_internal)
+			ret = acl_err(ACL_ERROR_RT_STREAM_SUBSCRIBE,
+				      "stream %p is already subscribed for host functions by thread %#llx",
+				      stream, (unsigned long long)cb->hf);
+		else if (has_items(cb, true))
 			ret = acl_err(ACL_ERROR_RT_STREAM_SUBSCRIBE,
 				      "stream %p has host functions (aclrtLaunchHostFunc) pending on libaclrt's thread; subscribe after they ran",
 				      stream);
-		else
-			ret = acl_err(ACL_ERROR_RT_STREAM_SUBSCRIBE,
-				      "stream %p is already subscribed by thread %#llx", stream,
-				      (unsigned long long)cb->thread);
 	}
-	if (!ret) {
-		cb->thread = threadId;
-		cb->kind = kind;
+	if (!ret && kind == SUB_REPORT) {
+		cb->rep = threadId;
+	} else if (!ret) {
+		cb->hf = threadId;
+		cb->hf_internal = false;
 	}
 	pthread_mutex_unlock(&cb_lock);
 	stream_release(s, dev);
@@ -247,25 +270,29 @@ aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream
 	return subscribe(hostFuncThreadId, exeStream, SUB_HOSTFUNC);
 }
 
-static aclError unsubscribe(uint64_t threadId, aclrtStream stream)
+static aclError unsubscribe(uint64_t threadId, aclrtStream stream, enum sub_kind kind)
 {
+	const char *what = kind == SUB_REPORT ? "callbacks" : "host functions";
 	struct acl_device *dev;
 	struct acl_stream *s;
+	uint64_t *holder;
 	aclError ret;
 
 	ret = stream_acquire(stream, &s, &dev);
 	if (ret)
 		return ret;
 	pthread_mutex_lock(&cb_lock);
-	if (!s->cb || !s->cb->thread || s->cb->kind == SUB_INTERNAL)
-		ret = acl_err(ACL_ERROR_RT_STREAM_SUBSCRIBE, "stream %p is not subscribed", stream);
-	else if (s->cb->thread != threadId)
+	holder = !s->cb ? NULL : kind == SUB_REPORT ? &s->cb->rep : &s->cb->hf;
+	if (!holder || !*holder || (kind == SUB_HOSTFUNC && s->cb->hf_internal))
+		ret = acl_err(ACL_ERROR_RT_STREAM_SUBSCRIBE, "stream %p is not subscribed for %s",
+			      stream, what);
+	else if (*holder != threadId)
 		ret = acl_err(ACL_ERROR_RT_THREAD_SUBSCRIBE,
-			      "stream %p is subscribed by thread %#llx, not %#llx", stream,
-			      (unsigned long long)s->cb->thread, (unsigned long long)threadId);
+			      "stream %p is subscribed for %s by thread %#llx, not %#llx", stream,
+			      what, (unsigned long long)*holder, (unsigned long long)threadId);
 	else {
 		cb_flush(s->cb);
-		s->cb->thread = 0;
+		*holder = 0;
 	}
 	pthread_mutex_unlock(&cb_lock);
 	stream_release(s, dev);
@@ -275,13 +302,13 @@ static aclError unsubscribe(uint64_t threadId, aclrtStream stream)
 aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream)
 {
 	API_ENTER();
-	return unsubscribe(threadId, stream);
+	return unsubscribe(threadId, stream, SUB_REPORT);
 }
 
 aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream)
 {
 	API_ENTER();
-	return unsubscribe(hostFuncThreadId, exeStream);
+	return unsubscribe(hostFuncThreadId, exeStream, SUB_HOSTFUNC);
 }
 
 static uint64_t hf_start(void);
@@ -306,6 +333,7 @@ static aclError launch(aclrtCallback fn, void *userData, bool block, aclrtStream
 		return acl_err(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	it->fn = fn;
 	it->user_data = userData;
+	it->hostfunc = hostfunc;
 	ret = stream_acquire(stream, &s, &dev);
 	if (ret) {
 		free(it);
@@ -323,15 +351,16 @@ static aclError launch(aclrtCallback fn, void *userData, bool block, aclrtStream
 		pthread_mutex_lock(&cb_lock);
 		if (!ret)
 			ret = cb_get(s, dev, &cb);
-		if (!ret && !cb->thread) {
-			cb->thread = hf;
-			cb->kind = SUB_INTERNAL;
+		/* no thread of the caller's for them: libaclrt's own */
+		if (!ret && !cb->hf && !cb->rep) {
+			cb->hf = hf;
+			cb->hf_internal = true;
 		}
 		pthread_mutex_unlock(&cb_lock);
 	} else {
 		pthread_mutex_lock(&cb_lock);
 		cb = s->cb;
-		if (!cb || !cb->thread || cb->kind == SUB_INTERNAL)
+		if (!cb || !cb->rep)
 			ret = acl_err(ACL_ERROR_RT_STREAM_NO_CB_REG,
 				      "stream %p has no thread subscribed for callbacks (aclrtSubscribeReport)",
 				      stream);
@@ -347,11 +376,11 @@ static aclError launch(aclrtCallback fn, void *userData, bool block, aclrtStream
 	pthread_mutex_lock(&cb->submit_lock);
 	pthread_mutex_lock(&cb_lock);
 	/* checked where the item is queued: the subscription may change */
-	if (hostfunc && cb->thread && cb->kind == SUB_REPORT) {
+	if (hostfunc && !cb->hf && cb->rep) {
 		ret = acl_err(ACL_ERROR_RT_STREAM_SUBSCRIBE,
-			      "stream %p is subscribed for callbacks by thread %#llx (aclrtSubscribeReport): host functions cannot be launched on it",
-			      stream, (unsigned long long)cb->thread);
-	} else if (!cb->thread) {
+			      "stream %p is subscribed for callbacks by thread %#llx (aclrtSubscribeReport) and no thread took its host functions (aclrtSubscribeHostFunc): they cannot be launched on it",
+			      stream, (unsigned long long)cb->rep);
+	} else if (hostfunc ? !cb->hf : !cb->rep) {
 		ret = acl_err(hostfunc ? ACL_ERROR_RT_STREAM_SUBSCRIBE : ACL_ERROR_RT_STREAM_NO_CB_REG,
 			      "stream %p was unsubscribed meanwhile", stream);
 	}
@@ -444,11 +473,12 @@ again:
 		struct cb_item *it;
 		int fd;
 
-		if (cb->thread != self)
+		if (cb->rep != self && cb->hf != self)
 			continue;
 		(*nsub)++;
 		*one = cb;
-		if (!cb->head)
+		/* in stream order: the head waits for its own thread */
+		if (!cb->head || (cb->head->hostfunc ? cb->hf : cb->rep) != self)
 			continue;
 		fd = cb->s->dev->fd;
 		w.handle = cb->reached;
@@ -473,6 +503,8 @@ again:
 		}
 		free(it);
 		ran++;
+		/* the stream's next item may be another thread's */
+		pthread_cond_broadcast(&cb_cond);
 		goto again;	/* the list may have changed */
 	}
 	return ran;
