@@ -68,7 +68,11 @@ TEST(config_handle_errors)
 		      ACL_ERROR_INVALID_PARAM);
 	CHECK_ACL_ERR(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_PRIORITY, &sz, sizeof(sz)),
 		      ACL_ERROR_INVALID_PARAM);
-	CHECK_ACL_ERR(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &u32, sizeof(u32)),
+	/* the flags as a size_t (CANN's runtime) or a uint32_t (its sample) */
+	u32 = ACL_STREAM_FAST_LAUNCH;
+	CHECK_ACL_OK(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &u32, sizeof(u32)));
+	CHECK_EQ(h->flag, (size_t)ACL_STREAM_FAST_LAUNCH);
+	CHECK_ACL_ERR(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &u32, 2),
 		      ACL_ERROR_INVALID_PARAM);
 	CHECK_EQ(aclrtSetStreamConfigOpt(h, (aclrtStreamConfigAttr)4, &u32, sizeof(u32)),
 		 ACL_ERROR_INVALID_PARAM);

@@ -71,6 +71,18 @@ aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamCon
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "attr %d is not an aclrtStreamConfigAttr (0..%d)", (int)attr,
 			       ACL_RT_STREAM_PRIORITY);
+	/*
+	 * CANN's runtime takes the flags as a size_t, but its own
+	 * stream/3_stream_config_query sample passes a uint32_t (the type of
+	 * every other stream flag): both are taken.
+	 */
+	if (attr == ACL_RT_STREAM_FLAG && valueSize == sizeof(uint32_t)) {
+		uint32_t f;
+
+		memcpy(&f, attrValue, sizeof(f));
+		handle->flag = f;
+		return ACL_SUCCESS;
+	}
 	if (valueSize != want[attr])
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "valueSize %zu is wrong for attr %d: it must be %zu", valueSize,
