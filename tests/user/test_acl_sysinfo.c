@@ -138,7 +138,7 @@ TEST(device_capability)
 	CHECK_ACL_OK(aclGetDeviceCapability(0, ACL_DEVICE_INFO_AI_CORE_NUM, &v));
 	CHECK_EQ(v, cores);
 	CHECK_ACL_OK(aclGetDeviceCapability(0, ACL_DEVICE_INFO_VECTOR_CORE_NUM, &v));
-	CHECK_EQ(v, 0);
+	CHECK_EQ(v, cores);			/* mix cores */
 	CHECK_ACL_OK(aclGetDeviceCapability(0, ACL_DEVICE_INFO_L2_SIZE, &v));
 	CHECK_EQ(v, 0);
 	CHECK_ACL_ERR(aclGetDeviceCapability(count, ACL_DEVICE_INFO_AI_CORE_NUM, &v), ACL_ERROR_INVALID_PARAM);
@@ -238,7 +238,7 @@ TEST(device_res_limits)
 	CHECK_ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &v));
 	CHECK_EQ(v, (uint32_t)cores);
 	CHECK_ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, &v));
-	CHECK_EQ(v, 0);
+	CHECK_EQ(v, (uint32_t)cores);		/* mix cores */
 	CHECK_ACL_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 1));
 	CHECK_ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &v));
 	CHECK_EQ(v, 1);
@@ -247,8 +247,12 @@ TEST(device_res_limits)
 	CHECK_EQ(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, (uint32_t)cores + 1),
 		 ACL_ERROR_RT_PARAM_INVALID);
 	CHECK(msg_has("exceeds"));
-	CHECK_ACL_ERR(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 1), ACL_ERROR_RT_PARAM_INVALID);
-	CHECK_ACL_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 0));
+	/* CANN's device_multi_thread sample: one vector core */
+	CHECK_ACL_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 1));
+	CHECK_ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, &v));
+	CHECK_EQ(v, 1);
+	CHECK_ACL_ERR(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, (uint32_t)cores + 1),
+		      ACL_ERROR_RT_PARAM_INVALID);
 	CHECK_ACL_ERR(aclrtSetDeviceResLimit(0, (aclrtDevResLimitType)2, 0), ACL_ERROR_RT_PARAM_INVALID);
 	CHECK_ACL_ERR(aclrtGetDeviceResLimit(0, (aclrtDevResLimitType)2, &v), ACL_ERROR_RT_PARAM_INVALID);
 	CHECK_ACL_ERR(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, NULL), ACL_ERROR_RT_PARAM_INVALID);

@@ -501,12 +501,13 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value
 		return ret;
 	switch (attr) {
 	case ACL_DEV_ATTR_AICORE_CORE_NUM:
+	case ACL_DEV_ATTR_VECTOR_CORE_NUM:	/* mix cores: the same ones */
 		*value = info.num_ai_cores;
 		break;
 	case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE:
 		*value = (int64_t)info.hbm_total;
 		break;
-	default:		/* no AI CPU, vector cores or L2 here */
+	default:		/* no AI CPU or L2 here */
 		*value = 0;
 		break;
 	}

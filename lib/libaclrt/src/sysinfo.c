@@ -302,8 +302,8 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
 	ret = dev_read_info((int32_t)deviceId, &info);
 	if (ret)
 		return ret;
-	/* AI cores only: no separate vector cores, no L2 cache. */
-	*value = deviceInfo == ACL_DEVICE_INFO_AI_CORE_NUM ? (int64_t)info.num_ai_cores : 0;
+	/* the AI cores run vector work too (mix cores); no L2 cache */
+	*value = deviceInfo == ACL_DEVICE_INFO_L2_SIZE ? 0 : (int64_t)info.num_ai_cores;
 	return ACL_SUCCESS;
 }
 
@@ -502,11 +502,12 @@ static aclError res_type_ok(aclrtDevResLimitType type)
 	return ACL_SUCCESS;
 }
 
-/* Cores of @type device @d has: AI cores are the cube cores; the
- * emulated NPU has no separate vector cores. */
+/* Cores of @type device @d has: the emulated NPU's AI cores run cube and
+ * vector work alike (mix cores), so both kinds count the same cores. */
 static uint32_t res_total(const struct acl_device *d, aclrtDevResLimitType type)
 {
-	return type == ACL_RT_DEV_RES_CUBE_CORE ? d->info.num_ai_cores : 0;
+	(void)type;
+	return d->info.num_ai_cores;
 }
 
 static uint32_t res_value(struct acl_device *d, aclrtDevResLimitType type)
