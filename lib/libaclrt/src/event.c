@@ -20,12 +20,18 @@
  * aclrtIpcEventHandle; aclrtIpcOpenEventHandle imports it into the
  * caller's file.  Both files then name one kernel event, so a wait in the
  * importer completes when the exporter's record executes.  Which
- * generation is "the latest record" only the exporter knows: it publishes
- * it in a one-word shared file, /dev/shm/aclrt-ipcev-<hash of the key>
- * (/tmp/... where there is no /dev/shm; mode 0600; the name does not
- * reveal the key), which importers map and
- * read before each query or wait.  Events opened from a handle cannot be
- * recorded (207000): only the exporter numbers the records.
+ * generation is "the latest record" is a one-word shared file,
+ * /dev/shm/aclrt-ipcev-<hash of the key> (/tmp/... where there is no
+ * /dev/shm; mode 0600; the name does not reveal the key), which the
+ * exporter creates and importers map: every record, the exporter's or an
+ * importer's (CANN's ipcevent sample records in both), takes its
+ * generation by an atomic increment of it, and every query or wait reads
+ * it first.  The device keeps an event's highest completed generation, so
+ * records of two processes may complete in any order.  A record that
+ * cannot be submitted gives its generation back if nobody took a later
+ * one, and otherwise completes it from the host (a waiter must not wait
+ * for a record that never comes).  An importer whose exporter has gone
+ * (no shared file) cannot record (207000).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -181,7 +187,7 @@ static void ipc_refresh(struct acl_event *ev)
 {
 	uint64_t g;
 
-	if (!ev->imported || !ev->ipc_gen)
+	if (!ev->ipc_gen)
 		return;
 	g = __atomic_load_n(ev->ipc_gen, __ATOMIC_ACQUIRE);
 	if (g != ev->gen) {
@@ -440,6 +446,35 @@ static aclError ev_stream(aclrtStream stream, int dev_id, struct acl_stream **s,
 }
 
 /*
+ * An IPC event's record of generation @gen was not submitted: take the
+ * number back if it is still the latest.  False: another process numbered
+ * after it, so the caller completes it from the host.  ev_lock held.
+ */
+static bool ipc_give_back(struct acl_event *ev, uint64_t gen)
+{
+	uint64_t want = gen;
+
+	if (!__atomic_compare_exchange_n(ev->ipc_gen, &want, gen - 1, false,
+					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		return false;
+	if (ev->gen == gen)
+		ev->gen--;
+	return true;
+}
+
+/* Complete generation @gen of kernel event @handle of device @dev_id. */
+static void ipc_complete(int dev_id, uint32_t handle, uint64_t gen)
+{
+	struct drm_ascend_event_signal sg = { .handle = handle, .gen = gen };
+	struct acl_device *dev;
+
+	if (!dev_acquire(dev_id, &dev)) {
+		drmIoctl(dev->fd, DRM_IOCTL_ASCEND_EVENT_SIGNAL, &sg);
+		dev_release(dev);
+	}
+}
+
+/*
  * The event lock twice and the stream lock once; the stream this thread
  * used last costs no registry lookup (stream_submit_to()).
  */
@@ -448,6 +483,7 @@ static aclError record_event(aclrtEvent event, aclrtStream stream)
 	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_EVENT_RECORD };
 	struct submit_info si = { .want_ref = true, .s_dev = -1 };
 	struct acl_event *ev = event;
+	bool burnt = false;
 	aclError ret;
 	int id;
 
@@ -460,23 +496,28 @@ static aclError record_event(aclrtEvent event, aclrtStream stream)
 				  "event %p is not a live event (never created, destroyed, or its device was reset)",
 				  event);
 	}
-	if (ev->imported) {
+	if (ev->imported && !ev->ipc_gen) {
 		pthread_mutex_unlock(&ev_lock);
 		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "event %p was opened with aclrtIpcOpenEventHandle: record it in the process that created it",
+			       "event %p was opened with aclrtIpcOpenEventHandle after its exporter's record counter was gone: it cannot be recorded",
 			       event);
 	}
 	/* Not under ev_lock: a full ring may wait for another stream that
 	 * waits for an event someone else is about to record. */
 	id = ev->dev_id;
 	cmd.event.handle = ev->handle;
-	cmd.event.gen = ++ev->gen;
+	/* an IPC event's generations are numbered across its processes */
+	cmd.event.gen = ev->ipc_gen ? __atomic_add_fetch(ev->ipc_gen, 1, __ATOMIC_SEQ_CST) :
+			++ev->gen;
+	ev->gen = cmd.event.gen;
 	ev->busy++;			/* not reaped before its ref is noted */
 	pthread_mutex_unlock(&ev_lock);
 	ret = stream_submit_to(stream, id, &cmd, sizeof(cmd), NULL, 0, &si);
 	pthread_mutex_lock(&ev_lock);
 	ev->busy--;
-	if (ret) {
+	if (ret && ev->ipc_gen) {
+		burnt = !ipc_give_back(ev, cmd.event.gen);
+	} else if (ret) {
 		if (ev->gen == cmd.event.gen)
 			ev->gen--;	/* nobody recorded after us */
 	} else if (ev->gen == cmd.event.gen) {
@@ -487,12 +528,12 @@ static aclError record_event(aclrtEvent event, aclrtStream stream)
 		ev->rec_s = si.s;
 		ev->rec_seq = si.seq;
 		ev->rec_resets = si.resets;
-		if (ev->ipc_gen)	/* importers wait for this one now */
-			__atomic_store_n(ev->ipc_gen, ev->gen, __ATOMIC_RELEASE);
 	}
 	if (!ret)
 		ev_add_ref(ev, si.s, si.seq);
 	pthread_mutex_unlock(&ev_lock);
+	if (burnt)	/* not under ev_lock: the device lock comes first */
+		ipc_complete(id, cmd.event.handle, cmd.event.gen);
 	if (si.s)
 		stream_put(si.s);
 	if (ret == ACL_ERROR_RT_STREAM_CONTEXT && si.s_dev >= 0)
