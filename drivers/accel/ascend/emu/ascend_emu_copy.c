@@ -203,17 +203,21 @@ static u32 ascend_emu_copy_copy(struct ascend_emu_copy *c,
 	       ascend_emu_copy_linear(c, cmd->dst, cmd->src, cmd->size);
 }
 
-static u32 ascend_emu_copy_fill(struct ascend_emu_copy *c,
-				const struct ascend_cmd_fill *f)
+/*
+ * Run @size bytes of descriptors like @tmpl (its dst, and src when it is a
+ * VA, at offset 0) in jobs of a pass, each cut into descriptors of one
+ * step.  Passes and steps start at multiples of every element size and
+ * fill pattern: each descriptor keeps phase 0.
+ */
+static u32 ascend_emu_copy_stepped(struct ascend_emu_copy *c,
+				   const struct ascend_dma_desc *tmpl, u64 size)
 {
-	unsigned int n;
 	u64 off, len, pos, step;
-	u32 code;
+	unsigned int n;
+	u32 code = ASCEND_FAULT_NONE;
 
-	code = ascend_emu_copy_check(c, f->dst, f->size, true);
-	/* jobs and descriptors start at multiples of 4: phase 0 each */
-	for (off = 0; !code && off < f->size; off += len) {
-		len = min_t(u64, f->size - off, ASCEND_EMU_COPY_PASS);
+	for (off = 0; !code && off < size; off += len) {
+		len = min_t(u64, size - off, ASCEND_EMU_COPY_PASS);
 		if (off) {
 			code = ascend_emu_copy_gap(c);
 			if (code)
@@ -222,18 +226,30 @@ static u32 ascend_emu_copy_fill(struct ascend_emu_copy *c,
 		n = 0;
 		for (pos = 0; pos < len; pos += step) {
 			step = min_t(u64, len - pos, ASCEND_DMA_STEP);
-			c->descs[n++] = (struct ascend_dma_desc){
-				.kind = ASCEND_DMA_FILL,
-				.dst = f->dst + off + pos,
-				.len = step,
-				.pattern = f->pattern,
-				.pattern_size = f->pattern_size,
-				.dst_as = ASCEND_AS_VA,
-			};
+			c->descs[n] = *tmpl;
+			c->descs[n].dst += off + pos;
+			if (tmpl->src_as == ASCEND_AS_VA)
+				c->descs[n].src += off + pos;
+			c->descs[n++].len = step;
 		}
 		code = ascend_emu_copy_run(c, c->descs, n);
 	}
 	return code;
+}
+
+static u32 ascend_emu_copy_fill(struct ascend_emu_copy *c,
+				const struct ascend_cmd_fill *f)
+{
+	const struct ascend_dma_desc d = {
+		.kind = ASCEND_DMA_FILL,
+		.dst = f->dst,
+		.pattern = f->pattern,
+		.pattern_size = f->pattern_size,
+		.dst_as = ASCEND_AS_VA,
+	};
+
+	return ascend_emu_copy_check(c, f->dst, f->size, true) ?:
+	       ascend_emu_copy_stepped(c, &d, f->size);
 }
 
 static u32 ascend_emu_copy_2d(struct ascend_emu_copy *c,
@@ -397,36 +413,19 @@ static u32 ascend_emu_copy_batch(struct ascend_emu_copy *c,
 static u32 ascend_emu_copy_reduce(struct ascend_emu_copy *c,
 				  const struct ascend_cmd_reduce *r)
 {
-	unsigned int n;
-	u64 off, len, pos, step;
-	u32 code;
+	const struct ascend_dma_desc d = {
+		.kind = ASCEND_DMA_REDUCE,
+		.dst = r->dst,
+		.src = r->src,
+		.dst_as = ASCEND_AS_VA,
+		.src_as = ASCEND_AS_VA,
+		.red_op = r->op,
+		.red_type = r->dtype,
+	};
 
-	code = ascend_emu_copy_check(c, r->src, r->size, false) ?:
-	       ascend_emu_copy_check(c, r->dst, r->size, true);
-	for (off = 0; !code && off < r->size; off += len) {
-		len = min_t(u64, r->size - off, ASCEND_EMU_COPY_PASS);
-		if (off) {
-			code = ascend_emu_copy_gap(c);
-			if (code)
-				break;
-		}
-		n = 0;
-		for (pos = 0; pos < len; pos += step) {
-			step = min_t(u64, len - pos, ASCEND_DMA_STEP);
-			c->descs[n++] = (struct ascend_dma_desc){
-				.kind = ASCEND_DMA_REDUCE,
-				.dst = r->dst + off + pos,
-				.src = r->src + off + pos,
-				.len = step,
-				.dst_as = ASCEND_AS_VA,
-				.src_as = ASCEND_AS_VA,
-				.red_op = r->op,
-				.red_type = r->dtype,
-			};
-		}
-		code = ascend_emu_copy_run(c, c->descs, n);
-	}
-	return code;
+	return ascend_emu_copy_check(c, r->src, r->size, false) ?:
+	       ascend_emu_copy_check(c, r->dst, r->size, true) ?:
+	       ascend_emu_copy_stepped(c, &d, r->size);
 }
 
 /* COPY_INDIRECT, COPY_OFFSET: one descriptor, read when it executes. */
