@@ -53,6 +53,7 @@
 #define FZ_MAX_HOST	8
 #define FZ_MAX_QUEUES	4
 #define FZ_MAX_EVENTS	16
+#define FZ_MAX_KEYS	8
 #define FZ_MAX_MAPS	256
 #define FZ_SCRATCH	(64 * 1024)
 #define FZ_REG_PAGES	16
@@ -159,6 +160,7 @@ struct fz_proc {
 	struct fz_queue qs[FZ_MAX_QUEUES];
 	uint32_t events[FZ_MAX_EVENTS];
 	uint64_t event_gen[FZ_MAX_EVENTS];
+	char keys[FZ_MAX_KEYS][DRM_ASCEND_IPC_KEY_LEN];	/* our IPC exports */
 	uint32_t stale[32];			/* closed handles, for reuse */
 	struct fz_map maps[FZ_MAX_MAPS];	/* unmapped at the end */
 	unsigned int nmaps;
@@ -896,6 +898,94 @@ static void op_event(struct fz_proc *p)
 		s.gen = chance(80) ? ++p->event_gen[i] : rnd();
 		fz_ioctl(p, DRM_IOCTL_ASCEND_EVENT_SIGNAL, &s);
 		break;
+	}
+}
+
+/*
+ * IPC: exports of our memory, events and notify words (sizes, alignments,
+ * types and flags mostly right), allow-lists with our own, invalid and
+ * random pids, imports of our keys (into this same file), of mangled and
+ * random ones, and closes.  Imports are left to the file's close (the
+ * kernel bounds them by the VA window and the caller's quotas).
+ */
+static void op_ipc(struct fz_proc *p)
+{
+	static const uint32_t types[] = {
+		DRM_ASCEND_IPC_MEM, DRM_ASCEND_IPC_EVENT, DRM_ASCEND_IPC_NOTIFY,
+	};
+	unsigned int k = rndn(FZ_MAX_KEYS);
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	uint64_t room;
+
+	pthread_mutex_lock(&p->lock);
+	memcpy(key, p->keys[k], sizeof(key));
+	pthread_mutex_unlock(&p->lock);
+	if (!key[0] || chance(10)) {		/* a key of no export */
+		snprintf(key, sizeof(key), "%016llx%016llx%016llx%016llx",
+			 (unsigned long long)rnd(), (unsigned long long)rnd(),
+			 (unsigned long long)rnd(), (unsigned long long)rnd());
+	} else if (chance(10)) {
+		key[rndn(DRM_ASCEND_IPC_KEY_LEN)] ^= (char)(1 + rndn(255));
+	}
+	switch (rndn(4)) {
+	case 0: {
+		struct drm_ascend_ipc_export e = { 0 };
+
+		e.type = chance(90) ? types[rndn(3)] : gen_flags32();
+		e.flags = chance(80) ? (uint32_t)rndn(2) : gen_flags32();
+		if (e.type == DRM_ASCEND_IPC_EVENT) {
+			e.event = gen_handle(p, 3);
+		} else {
+			e.va = gen_dev_addr(p, &room);
+			if (e.type == DRM_ASCEND_IPC_NOTIFY && chance(70))
+				e.va &= ~4095ULL;
+			e.size = e.type == DRM_ASCEND_IPC_NOTIFY && chance(70) ? 8 :
+				 gen_size(room);
+		}
+		e.pad = chance(95) ? 0 : 1;
+		if (fz_ioctl(p, DRM_IOCTL_ASCEND_IPC_EXPORT, &e))
+			return;
+		pthread_mutex_lock(&p->lock);
+		memcpy(p->keys[k], e.key, sizeof(e.key));
+		pthread_mutex_unlock(&p->lock);
+		break;
+	}
+	case 1: {
+		struct drm_ascend_ipc_set_pid sp = { 0 };
+		int32_t pids[4];
+		unsigned int i;
+
+		for (i = 0; i < 4; i++)
+			pids[i] = chance(60) ? (int32_t)getpid() :
+				  chance(50) ? (int32_t)rndn(1 << 22) : (int32_t)rnd();
+		memcpy(sp.key, key, sizeof(key));
+		sp.pids = chance(90) ? (uintptr_t)pids : gen_dev_addr(p, &room);
+		sp.count = chance(90) ? 1 + rndn(4) : gen_flags32();
+		sp.pad2 = chance(95) ? 0 : 1;
+		fz_ioctl(p, DRM_IOCTL_ASCEND_IPC_SET_PID, &sp);
+		break;
+	}
+	case 2: {
+		struct drm_ascend_ipc_import im = { 0 };
+
+		memcpy(im.key, key, sizeof(key));
+		im.type = chance(90) ? types[rndn(3)] : gen_flags32();
+		im.flags = chance(95) ? 0 : gen_flags32();
+		fz_ioctl(p, DRM_IOCTL_ASCEND_IPC_IMPORT, &im);
+		break;
+	}
+	default: {
+		struct drm_ascend_ipc_close c = { 0 };
+
+		memcpy(c.key, key, sizeof(key));
+		c.pad[0] = chance(95) ? 0 : 1;
+		if (!fz_ioctl(p, DRM_IOCTL_ASCEND_IPC_CLOSE, &c) && chance(50)) {
+			pthread_mutex_lock(&p->lock);
+			p->keys[k][0] = '\0';
+			pthread_mutex_unlock(&p->lock);
+		}
+		break;
+	}
 	}
 }
 
@@ -1651,7 +1741,7 @@ static void fz_step(struct fz_proc *p)
 	unsigned int fam = p->o->families;
 
 	for (;;) {
-		switch (rndn(14)) {
+		switch (rndn(15)) {
 		case 0: if (fam & FUZZ_F_QUERY) { FZ_OP("query"); op_query(p); return; } break;
 		case 1: if (fam & FUZZ_F_MEM) { FZ_OP("va_window"); op_va_window(p); return; } break;
 		case 2: case 3: if (fam & FUZZ_F_MEM) { FZ_OP("bo_create"); op_bo_create(p); return; } break;
@@ -1676,6 +1766,7 @@ static void fz_step(struct fz_proc *p)
 		case 9: if (fam & FUZZ_F_PRIME) { FZ_OP("prime"); op_prime(p); return; } break;
 		case 10: if (fam & FUZZ_F_QUEUE) { FZ_OP("queue_create"); op_queue_create(p); return; } break;
 		case 11: if (fam & FUZZ_F_QUEUE) { FZ_OP("queue_misc"); op_queue_misc(p); return; } break;
+		case 12: if (fam & FUZZ_F_IPC) { FZ_OP("ipc"); op_ipc(p); return; } break;
 		default: if (fam & FUZZ_F_QUEUE) { FZ_OP("ring"); op_ring(p); return; } break;
 		}
 	}

@@ -18,7 +18,9 @@
 #define FUZZ_F_QUEUE	(1u << 3)	/* QUEUE_* ioctls and ring contents */
 #define FUZZ_F_EVENT	(1u << 4)	/* EVENT_* */
 #define FUZZ_F_PRIME	(1u << 5)	/* PRIME handle<->fd, GEM flink/open */
-#define FUZZ_F_ALL	0x3fu
+#define FUZZ_F_IPC	(1u << 6)	/* IPC_EXPORT/SET_PID/IMPORT/CLOSE (memory,
+					 * events, notify words) */
+#define FUZZ_F_ALL	0x7fu
 
 struct fuzz_opts {
 	uint64_t seed;		/* 0: from the clock */

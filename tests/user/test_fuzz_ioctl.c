@@ -95,7 +95,7 @@ TEST(fuzz_events)
 
 TEST(fuzz_queues_rings)
 {
-	run(FUZZ_F_QUEUE | FUZZ_F_MEM | FUZZ_F_EVENT | FUZZ_F_HOST, 1, 3, 12, 0);
+	run(FUZZ_F_QUEUE | FUZZ_F_MEM | FUZZ_F_EVENT | FUZZ_F_HOST | FUZZ_F_IPC, 1, 3, 12, 0);
 }
 
 TEST(fuzz_everything_multiprocess)
