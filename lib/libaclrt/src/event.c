@@ -55,11 +55,6 @@
 
 enum ev_kind { EV_PLAIN, EV_FLAG, EV_EX };
 
-struct ev_ref {
-	struct acl_stream *s;		/* holds a stream reference */
-	uint64_t seq;			/* latest command naming the event */
-};
-
 struct acl_event {
 	struct acl_event *next;		/* ev_list */
 	int dev_id;
@@ -75,8 +70,7 @@ struct acl_event {
 	struct acl_stream *rec_s;	/* stream of the latest record (ref) */
 	uint64_t rec_seq;		/* its sequence number */
 	uint64_t rec_resets;		/* rec_s->q.resets before it was submitted */
-	struct ev_ref *refs;
-	size_t nrefs, caprefs;
+	struct stream_uses uses;	/* streams whose commands name it */
 	/* IPC: exported (key set) or imported from another process */
 	bool imported;
 	char ipc_key[DRM_ASCEND_IPC_KEY_LEN];
@@ -117,68 +111,13 @@ static uint64_t completed_of(struct acl_stream *s)
 	return __atomic_load_n(&s->q.status->completed, __ATOMIC_ACQUIRE);
 }
 
-/* Has the stream executed (or discarded) command @seq for good? */
-static bool ref_done(const struct ev_ref *r)
-{
-	return __atomic_load_n(&r->s->dead, __ATOMIC_ACQUIRE) || completed_of(r->s) >= r->seq;
-}
-
-/* Remember that command @seq of @s names @ev.  ev_lock held. */
-static void ev_add_ref(struct acl_event *ev, struct acl_stream *s, uint64_t seq)
-{
-	size_t i;
-
-	for (i = 0; i < ev->nrefs; i++) {
-		if (ev->refs[i].s == s) {
-			ev->refs[i].seq = seq;
-			return;
-		}
-	}
-	/* Drop finished references before growing. */
-	for (i = 0; i < ev->nrefs;) {
-		if (ref_done(&ev->refs[i])) {
-			stream_put(ev->refs[i].s);
-			ev->refs[i] = ev->refs[--ev->nrefs];
-		} else {
-			i++;
-		}
-	}
-	if (ev->nrefs == ev->caprefs) {
-		size_t cap = ev->caprefs ? ev->caprefs * 2 : 4;
-		struct ev_ref *n = realloc(ev->refs, cap * sizeof(*n));
-
-		if (!n)
-			return;	/* worst case the kernel object is freed early */
-		ev->refs = n;
-		ev->caprefs = cap;
-	}
-	__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
-	ev->refs[ev->nrefs].s = s;
-	ev->refs[ev->nrefs].seq = seq;
-	ev->nrefs++;
-}
-
-static bool ev_idle(const struct acl_event *ev)
-{
-	size_t i;
-
-	for (i = 0; i < ev->nrefs; i++)
-		if (!ref_done(&ev->refs[i]))
-			return false;
-	return true;
-}
-
 static void ev_free(struct acl_event *ev)	/* unlinked; ev_lock held */
 {
-	size_t i;
-
-	for (i = 0; i < ev->nrefs; i++)
-		stream_put(ev->refs[i].s);
+	stream_uses_free(&ev->uses);
 	if (ev->rec_s)
 		stream_put(ev->rec_s);
 	if (ev->ipc_gen)
 		munmap(ev->ipc_gen, sizeof(*ev->ipc_gen));
-	free(ev->refs);
 	free(ev);
 }
 
@@ -247,7 +186,8 @@ static void reap(struct acl_device *dev)
 	struct acl_event **pp = &ev_list, *ev;
 
 	while ((ev = *pp)) {
-		if (ev->zombie && !ev->busy && ev->dev_id == dev->id && ev_idle(ev)) {
+		if (ev->zombie && !ev->busy && ev->dev_id == dev->id &&
+		    stream_uses_idle(&ev->uses)) {
 			*pp = ev->next;
 			event_kdestroy(dev->fd, ev->handle);
 			ev_free(ev);
@@ -262,7 +202,6 @@ static void reap(struct acl_device *dev)
 void event_release_device(struct acl_device *dev)
 {
 	struct acl_event **pp = &ev_list, *ev;
-	size_t i;
 
 	pthread_mutex_lock(&ev_lock);
 	while ((ev = *pp)) {
@@ -270,9 +209,7 @@ void event_release_device(struct acl_device *dev)
 			pp = &ev->next;
 			continue;
 		}
-		for (i = 0; i < ev->nrefs; i++)
-			stream_put(ev->refs[i].s);
-		ev->nrefs = 0;
+		stream_uses_drop(&ev->uses);
 		if (ev->rec_s)
 			stream_put(ev->rec_s);
 		ev->rec_s = NULL;
@@ -530,7 +467,7 @@ static aclError record_event(aclrtEvent event, aclrtStream stream)
 		ev->rec_resets = si.resets;
 	}
 	if (!ret)
-		ev_add_ref(ev, si.s, si.seq);
+		stream_uses_add(&ev->uses, si.s, si.seq);
 	pthread_mutex_unlock(&ev_lock);
 	if (burnt)	/* not under ev_lock: the device lock comes first */
 		ipc_complete(id, cmd.event.handle, cmd.event.gen);
@@ -670,7 +607,7 @@ static aclError stream_wait_event(aclrtStream stream, aclrtEvent event, int32_t 
 		pthread_mutex_lock(&ev_lock);
 		ev->busy--;
 		if (!ret)
-			ev_add_ref(ev, s, seq);
+			stream_uses_add(&ev->uses, s, seq);
 	}
 	/* else: nothing recorded, nothing to wait for */
 	pthread_mutex_unlock(&ev_lock);

@@ -268,6 +268,21 @@ void stream_forget_cached(void);	/* the thread's context changed */
 aclError stream_submit_seq(struct acl_stream *s, const struct ascend_cmd *cmd, uint64_t *seq);
 aclError stream_sync(struct acl_stream *s, int64_t deadline_ns, int32_t timeout_ms);
 void stream_put(struct acl_stream *s);
+
+/* stream_uses.c: the streams whose commands name an object, each with its
+ * latest such command (a stream reference each); the owner's lock held */
+struct stream_use {
+	struct acl_stream *s;
+	uint64_t seq;
+};
+struct stream_uses {
+	struct stream_use *v;
+	size_t n, cap;
+};
+void stream_uses_add(struct stream_uses *u, struct acl_stream *s, uint64_t seq);
+bool stream_uses_idle(const struct stream_uses *u);	/* every one ran */
+void stream_uses_drop(struct stream_uses *u);		/* references put */
+void stream_uses_free(struct stream_uses *u);
 /* The fault of @s is being reported: reset its queue (report once). */
 void stream_recover(struct acl_stream *s);
 void stream_drain_printf(struct acl_stream *s);

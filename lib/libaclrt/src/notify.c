@@ -48,11 +48,6 @@
 #define NT_BYTES	4096	/* a page of its own */
 #define NT_FLAGS	(ACL_NOTIFY_DEFAULT | ACL_NOTIFY_DEVICE_USE_ONLY)
 
-struct nt_use {
-	struct acl_stream *s;		/* holds a stream reference */
-	uint64_t seq;			/* its latest command naming the word */
-};
-
 struct acl_notify {
 	struct acl_notify *next;	/* nt_list */
 	int dev_id;			/* device whose memory holds the word */
@@ -65,64 +60,16 @@ struct acl_notify {
 	bool lost;			/* its device was reset */
 	int busy;			/* submissions in progress */
 	char key[KEYLEN];		/* the export's key, or "" */
-	struct nt_use *uses;
-	size_t nuses, capuses;
+	struct stream_uses uses;	/* streams whose commands name the word */
 };
 
 /* Protects nt_list and every notify.  Lock order: device rw -> nt_lock. */
 static pthread_mutex_t nt_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct acl_notify *nt_list;
 
-static bool use_done(const struct nt_use *u)
-{
-	return __atomic_load_n(&u->s->dead, __ATOMIC_ACQUIRE) ||
-	       __atomic_load_n(&u->s->q.status->completed, __ATOMIC_ACQUIRE) >= u->seq;
-}
-
 static bool nt_idle(const struct acl_notify *n)
 {
-	size_t i;
-
-	if (n->busy)
-		return false;
-	for (i = 0; i < n->nuses; i++)
-		if (!use_done(&n->uses[i]))
-			return false;
-	return true;
-}
-
-/* Command @seq of @s names @n's word.  nt_lock held. */
-static void nt_add_use(struct acl_notify *n, struct acl_stream *s, uint64_t seq)
-{
-	size_t i;
-
-	for (i = 0; i < n->nuses; i++) {
-		if (n->uses[i].s == s) {
-			n->uses[i].seq = seq;
-			return;
-		}
-	}
-	for (i = 0; i < n->nuses;) {
-		if (use_done(&n->uses[i])) {
-			stream_put(n->uses[i].s);
-			n->uses[i] = n->uses[--n->nuses];
-		} else {
-			i++;
-		}
-	}
-	if (n->nuses == n->capuses) {
-		size_t cap = n->capuses ? n->capuses * 2 : 4;
-		struct nt_use *u = realloc(n->uses, cap * sizeof(*u));
-
-		if (!u)
-			return;	/* worst case the word is freed early: a fault */
-		n->uses = u;
-		n->capuses = cap;
-	}
-	__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
-	n->uses[n->nuses].s = s;
-	n->uses[n->nuses].seq = seq;
-	n->nuses++;
+	return !n->busy && stream_uses_idle(&n->uses);
 }
 
 /* Give back @n's word (@dev rw read-held, or NULL: the file is gone). */
@@ -141,11 +88,7 @@ static void nt_release_word(struct acl_notify *n, struct acl_device *dev)
 
 static void nt_free(struct acl_notify *n)	/* unlinked; nt_lock held */
 {
-	size_t i;
-
-	for (i = 0; i < n->nuses; i++)
-		stream_put(n->uses[i].s);
-	free(n->uses);
+	stream_uses_free(&n->uses);
 	free(n);
 }
 
@@ -169,7 +112,6 @@ static void reap(struct acl_device *dev)
 void notify_release_device(struct acl_device *dev)
 {
 	struct acl_notify **pp = &nt_list, *n;
-	size_t i;
 
 	pthread_mutex_lock(&nt_lock);
 	while ((n = *pp)) {
@@ -177,9 +119,7 @@ void notify_release_device(struct acl_device *dev)
 			pp = &n->next;
 			continue;
 		}
-		for (i = 0; i < n->nuses; i++)
-			stream_put(n->uses[i].s);
-		n->nuses = 0;
+		stream_uses_drop(&n->uses);
 		n->lost = true;
 		n->key[0] = '\0';
 		if (n->zombie && !n->busy) {
@@ -437,7 +377,7 @@ static aclError nt_submit(void *notify, enum handle_type type, aclrtStream strea
 	pthread_mutex_lock(&nt_lock);
 	n->busy--;
 	if (!ret)
-		nt_add_use(n, s, seq);
+		stream_uses_add(&n->uses, s, seq);
 	pthread_mutex_unlock(&nt_lock);
 	stream_release(s, sdev);
 	return ret;
