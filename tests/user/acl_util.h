@@ -389,4 +389,27 @@ static inline long check_bytes(const void *p, size_t n, unsigned char v)
 	return -1;
 }
 
+/* ---- other processes: this binary re-executed with a role in argv ---- */
+
+static inline pid_t spawn(char *const args[])
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execv("/proc/self/exe", args);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Its exit status, or 128 + the signal that ended it; -1 on error. */
+static inline int wait_exit(pid_t pid)
+{
+	int st = 0;
+
+	if (waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
 #endif /* ASCEND_TESTS_ACL_UTIL_H */

@@ -33,26 +33,6 @@
 #define KEYLEN 65
 #define SIZE 8192
 
-static pid_t spawn(char *const args[])
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		execv("/proc/self/exe", args);
-		_exit(127);
-	}
-	return pid;
-}
-
-static int wait_exit(pid_t pid)
-{
-	int st = 0;
-
-	if (waitpid(pid, &st, 0) != pid)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 static void *filled(size_t size, int byte)
 {
 	void *p = NULL;
