@@ -266,29 +266,42 @@ static int ascend_emu_dma_check(struct ascend_emu *emu,
 	return 0;
 }
 
+/*
+ * Move @len bytes between @buf and VA @va inside an access section the
+ * caller holds (a descriptor read; a reduce chunk: both reads and the
+ * write in one section).
+ */
+static int ascend_emu_dma_va_io(struct ascend_emu *emu,
+				struct ascend_dma_job *job, u64 va, void *buf,
+				size_t len, bool write, u64 *fault)
+{
+	int ret;
+
+	while (len) {
+		struct ascend_dma_span s;
+
+		ret = ascend_emu_dma_xlate(emu, job, va, len, write, &s, fault);
+		if (ret)
+			return ret;
+		ret = ascend_emu_mem_rw(emu, s.as, s.addr, buf, s.len, write);
+		if (ret)
+			return ret == -EFAULT ? -EIO : ret;
+		va += s.len;
+		buf += s.len;
+		len -= s.len;
+	}
+	return 0;
+}
+
 /* Read @len bytes at device VA @va (descriptors, base pointers). */
 static int ascend_emu_dma_read_va(struct ascend_emu *emu,
 				  struct ascend_dma_job *job, u64 va,
 				  void *buf, size_t len, u64 *fault)
 {
-	int ret = 0;
+	int ret;
 
 	ascend_emu_smmu_access_begin();
-	while (len) {
-		struct ascend_dma_span s;
-
-		ret = ascend_emu_dma_xlate(emu, job, va, len, false, &s, fault);
-		if (ret)
-			break;
-		ret = ascend_emu_mem_rw(emu, s.as, s.addr, buf, s.len, false);
-		if (ret) {
-			ret = ret == -EFAULT ? -EIO : ret;
-			break;
-		}
-		va += s.len;
-		buf += s.len;
-		len -= s.len;
-	}
+	ret = ascend_emu_dma_va_io(emu, job, va, buf, len, false, fault);
 	ascend_emu_smmu_access_end();
 	return ret;
 }
@@ -467,32 +480,6 @@ static int ascend_emu_dma_offset(struct ascend_emu *emu,
 		return ret;
 	return ascend_emu_dma_xfer(emu, job, dst, ASCEND_AS_VA, src,
 				   ASCEND_AS_VA, d->len, fault);
-}
-
-/*
- * Move @len bytes between @buf and VA @va inside an access section the
- * caller holds (a reduce chunk: both reads and the write in one section).
- */
-static int ascend_emu_dma_va_io(struct ascend_emu *emu,
-				struct ascend_dma_job *job, u64 va, void *buf,
-				size_t len, bool write, u64 *fault)
-{
-	int ret;
-
-	while (len) {
-		struct ascend_dma_span s;
-
-		ret = ascend_emu_dma_xlate(emu, job, va, len, write, &s, fault);
-		if (ret)
-			return ret;
-		ret = ascend_emu_mem_rw(emu, s.as, s.addr, buf, s.len, write);
-		if (ret)
-			return ret == -EFAULT ? -EIO : ret;
-		va += s.len;
-		buf += s.len;
-		len -= s.len;
-	}
-	return 0;
 }
 
 /* Bytes of a reduce descriptor read, combined and written at a time. */
