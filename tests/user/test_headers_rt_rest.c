@@ -388,16 +388,11 @@ TEST(sys_param_opt)
 TEST(rest_unsupported)
 {
 	CHECK_UNSUP(aclrtHostMemMapCapabilities((uint32_t)0, (aclrtHacType)0, (aclrtHostMemMapCapability *)0), "aclrtHostMemMapCapabilities");
-	CHECK_UNSUP(aclrtMemGetAccess((void *)0, (aclrtMemLocation *)0, (uint64_t *)0), "aclrtMemGetAccess");
-	CHECK_UNSUP(aclrtMemGetAllocationPropertiesFromHandle((aclrtDrvMemHandle)0, (aclrtPhysicalMemProp *)0), "aclrtMemGetAllocationPropertiesFromHandle");
 	CHECK_UNSUP(aclrtMemManagedAdvise((const void *)0, (uint64_t)0, (aclrtMemManagedAdviseType)0, (aclrtMemManagedLocation){0}), "aclrtMemManagedAdvise");
 	CHECK_UNSUP(aclrtMemManagedGetAttr((aclrtMemManagedRangeAttribute)0, (const void *)0, (size_t)0, (void *)0, (size_t)0), "aclrtMemManagedGetAttr");
 	CHECK_UNSUP(aclrtMemManagedGetAttrs((aclrtMemManagedRangeAttribute *)0, (size_t)0, (const void *)0, (size_t)0, (void **)0, (size_t *)0), "aclrtMemManagedGetAttrs");
-	CHECK_UNSUP(aclrtMemMapNoAccess((void *)0, (size_t)0, (size_t)0, (aclrtDrvMemHandle)0, (uint64_t)0), "aclrtMemMapNoAccess");
 	CHECK_UNSUP(aclrtMemMapSelectedLink((void *)0, (size_t)0, (void *)0, (uint32_t)0), "aclrtMemMapSelectedLink");
 	CHECK_UNSUP(aclrtMemMapSetLink((aclrtDrvMemHandle)0, (aclrtMemLinkType)0), "aclrtMemMapSetLink");
-	CHECK_UNSUP(aclrtMemRetainAllocationHandle((void *)0, (aclrtDrvMemHandle *)0), "aclrtMemRetainAllocationHandle");
-	CHECK_UNSUP(aclrtMemSetPidToShareableHandleV2((void *)0, (aclrtMemSharedHandleType)0, (int32_t *)0, (size_t)0), "aclrtMemSetPidToShareableHandleV2");
 	CHECK_UNSUP(aclrtReserveMemAddressNoUCMemory((void **)0, (size_t)0, (size_t)0, (void *)0, (uint64_t)0), "aclrtReserveMemAddressNoUCMemory");
 	CHECK_UNSUP(aclmdlRIAbort((aclmdlRI)0), "aclmdlRIAbort");
 	CHECK_UNSUP(aclmdlRIAddCondTask((aclmdlRICondTaskParams){0}, (aclrtStream)0, (uint32_t)0), "aclmdlRIAddCondTask");

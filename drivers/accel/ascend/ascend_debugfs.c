@@ -66,6 +66,7 @@
 #include "ascend_host.h"
 #include "ascend_hw.h"
 #include "ascend_queue_priv.h"
+#include "ascend_vmm.h"
 
 static const char *const ascend_policy_names[] = {
 	[DRM_ASCEND_BO_HUGE_FIRST] = "huge_first",
@@ -129,6 +130,38 @@ static void ascend_debugfs_bo(struct seq_file *m, pid_t pid,
 	seq_putc(m, '\n');
 }
 
+/*
+ * A reservation, then each mapping in it: "reserved", and "mapped" with
+ * the physical allocation's page size, the part of it mapped and access.
+ */
+static void ascend_debugfs_resv(struct seq_file *m, pid_t pid,
+				struct ascend_vm_mapping *map)
+{
+	struct ascend_vm_resv *resv = container_of(map, struct ascend_vm_resv,
+						   map);
+	struct drm_mm_node *node;
+	unsigned int i;
+
+	seq_printf(m, "%8d 0x%016llx %12llu %10s %-11s -\n", pid,
+		   map->node.start, map->node.size, "-", "reserved");
+	drm_mm_for_each_node(node, &resv->parts) {
+		struct ascend_vm_mapping *part;
+		struct ascend_hbm_buf *buf;
+		u64 offset;
+
+		part = container_of(node, struct ascend_vm_mapping, node);
+		buf = ascend_vmm_part_buf(part, &offset);
+		seq_printf(m, "%8d 0x%016llx %12llu %10llu %-11s %s phys@%#llx+%#llx",
+			   pid, node->start, part->size, buf->mem.page_size,
+			   "mapped", part->noaccess ? "none" :
+			   part->readonly ? "ro" : "rw", offset, buf->mem.size);
+		for (i = 0; i < part->nr_ranges; i++)
+			seq_printf(m, " %#llx+%#llx", part->ranges[i].addr,
+				   part->ranges[i].size);
+		seq_putc(m, '\n');
+	}
+}
+
 static void ascend_debugfs_host(struct seq_file *m, pid_t pid,
 				struct ascend_vm_mapping *map)
 {
@@ -184,7 +217,9 @@ static int ascend_debugfs_hbm(struct seq_file *m, void *data)
 
 				bo = container_of(node, struct ascend_bo,
 						  map.node);
-				if (!bo->map.parked)	/* free VA, kept */
+				if (bo->map.kind == ASCEND_VM_RESV)
+					ascend_debugfs_resv(m, pid, &bo->map);
+				else if (!bo->map.parked) /* free VA, kept */
 					ascend_debugfs_bo(m, pid, bo);
 			}
 		}
@@ -220,10 +255,15 @@ static int ascend_debugfs_clients(struct seq_file *m, void *data)
 		void *q;
 
 		mutex_lock(&af->vm.lock);
-		if (af->vm.size)
-			drm_mm_for_each_node(node, &af->vm.mm)
-				bos += !container_of(node, struct ascend_bo,
-						     map.node)->map.parked;
+		if (af->vm.size) {
+			drm_mm_for_each_node(node, &af->vm.mm) {
+				struct ascend_vm_mapping *map;
+
+				map = container_of(node, struct ascend_vm_mapping,
+						   node);
+				bos += map->kind == ASCEND_VM_BO && !map->parked;
+			}
+		}
 		mutex_unlock(&af->vm.lock);
 
 		/* xa_for_each() is RCU-safe: a snapshot count is enough. */

@@ -37,6 +37,7 @@
 #include "ascend_ipc.h"
 #include "ascend_peer.h"
 #include "ascend_queue.h"
+#include "ascend_vmm.h"
 
 /*
  * The devices bound, by index, for the CMD_TIMEOUT register writes: written
@@ -114,6 +115,7 @@ static void ascend_postclose(struct drm_device *drm, struct drm_file *file)
 	ascend_queue_activity_fini(file);
 	/* ...free the allocations that had no GEM handle (ring first)... */
 	ascend_gem_free_ring_fini(file);
+	ascend_vmm_file_fini(af);
 	ascend_gem_file_fini(af);
 	ascend_event_file_fini(af);
 	/* ...then its address space goes (the GEM handles are already gone). */
@@ -208,6 +210,12 @@ ASCEND_HW_FN(ascend_ioctl_ipc_close)
 ASCEND_HW_FN(ascend_ioctl_bo_free)
 ASCEND_HW_FN(ascend_ioctl_free_ring_create)
 ASCEND_HW_FN(ascend_ioctl_queue_activity)
+ASCEND_HW_FN(ascend_ioctl_phys_alloc)
+ASCEND_HW_FN(ascend_ioctl_va_reserve)
+ASCEND_HW_FN(ascend_ioctl_va_release)
+ASCEND_HW_FN(ascend_ioctl_va_map)
+ASCEND_HW_FN(ascend_ioctl_va_unmap)
+ASCEND_HW_FN(ascend_ioctl_va_protect)
 
 static const struct drm_ioctl_desc ascend_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ASCEND_DEV_QUERY, ascend_ioctl_dev_query_hw, 0),
@@ -244,6 +252,12 @@ static const struct drm_ioctl_desc ascend_ioctls[] = {
 			  ascend_ioctl_free_ring_create_hw, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_QUEUE_ACTIVITY,
 			  ascend_ioctl_queue_activity_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_PHYS_ALLOC, ascend_ioctl_phys_alloc_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_VA_RESERVE, ascend_ioctl_va_reserve_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_VA_RELEASE, ascend_ioctl_va_release_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_VA_MAP, ascend_ioctl_va_map_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_VA_UNMAP, ascend_ioctl_va_unmap_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_VA_PROTECT, ascend_ioctl_va_protect_hw, 0),
 };
 
 DEFINE_DRM_ACCEL_FOPS(ascend_fops);

@@ -199,6 +199,9 @@ static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
  * @free_ring: the file's free ring (ascend_free_ring.h), or NULL; set once
  *	with cmpxchg() by FREE_RING_CREATE, read with acquire, released in
  *	postclose (after the file left the device's file list)
+ * @nr_vmm_resv: VA reservations of the file (ascend_vmm.c), at most
+ *	%DRM_ASCEND_VA_MAX_RESERVATIONS
+ * @nr_vmm_maps: mappings in them, at most %DRM_ASCEND_VA_MAX_MAPPINGS
  */
 struct ascend_file {
 	struct ascend_device *adev;
@@ -225,6 +228,8 @@ struct ascend_file {
 	struct list_head bo_idle;
 	unsigned int nr_bo_idle;
 	struct ascend_free_ring *free_ring;
+	atomic_t nr_vmm_resv;
+	atomic_t nr_vmm_maps;
 };
 
 static inline struct ascend_file *to_ascend_file(struct drm_file *file)

@@ -58,6 +58,7 @@
 #include "ascend_gem.h"
 #include "ascend_hw.h"
 #include "ascend_trace.h"
+#include "ascend_vmm.h"
 
 /* The last reference is gone: free the memory but not @buf itself. */
 static bool ascend_gem_drop_parked(struct ascend_file *af);
@@ -427,7 +428,8 @@ static int ascend_gem_free_va(struct ascend_file *af, u64 va)
 
 	mutex_lock(&af->vm.lock);
 	map = ascend_vm_lookup_locked(&af->vm, va, 1, &off);
-	if (!IS_ERR(map) && map->as == ASCEND_AS_HBM && !off) {
+	if (!IS_ERR(map) && map->kind == ASCEND_VM_BO &&
+	    map->as == ASCEND_AS_HBM && !off) {
 		bo = container_of(map, struct ascend_bo, map);
 		if (bo->no_handle && bo->live)
 			bo->live = false;	/* only one free wins */
@@ -486,6 +488,59 @@ unsigned int ascend_gem_drain_device(struct ascend_device *adev)
 	return freed;
 }
 
+int ascend_hbm_buf_create(struct ascend_file *af, u64 size, u32 policy,
+			  bool p2p, struct ascend_hbm_buf **out)
+{
+	struct ascend_device *adev = af->adev;
+	struct ascend_hbm_buf *buf;
+	int ret;
+
+	buf = xchg(&af->spare_buf, NULL);
+	if (buf)
+		memset(buf, 0, sizeof(*buf));
+	else
+		buf = kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
+	if (!buf)
+		return -ENOMEM;
+	kref_init(&buf->ref);
+	buf->adev = adev;
+
+	/* More than the device has is no space, whatever the share. */
+	if (size > adev->hbm_size) {
+		ret = -ENOSPC;
+		goto err_free;
+	}
+	/* The user's share before the memory: the request, then the rest. */
+	ret = ascend_gem_charge(af, size);
+	if (ret)
+		goto err_free;
+	ret = ascend_hbm_alloc_flags(&adev->hbm, size, policy, p2p, &buf->mem);
+	/* Never fail while some file's ring still holds freed memory. */
+	if (ret == -ENOSPC && ascend_gem_drain_device(adev))
+		ret = ascend_hbm_alloc_flags(&adev->hbm, size, policy, p2p,
+					     &buf->mem);
+	if (ret)
+		goto err_uncharge;
+	/* the page size rounded the allocation up */
+	if (buf->mem.size > size) {
+		ret = ascend_gem_charge(af, buf->mem.size - size);
+		if (ret)
+			goto err_free_mem;
+	}
+	buf->user = ascend_user_get(af->user);
+	buf->charged = buf->mem.size;
+	*out = buf;
+	return 0;
+
+err_free_mem:
+	ascend_hbm_free(&adev->hbm, &buf->mem);
+err_uncharge:
+	ascend_user_uncharge_hbm(af->user, size);
+err_free:
+	kfree(buf);
+	return ret;
+}
+
 int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 			   struct drm_file *file)
 {
@@ -518,44 +573,10 @@ int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 		}
 	}
 
-	buf = xchg(&af->spare_buf, NULL);
-	if (buf)
-		memset(buf, 0, sizeof(*buf));
-	else
-		buf = kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
-	if (!buf)
-		return -ENOMEM;
-	kref_init(&buf->ref);
-	buf->adev = adev;
-
-	/* More than the device has is no space, whatever the share. */
-	if (args->size > adev->hbm_size) {
-		ret = -ENOSPC;
-		goto err_free;
-	}
-	/* The user's share before the memory: the request, then the rest. */
-	ret = ascend_gem_charge(af, args->size);
+	ret = ascend_hbm_buf_create(af, args->size, args->policy,
+				    args->flags & DRM_ASCEND_BO_P2P, &buf);
 	if (ret)
-		goto err_free;
-	ret = ascend_hbm_alloc_flags(&adev->hbm, args->size, args->policy,
-				     args->flags & DRM_ASCEND_BO_P2P,
-				     &buf->mem);
-	/* Never fail while some file's ring still holds freed memory. */
-	if (ret == -ENOSPC && ascend_gem_drain_device(adev))
-		ret = ascend_hbm_alloc_flags(&adev->hbm, args->size,
-					     args->policy,
-					     args->flags & DRM_ASCEND_BO_P2P,
-					     &buf->mem);
-	if (ret)
-		goto err_uncharge;
-	/* the page size rounded the allocation up */
-	if (buf->mem.size > args->size) {
-		ret = ascend_gem_charge(af, buf->mem.size - args->size);
-		if (ret)
-			goto err_free_mem;
-	}
-	buf->user = ascend_user_get(af->user);
-	buf->charged = buf->mem.size;
+		return ret;
 
 	bo = NULL;
 	if (args->flags & DRM_ASCEND_BO_NO_HANDLE)
@@ -603,17 +624,8 @@ out:
 err_free_bo:
 	kfree(bo);
 err_free_hbm:
-	ascend_hbm_free(&adev->hbm, &buf->mem);
-	ascend_user_uncharge_hbm(buf->user, buf->charged);
-	ascend_user_put(buf->user);
-	kfree(buf);
-	return ret;
-err_free_mem:
-	ascend_hbm_free(&adev->hbm, &buf->mem);
-err_uncharge:
-	ascend_user_uncharge_hbm(af->user, args->size);
-err_free:
-	kfree(buf);
+	/* never seen by anyone: the release frees and uncharges it */
+	ascend_hbm_buf_put(buf);
 	return ret;
 }
 
@@ -691,7 +703,8 @@ void ascend_gem_file_fini(struct ascend_file *af)
 	if (af->vm.size) {
 		drm_mm_for_each_node_safe(node, next, &af->vm.mm) {
 			bo = container_of(node, struct ascend_bo, map.node);
-			if (!bo->no_handle || !bo->live)
+			if (bo->map.kind != ASCEND_VM_BO ||
+			    !bo->no_handle || !bo->live)
 				continue;
 			bo->live = false;
 			list_add_tail(&bo->retire.link, &dead);
@@ -723,7 +736,14 @@ int ascend_gem_find_buf(struct ascend_file *af, u64 va, u64 size,
 		ret = -EINVAL;
 		goto out;
 	}
-	/* Every HBM mapping is a BO's; a freed one waits for its retire. */
+	/* a mapping in a reservation: its buffer, wherever it came from */
+	if (map->kind == ASCEND_VM_PART) {
+		*buf = ascend_vmm_part_buf(map, offset);
+		ascend_hbm_buf_get(*buf);
+		*offset += off;
+		goto out;
+	}
+	/* Every other HBM mapping is a BO's; a freed one waits for its retire. */
 	bo = container_of(map, struct ascend_bo, map);
 	if (!ascend_bo_live(bo)) {
 		ret = -EINVAL;

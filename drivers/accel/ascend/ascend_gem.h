@@ -67,8 +67,9 @@ struct ascend_hbm_buf {
  * @req_policy: policy
  * @req_flags: and flags (an idle BO serves only the same request)
  *
- * Every node of a file's address space (&ascend_vm.mm) is the @map.node of
- * one of its BOs; debugfs and IPC export rely on that.
+ * Every node of a file's address space (&ascend_vm.mm) of kind
+ * %ASCEND_VM_BO is the @map.node of one of its BOs; debugfs and IPC export
+ * rely on that.  The other nodes are reservations (ascend_vmm.h).
  */
 struct ascend_bo {
 	struct drm_gem_object base;
@@ -117,6 +118,13 @@ static inline void ascend_hbm_buf_get(struct ascend_hbm_buf *buf)
 {
 	kref_get(&buf->ref);
 }
+
+/*
+ * A new buffer of @size bytes of @af's device (@policy, @p2p as for
+ * BO_CREATE), charged to @af's user: 0, -ENOSPC, -EDQUOT or -ENOMEM.
+ */
+int ascend_hbm_buf_create(struct ascend_file *af, u64 size, u32 policy,
+			  bool p2p, struct ascend_hbm_buf **out);
 
 /* Drop a reference; the last one discards and frees the HBM.  Sleeps. */
 void ascend_hbm_buf_put(struct ascend_hbm_buf *buf);

@@ -46,6 +46,7 @@
 #include "ascend_gem.h"
 #include "ascend_hbm.h"
 #include "ascend_ipc.h"
+#include "ascend_vmm.h"
 
 static struct ascend_ipc_table ascend_ipc = {
 	.lock = __MUTEX_INITIALIZER(ascend_ipc.lock),
@@ -132,6 +133,10 @@ int ascend_ipc_insert_locked(struct ascend_ipc_table *t,
 	ascend_ipc_key_generate(exp->key);
 	snprintf(idx, sizeof(idx), "%08x", exp->index);
 	memcpy(exp->key, idx, ASCEND_IPC_KEY_INDEX_HEX);
+	/* a physical allocation's key must fit CANN's 64-bit handle */
+	if (exp->type == DRM_ASCEND_IPC_PHYS)
+		memset(exp->key + DRM_ASCEND_IPC_PHYS_KEY_DIGITS, '0',
+		       ASCEND_IPC_KEY_HEX - DRM_ASCEND_IPC_PHYS_KEY_DIGITS);
 	t->nr++;
 	return 0;
 }
@@ -268,7 +273,8 @@ int ascend_ioctl_ipc_export(struct drm_device *drm, void *data,
 		if (args->event || args->size != sizeof(u64) ||
 		    !IS_ALIGNED(args->va, ASCEND_HBM_PAGE_NORMAL))
 			return -EINVAL;
-	} else if (args->type == DRM_ASCEND_IPC_EVENT) {
+	} else if (args->type == DRM_ASCEND_IPC_EVENT ||
+		   args->type == DRM_ASCEND_IPC_PHYS) {
 		if (args->va || args->size)
 			return -EINVAL;
 	} else {
@@ -284,7 +290,12 @@ int ascend_ioctl_ipc_export(struct drm_device *drm, void *data,
 	exp->type = args->type;
 	exp->flags = args->flags;
 
-	if (args->type != DRM_ASCEND_IPC_EVENT) {
+	if (args->type == DRM_ASCEND_IPC_PHYS) {
+		ret = ascend_vmm_phys_buf(file, args->event, &exp->buf);
+		if (ret)
+			goto err_free;
+		exp->size = exp->buf->mem.size;
+	} else if (args->type != DRM_ASCEND_IPC_EVENT) {
 		ret = ascend_gem_find_buf(af, args->va, args->size, &exp->buf,
 					  &exp->offset);
 		if (ret)
@@ -446,10 +457,11 @@ int ascend_ioctl_ipc_import(struct drm_device *drm, void *data,
 	struct ascend_ipc_take take;
 	int ret;
 
-	if (!ascend_ipc_zero(args->pad, sizeof(args->pad)) || args->pad2 ||
+	if (!ascend_ipc_zero(args->pad, sizeof(args->pad)) || args->page_size ||
 	    args->flags || (args->type != DRM_ASCEND_IPC_MEM &&
 			    args->type != DRM_ASCEND_IPC_EVENT &&
-			    args->type != DRM_ASCEND_IPC_NOTIFY))
+			    args->type != DRM_ASCEND_IPC_NOTIFY &&
+			    args->type != DRM_ASCEND_IPC_PHYS))
 		return -EINVAL;
 
 	mutex_lock(&ascend_ipc.lock);
@@ -459,7 +471,14 @@ int ascend_ioctl_ipc_import(struct drm_device *drm, void *data,
 	if (ret)
 		return ret;
 
-	if (take.buf) {
+	if (args->type == DRM_ASCEND_IPC_PHYS) {
+		args->va = 0;
+		args->size = take.size;
+		args->page_size = take.buf->mem.page_size;
+		/* the object takes the reference, also when it fails */
+		ret = ascend_vmm_phys_import(file, take.buf, &args->handle);
+		take.buf = NULL;
+	} else if (take.buf) {
 		ret = ascend_gem_import(file, take.buf, take.offset, take.size,
 					&args->va, &args->handle);
 		if (!ret)

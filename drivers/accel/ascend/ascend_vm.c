@@ -7,6 +7,11 @@
  * the offset, O(log m)).  Each mapping is followed by an unmapped guard, so
  * two mappings are never adjacent and every access lies in one mapping.
  *
+ * A reservation (VA_RESERVE) is one such node that maps nothing itself:
+ * the mappings made in it (VA_MAP) are nodes of a drm_mm of its own, with
+ * no guard, so mappings that abut are one contiguous range, and a
+ * translation walks from one to the next (ascend_vm_piece_locked()).
+ *
  * Host memory (pinned by ascend_host.c) is mapped at its host address in a
  * second index, an interval tree over [start, last], beside the window; it
  * has no guard (the ranges are the process's own pages), but overlaps are
@@ -318,6 +323,147 @@ void ascend_vm_unmap(struct ascend_vm *vm, struct ascend_vm_mapping *map)
 	mutex_unlock(&vm->lock);
 }
 
+int ascend_vm_reserve(struct ascend_vm *vm, struct ascend_vm_resv *resv,
+		      u64 va, u64 size, u64 align)
+{
+	u64 end;
+	int ret;
+
+	memset(resv, 0, sizeof(*resv));
+	resv->map.kind = ASCEND_VM_RESV;
+	if (!size || check_add_overflow(va, size, &end))
+		return -EINVAL;
+
+	mutex_lock(&vm->lock);
+	if (!vm->size) {
+		ret = -ENXIO;
+	} else if (va) {
+		if (va < vm->base || end > vm->base + vm->size) {
+			ret = -EINVAL;
+		} else {
+			resv->map.node.start = va;
+			resv->map.node.size = size;
+			ret = drm_mm_reserve_node(&vm->mm, &resv->map.node);
+			if (ret == -ENOSPC)
+				ret = -EEXIST;
+		}
+	} else {
+		ret = drm_mm_insert_node_in_range(&vm->mm, &resv->map.node, size,
+						  align, 0, vm->base,
+						  vm->base + vm->size,
+						  DRM_MM_INSERT_BEST);
+	}
+	if (!ret)
+		drm_mm_init(&resv->parts, resv->map.node.start, size);
+	mutex_unlock(&vm->lock);
+	return ret;
+}
+
+void ascend_vm_release_locked(struct ascend_vm *vm, struct ascend_vm_resv *resv)
+{
+	lockdep_assert_held(&vm->lock);
+	WARN_ON(resv->nr_parts);
+	drm_mm_takedown(&resv->parts);
+	drm_mm_remove_node(&resv->map.node);
+}
+
+struct ascend_vm_resv *ascend_vm_find_resv_locked(struct ascend_vm *vm,
+						  u64 va)
+{
+	struct ascend_vm_resv *resv = ascend_vm_resv_of_locked(vm, va, 1);
+
+	return resv && resv->map.node.start == va ? resv : NULL;
+}
+
+struct ascend_vm_resv *ascend_vm_resv_of_locked(struct ascend_vm *vm,
+						u64 va, u64 size)
+{
+	struct ascend_vm_mapping *map;
+	struct drm_mm_node *node;
+	u64 end;
+
+	ascend_vm_assert_locked(vm);
+	if (!vm->size || !size || check_add_overflow(va, size, &end) ||
+	    va < vm->base || va - vm->base >= vm->size)
+		return NULL;
+	node = __drm_mm_interval_first(&vm->mm, va, va);
+	if (!drm_mm_node_allocated(node) || end > node->start + node->size)
+		return NULL;
+	map = container_of(node, struct ascend_vm_mapping, node);
+	if (map->kind != ASCEND_VM_RESV)
+		return NULL;
+	return container_of(map, struct ascend_vm_resv, map);
+}
+
+struct ascend_vm_mapping *ascend_vm_find_part_locked(struct ascend_vm_resv *resv,
+						     u64 va)
+{
+	struct drm_mm_node *node = __drm_mm_interval_first(&resv->parts, va, va);
+
+	if (!drm_mm_node_allocated(node) || node->start != va)
+		return NULL;
+	return container_of(node, struct ascend_vm_mapping, node);
+}
+
+int ascend_vm_map_part_locked(struct ascend_vm *vm, struct ascend_vm_resv *resv,
+			      struct ascend_vm_mapping *part, u64 va)
+{
+	int ret;
+
+	lockdep_assert_held(&vm->lock);
+	memset(&part->node, 0, sizeof(part->node));
+	part->node.start = va;
+	part->node.size = part->size;
+	part->kind = ASCEND_VM_PART;
+	part->as = ASCEND_AS_HBM;
+	ret = drm_mm_reserve_node(&resv->parts, &part->node);
+	if (ret)
+		return ret == -ENOSPC ? -EEXIST : ret;
+	if (!part->noaccess) {
+		ret = ascend_vm_pt_map(vm, part, va);
+		if (ret) {
+			drm_mm_remove_node(&part->node);
+			return ret;
+		}
+	}
+	resv->nr_parts++;
+	return 0;
+}
+
+void ascend_vm_unmap_part_locked(struct ascend_vm *vm,
+				 struct ascend_vm_resv *resv,
+				 struct ascend_vm_mapping *part)
+{
+	lockdep_assert_held(&vm->lock);
+	if (!part->noaccess)
+		ascend_pt_unmap(&vm->pt, part->node.start, part->size);
+	drm_mm_remove_node(&part->node);
+	resv->nr_parts--;
+}
+
+int ascend_vm_protect_part_locked(struct ascend_vm *vm,
+				  struct ascend_vm_mapping *part,
+				  bool readonly, bool noaccess)
+{
+	bool was_readonly = part->readonly, was_noaccess = part->noaccess;
+	int ret = 0;
+
+	lockdep_assert_held(&vm->lock);
+	if (!was_noaccess)
+		ascend_pt_unmap(&vm->pt, part->node.start, part->size);
+	part->readonly = readonly;
+	part->noaccess = noaccess;
+	if (!noaccess)
+		ret = ascend_vm_pt_map(vm, part, part->node.start);
+	if (ret) {
+		/* as it was, if the tables can be had; else no access */
+		part->readonly = was_readonly;
+		part->noaccess = was_noaccess ||
+			ascend_vm_pt_map(vm, part, part->node.start);
+	}
+	return ret;
+}
+
 /*
  * May [addr, end) be mapped as host memory?  0, -EINVAL or -EEXIST.
  * Orphaned mappings in the way do not count (ascend_vm_orphan_host()).
@@ -467,9 +613,35 @@ struct ascend_vm_mapping *ascend_vm_lookup_access_locked(struct ascend_vm *vm,
 	return map;
 }
 
-struct ascend_vm_mapping *ascend_vm_lookup_locked(struct ascend_vm *vm,
-						  u64 va, u64 len,
-						  u64 *offset)
+/* The part of @resv holding @va, and how much of [va, va + len) it holds. */
+static struct ascend_vm_mapping *ascend_vm_part_piece(struct ascend_vm_resv *resv,
+						      u64 va, u64 len,
+						      u64 *offset, u64 *avail)
+{
+	struct drm_mm_node *node = __drm_mm_interval_first(&resv->parts, va, va);
+	struct ascend_vm_mapping *part;
+
+	if (!drm_mm_node_allocated(node) || node->start > va)
+		return ERR_PTR(-EFAULT);
+	part = container_of(node, struct ascend_vm_mapping, node);
+	if (part->noaccess)
+		return ERR_PTR(-EFAULT);
+	*offset = va - node->start;
+	*avail = min(len, part->size - *offset);
+	return part;
+}
+
+/*
+ * The mapping holding @va, the offset of @va in it, and how many bytes of
+ * [va, va + len) it holds (*@avail): all of them, except for a part of a
+ * reservation, whose neighbours may hold the rest (the caller looks them
+ * up in turn).  ERR_PTR(-EFAULT) when @va is not mapped or the range runs
+ * past a mapping that has no neighbour, ERR_PTR(-EINVAL) for len 0 or
+ * overflow.  @vm->lock held.
+ */
+static struct ascend_vm_mapping *ascend_vm_piece_locked(struct ascend_vm *vm,
+							u64 va, u64 len,
+							u64 *offset, u64 *avail)
 {
 	struct drm_mm_node *node;
 	struct ascend_vm_mapping *map;
@@ -479,6 +651,7 @@ struct ascend_vm_mapping *ascend_vm_lookup_locked(struct ascend_vm *vm,
 
 	if (!len || check_add_overflow(va, len, &end))
 		return ERR_PTR(-EINVAL);
+	*avail = len;
 	/* Outside the window: pinned host memory, or nothing. */
 	if (!vm->size || va < vm->base || va - vm->base >= vm->size)
 		return ascend_vm_lookup_host(vm, va, end, offset);
@@ -488,12 +661,29 @@ struct ascend_vm_mapping *ascend_vm_lookup_locked(struct ascend_vm *vm,
 		return ERR_PTR(-EFAULT);
 
 	map = container_of(node, struct ascend_vm_mapping, node);
+	if (map->kind == ASCEND_VM_RESV)
+		return ascend_vm_part_piece(container_of(map, struct ascend_vm_resv,
+							 map),
+					    va, len, offset, avail);
 	/* The node's tail is the guard: not mapped.  Freed memory neither. */
 	if (va - node->start >= map->size || end - node->start > map->size ||
 	    map->idle)
 		return ERR_PTR(-EFAULT);
 
 	*offset = va - node->start;
+	return map;
+}
+
+struct ascend_vm_mapping *ascend_vm_lookup_locked(struct ascend_vm *vm,
+						  u64 va, u64 len,
+						  u64 *offset)
+{
+	struct ascend_vm_mapping *map;
+	u64 avail;
+
+	map = ascend_vm_piece_locked(vm, va, len, offset, &avail);
+	if (!IS_ERR(map) && avail != len)
+		return ERR_PTR(-EFAULT);
 	return map;
 }
 
@@ -545,19 +735,42 @@ static unsigned int ascend_vm_segments(const struct ascend_vm_mapping *map,
 	return n;
 }
 
+/*
+ * Walk [va, va + len) mapping by mapping: fills up to @max_segs entries of
+ * @segs (NULL to count) and returns how many the range needs, or -EFAULT
+ * / -EINVAL as ascend_vm_piece_locked() (-EFAULT also for a write to a
+ * read-only mapping when @write).
+ */
+static int ascend_vm_walk_locked(struct ascend_vm *vm, u64 va, u64 len,
+				 bool write, struct ascend_vm_seg *segs,
+				 unsigned int max_segs)
+{
+	struct ascend_vm_mapping *map;
+	unsigned int n = 0;
+	u64 offset, avail;
+
+	do {
+		map = ascend_vm_piece_locked(vm, va, len, &offset, &avail);
+		if (IS_ERR(map))
+			return PTR_ERR(map);
+		if (write && map->readonly)
+			return -EFAULT;
+		n += ascend_vm_segments(map, offset, avail,
+					segs && n < max_segs ? segs + n : NULL,
+					n < max_segs ? max_segs - n : 0);
+		/* a part ends inside the window: no wrap */
+		va += avail;
+		len -= avail;
+	} while (len);
+	return n;
+}
+
 int ascend_vm_translate_locked(struct ascend_vm *vm, u64 va, u64 len,
 			       struct ascend_vm_seg *segs, unsigned int max_segs)
 {
-	struct ascend_vm_mapping *map;
-	unsigned int n;
-	u64 offset;
+	int n = ascend_vm_walk_locked(vm, va, len, false, segs, max_segs);
 
-	map = ascend_vm_lookup_locked(vm, va, len, &offset);
-	if (IS_ERR(map))
-		return PTR_ERR(map);
-
-	n = ascend_vm_segments(map, offset, len, segs, max_segs);
-	if (n > max_segs)
+	if (n > (int)max_segs)
 		return -E2BIG;
 	return n;
 }
@@ -571,20 +784,16 @@ int ascend_vm_translate_alloc_locked(struct ascend_vm *vm, u64 va, u64 len,
 int ascend_vm_translate_access_locked(struct ascend_vm *vm, u64 va, u64 len,
 				      bool write, struct ascend_vm_seg **segs)
 {
-	struct ascend_vm_mapping *map;
-	unsigned int n;
-	u64 offset;
+	int n;
 
 	*segs = NULL;
-	map = ascend_vm_lookup_access_locked(vm, va, len, write, &offset);
-	if (IS_ERR(map))
-		return PTR_ERR(map);
-
-	n = ascend_vm_segments(map, offset, len, NULL, 0);
+	n = ascend_vm_walk_locked(vm, va, len, write, NULL, 0);
+	if (n < 0)
+		return n;
 	*segs = kvmalloc_array(n, sizeof(**segs), GFP_KERNEL_ACCOUNT);
 	if (!*segs)
 		return -ENOMEM;
-	return ascend_vm_segments(map, offset, len, *segs, n);
+	return ascend_vm_walk_locked(vm, va, len, write, *segs, n);
 }
 
 int ascend_vm_span_locked(struct ascend_vm *vm, u64 va, u64 len, bool write,
@@ -592,16 +801,18 @@ int ascend_vm_span_locked(struct ascend_vm *vm, u64 va, u64 len, bool write,
 {
 	const struct ascend_hbm_range *r;
 	struct ascend_vm_mapping *map;
-	u64 offset, in;
+	u64 offset, avail, in;
 
-	map = ascend_vm_lookup_access_locked(vm, va, len, write, &offset);
+	map = ascend_vm_piece_locked(vm, va, len, &offset, &avail);
 	if (IS_ERR(map))
 		return PTR_ERR(map);
+	if (write && map->readonly)
+		return -EFAULT;
 	/* the first segment ascend_vm_segments() would give, without a walk */
 	r = &map->ranges[ascend_vm_find_range(map, offset)];
 	in = offset - r->offset;
 	span->addr = r->addr + in;
-	span->len = min(len, r->size - in);
+	span->len = min(avail, r->size - in);
 	span->as = map->as;
 	return 0;
 }
@@ -622,34 +833,41 @@ int ascend_vm_rw_locked(struct ascend_vm *vm, u64 va, void *buf, size_t len,
 {
 	struct ascend_device *adev = vm->adev;
 	struct ascend_vm_mapping *map;
+	u64 offset, avail;
 	unsigned int i;
-	u64 offset;
-	int ret = 0;
+	int ret;
 
 	/* The whole range is checked before any byte moves. */
-	map = ascend_vm_lookup_access_locked(vm, va, len, write, &offset);
-	if (IS_ERR(map))
-		return PTR_ERR(map);
-	if (map->as == ASCEND_AS_SYS && !adev->hw_ops->sys_rw)
-		return -EFAULT;
+	ret = ascend_vm_walk_locked(vm, va, len, write, NULL, 0);
+	if (ret < 0)
+		return ret;
 
-	i = ascend_vm_find_range(map, offset);
 	while (len) {
-		const struct ascend_hbm_range *r = &map->ranges[i++];
-		u64 in = offset - r->offset;
-		size_t chunk = min_t(u64, len, r->size - in);
+		map = ascend_vm_piece_locked(vm, va, len, &offset, &avail);
+		if (IS_ERR(map))
+			return PTR_ERR(map);
+		if (map->as == ASCEND_AS_SYS && !adev->hw_ops->sys_rw)
+			return -EFAULT;
+		va += avail;
+		len -= avail;
+		i = ascend_vm_find_range(map, offset);
+		while (avail) {
+			const struct ascend_hbm_range *r = &map->ranges[i++];
+			u64 in = offset - r->offset;
+			size_t chunk = min_t(u64, avail, r->size - in);
 
-		if (map->as == ASCEND_AS_SYS)
-			ret = adev->hw_ops->sys_rw(adev->hw, r->addr + in, buf, chunk,
-					       write);
-		else
-			ret = adev->hw_ops->hbm_rw(adev->hw, r->addr + in, buf, chunk,
-					       write);
-		if (ret)
-			break;
-		buf += chunk;
-		offset += chunk;
-		len -= chunk;
+			if (map->as == ASCEND_AS_SYS)
+				ret = adev->hw_ops->sys_rw(adev->hw, r->addr + in,
+						       buf, chunk, write);
+			else
+				ret = adev->hw_ops->hbm_rw(adev->hw, r->addr + in,
+						       buf, chunk, write);
+			if (ret)
+				return ret;
+			buf += chunk;
+			offset += chunk;
+			avail -= chunk;
+		}
 	}
-	return ret;
+	return 0;
 }

@@ -111,6 +111,9 @@ struct ascend_vm_seg {
  *	@park links it in &ascend_vm.parked
  * @idle: mapped, but its memory was freed and is kept for a reuse
  *	(ascend_gem.c): the driver's look-ups fault (under &ascend_vm.lock)
+ * @noaccess: a mapping in a reservation whose access is NONE: its page
+ *	tables are empty and the driver's look-ups fault
+ * @kind: what the mapping is (&enum ascend_vm_kind)
  * @park: link in &ascend_vm.parked
  */
 struct ascend_vm_mapping {
@@ -124,8 +127,76 @@ struct ascend_vm_mapping {
 	bool orphan;
 	bool parked;
 	bool idle;
+	bool noaccess;
+	u8 kind;
 	struct list_head park;
 };
+
+/**
+ * enum ascend_vm_kind - what an &ascend_vm_mapping is
+ * @ASCEND_VM_BO: a buffer object's (ascend_gem.c) or pinned host memory
+ *	(ascend_host.c); the default, 0
+ * @ASCEND_VM_RESV: the VA range of a reservation (&struct ascend_vm_resv):
+ *	maps nothing itself (size 0); its parts do
+ * @ASCEND_VM_PART: a mapping inside a reservation (ascend_vmm.c), a node
+ *	of &ascend_vm_resv.parts, with no guard: parts that abut form one
+ *	contiguous range
+ */
+enum ascend_vm_kind {
+	ASCEND_VM_BO = 0,
+	ASCEND_VM_RESV,
+	ASCEND_VM_PART,
+};
+
+/**
+ * struct ascend_vm_resv - a reserved VA range (DRM_IOCTL_ASCEND_VA_RESERVE)
+ * @map: its node in &ascend_vm.mm, of kind %ASCEND_VM_RESV
+ * @parts: the mappings inside it (drm_mm over the range; under
+ *	&ascend_vm.lock)
+ * @nr_parts: nodes in @parts
+ */
+struct ascend_vm_resv {
+	struct ascend_vm_mapping map;
+	struct drm_mm parts;
+	unsigned int nr_parts;
+};
+
+/*
+ * Reserve [@va, @va + @size) of the window (@va 0: anywhere, aligned to
+ * @align).  -ENXIO without a window, -EINVAL outside it, -EEXIST if a
+ * wanted range is taken, -ENOSPC if no range is free.
+ */
+int ascend_vm_reserve(struct ascend_vm *vm, struct ascend_vm_resv *resv,
+		      u64 va, u64 size, u64 align);
+/* Give @resv back (it has no parts left); @vm->lock held. */
+void ascend_vm_release_locked(struct ascend_vm *vm, struct ascend_vm_resv *resv);
+/* The reservation starting at @va, or NULL; @vm->lock held. */
+struct ascend_vm_resv *ascend_vm_find_resv_locked(struct ascend_vm *vm,
+						  u64 va);
+/*
+ * The reservation holding all of [@va, @va + @size), or NULL; @vm->lock
+ * held.
+ */
+struct ascend_vm_resv *ascend_vm_resv_of_locked(struct ascend_vm *vm,
+						u64 va, u64 size);
+/* The part of @resv starting at @va, or NULL; @vm->lock held. */
+struct ascend_vm_mapping *ascend_vm_find_part_locked(struct ascend_vm_resv *resv,
+						     u64 va);
+/*
+ * Map @part (its @ranges, @nr_ranges, @size and @readonly / @noaccess set
+ * by the caller) at @va inside @resv, with @vm->lock held: -EEXIST if
+ * part of the range is mapped, -ENOMEM for page tables.
+ */
+int ascend_vm_map_part_locked(struct ascend_vm *vm, struct ascend_vm_resv *resv,
+			      struct ascend_vm_mapping *part, u64 va);
+/* Undo ascend_vm_map_part_locked(); the device faults there at once. */
+void ascend_vm_unmap_part_locked(struct ascend_vm *vm,
+				 struct ascend_vm_resv *resv,
+				 struct ascend_vm_mapping *part);
+/* Rewrite @part's page tables for @readonly / @noaccess; @vm->lock held. */
+int ascend_vm_protect_part_locked(struct ascend_vm *vm,
+				  struct ascend_vm_mapping *part,
+				  bool readonly, bool noaccess);
 
 /* Start address of @map in its address space (VA or host address). */
 static inline u64 ascend_vm_mapping_start(const struct ascend_vm_mapping *map)

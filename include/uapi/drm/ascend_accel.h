@@ -68,6 +68,12 @@ extern "C" {
 #define DRM_ASCEND_BO_FREE		0x17
 #define DRM_ASCEND_FREE_RING_CREATE	0x18
 #define DRM_ASCEND_QUEUE_ACTIVITY	0x19
+#define DRM_ASCEND_PHYS_ALLOC		0x1a
+#define DRM_ASCEND_VA_RESERVE		0x1b
+#define DRM_ASCEND_VA_RELEASE		0x1c
+#define DRM_ASCEND_VA_MAP		0x1d
+#define DRM_ASCEND_VA_UNMAP		0x1e
+#define DRM_ASCEND_VA_PROTECT		0x1f
 
 #define DRM_IOCTL_ASCEND_DEV_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_DEV_QUERY, struct drm_ascend_dev_query)
@@ -123,6 +129,18 @@ extern "C" {
 #define DRM_IOCTL_ASCEND_QUEUE_ACTIVITY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_QUEUE_ACTIVITY, \
 		 struct drm_ascend_queue_activity)
+#define DRM_IOCTL_ASCEND_PHYS_ALLOC \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_PHYS_ALLOC, struct drm_ascend_phys_alloc)
+#define DRM_IOCTL_ASCEND_VA_RESERVE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_VA_RESERVE, struct drm_ascend_va_reserve)
+#define DRM_IOCTL_ASCEND_VA_RELEASE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ASCEND_VA_RELEASE, struct drm_ascend_va_release)
+#define DRM_IOCTL_ASCEND_VA_MAP \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ASCEND_VA_MAP, struct drm_ascend_va_map)
+#define DRM_IOCTL_ASCEND_VA_UNMAP \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ASCEND_VA_UNMAP, struct drm_ascend_va_unmap)
+#define DRM_IOCTL_ASCEND_VA_PROTECT \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ASCEND_VA_PROTECT, struct drm_ascend_va_protect)
 
 /* ------------------------------------------------------------------------ */
 /* DEV_QUERY */
@@ -181,6 +199,12 @@ struct drm_ascend_dev_query {
 							 * commands through
 							 * peer windows, IPC
 							 * of notify words */
+#define DRM_ASCEND_CAP_VMM		(1ULL << 17)	/* PHYS_ALLOC, VA_RESERVE,
+							 * VA_RELEASE, VA_MAP,
+							 * VA_UNMAP, VA_PROTECT,
+							 * IPC of physical
+							 * memory, PRIME export
+							 * of it */
 
 #define DRM_ASCEND_SOC_NAME_LEN		32
 
@@ -588,6 +612,15 @@ struct drm_ascend_peer {
 #define DRM_ASCEND_IPC_NOTIFY		2	/* a notify's word: memory of 8
 						 * bytes, imported only as a
 						 * notify */
+#define DRM_ASCEND_IPC_PHYS		3	/* a physical allocation
+						 * (PHYS_ALLOC), imported as
+						 * one (%DRM_ASCEND_CAP_VMM) */
+/*
+ * Keys of %DRM_ASCEND_IPC_PHYS exports carry their meaning in the first
+ * 16 digits (8 of the index, 8 random); the other 48 are '0'.  So a key
+ * fits CANN's 64-bit shareable handle: the 16 digits read as hex.
+ */
+#define DRM_ASCEND_IPC_PHYS_KEY_DIGITS	16
 
 /* &drm_ascend_ipc_export.flags */
 #define DRM_ASCEND_IPC_NO_PID_CHECK	(1U << 0)	/* any process may import */
@@ -602,11 +635,16 @@ struct drm_ascend_peer {
  *	should live in it)
  * @size: in (MEM): bytes from @va, inside the same allocation, > 0;
  *	(NOTIFY): 8
- * @event: in (EVENT): event handle of this file
+ * @event: in (EVENT): event handle of this file; (PHYS): GEM handle of a
+ *	physical allocation this file holds (%DRM_IOCTL_ASCEND_PHYS_ALLOC or
+ *	an import), all of which is exported; @va and @size must be 0
  * @pad: must be 0
  * @key: out: NUL-terminated key of 64 lowercase hex digits, unguessable:
  *	224 of its bits come from the kernel's CSPRNG (the rest number the
- *	export, so that a look-up costs the same however many there are)
+ *	export, so that a look-up costs the same however many there are).
+ *	PHYS: 32 random bits only (%DRM_ASCEND_IPC_PHYS_KEY_DIGITS), since
+ *	CANN's handle has 64 bits: keep the pid check on, or pass a dma-buf
+ *	fd (PRIME) instead
  * @pad2: must be 0
  *
  * Without %DRM_ASCEND_IPC_NO_PID_CHECK only processes added with
@@ -652,16 +690,18 @@ struct drm_ascend_ipc_set_pid {
  * struct drm_ascend_ipc_import - import an exported object into this file
  * @key: in: the exporter's key
  * @pad: must be 0
- * @type: in: what the caller expects, DRM_ASCEND_IPC_MEM, _EVENT or
- *	_NOTIFY
+ * @type: in: what the caller expects, DRM_ASCEND_IPC_MEM, _EVENT, _NOTIFY
+ *	or _PHYS
  * @flags: in: must be 0
  * @va: out (MEM, NOTIFY): device VA of the memory (NOTIFY: of the word) in
- *	this file's VA window
- * @size: out (MEM, NOTIFY): bytes
+ *	this file's VA window; (PHYS): 0, nothing is mapped
+ * @size: out (MEM, NOTIFY, PHYS): bytes
  * @handle: out: GEM handle (MEM, NOTIFY; DRM_IOCTL_GEM_CLOSE releases the
- *	import)
+ *	import), GEM handle of a physical allocation (PHYS; map it with
+ *	%DRM_IOCTL_ASCEND_VA_MAP, close it with DRM_IOCTL_GEM_CLOSE)
  *	or event handle (EVENT; DRM_IOCTL_ASCEND_EVENT_DESTROY releases it)
- * @pad2: must be 0
+ * @page_size: in: must be 0; out (PHYS): page size of the allocation (was
+ *	a pad, which had to be 0)
  *
  * The importer's file must be on the exporter's device.  An unknown key, a
  * closed export, a key of another type and a process not allowed to import
@@ -675,7 +715,7 @@ struct drm_ascend_ipc_import {
 	__u64 va;
 	__u64 size;
 	__u32 handle;
-	__u32 pad2;
+	__u32 page_size;
 };
 
 /**
@@ -689,6 +729,145 @@ struct drm_ascend_ipc_import {
 struct drm_ascend_ipc_close {
 	char key[DRM_ASCEND_IPC_KEY_LEN];
 	__u8 pad[7];
+};
+
+/* ------------------------------------------------------------------------ */
+/*
+ * Virtual memory management (%DRM_ASCEND_CAP_VMM): physical allocations
+ * without a VA, VA reservations inside the VA window, and mappings of
+ * the one into the other, as CANN's aclrtMallocPhysical /
+ * aclrtReserveMemAddress / aclrtMapMem use them.
+ *
+ * A physical allocation is a GEM object of its own kind: DRM_IOCTL_GEM_CLOSE
+ * drops the handle, and the memory lives on while any mapping, IPC export
+ * or dma-buf (DRM_IOCTL_PRIME_HANDLE_TO_FD; importing the fd into a file
+ * of the same device gives a handle to the same allocation) holds it.  It
+ * is charged to the user who allocated it until the memory is freed.
+ */
+
+/**
+ * struct drm_ascend_phys_alloc - allocate device memory without mapping it
+ * @size: in: bytes, > 0; rounded up to the page size
+ * @policy: in: one of &enum drm_ascend_bo_policy
+ * @flags: in: %DRM_ASCEND_BO_P2P or 0
+ * @alloc_size: out: bytes reserved (a multiple of @page_size)
+ * @handle: out: GEM handle of the allocation
+ * @page_size: out: page size of the backing; mappings of it are aligned to
+ *	it in VA, size and offset
+ *
+ * -ENOSPC when the device memory cannot satisfy it, -EDQUOT beyond the
+ * user's share.
+ */
+struct drm_ascend_phys_alloc {
+	__u64 size;
+	__u32 policy;
+	__u32 flags;
+	__u64 alloc_size;
+	__u32 handle;
+	__u32 page_size;
+};
+
+/* Most reservations one file holds, and mappings in all of them. */
+#define DRM_ASCEND_VA_MAX_RESERVATIONS	4096
+#define DRM_ASCEND_VA_MAX_MAPPINGS	65536
+
+/**
+ * struct drm_ascend_va_reserve - reserve a range of the VA window
+ * @va: in: the start wanted (0: any), aligned to @align; out: the start
+ * @size: in: bytes, > 0, a multiple of 2 MiB
+ * @align: in: a power of two from 2 MiB to 1 GiB, or 0 (2 MiB; 1 GiB for
+ *	sizes of 1 GiB and more)
+ * @flags: in: must be 0
+ * @pad: must be 0
+ *
+ * Nothing in the range is mapped: every device access to it faults until
+ * %DRM_IOCTL_ASCEND_VA_MAP maps memory there.  -ENXIO without a VA window,
+ * -ENOSPC when the window has no such free range, -EEXIST when the wanted
+ * range is not free, -EINVAL when it is not inside the window, -EMFILE
+ * beyond %DRM_ASCEND_VA_MAX_RESERVATIONS.
+ */
+struct drm_ascend_va_reserve {
+	__u64 va;
+	__u64 size;
+	__u64 align;
+	__u32 flags;
+	__u32 pad;
+};
+
+/**
+ * struct drm_ascend_va_release - give a reservation back
+ * @va: in: its start
+ *
+ * -ENOENT if no reservation starts at @va, -EBUSY while anything is still
+ * mapped in it.
+ */
+struct drm_ascend_va_release {
+	__u64 va;
+};
+
+/* &drm_ascend_va_map.flags */
+#define DRM_ASCEND_VA_MAP_READONLY	(1U << 0)	/* the device may only read */
+#define DRM_ASCEND_VA_MAP_NOACCESS	(1U << 1)	/* mapped, every access faults
+							 * until VA_PROTECT */
+#define DRM_ASCEND_VA_MAP_FLAGS		(DRM_ASCEND_VA_MAP_READONLY | \
+					 DRM_ASCEND_VA_MAP_NOACCESS)
+
+/**
+ * struct drm_ascend_va_map - map a physical allocation into a reservation
+ * @va: in: where, inside one reservation
+ * @size: in: bytes, > 0
+ * @offset: in: first byte of the allocation mapped
+ * @handle: in: GEM handle of a physical allocation
+ * @flags: in: DRM_ASCEND_VA_MAP_* flags
+ *
+ * @va, @size and @offset are multiples of the allocation's page size;
+ * [@offset, @offset + @size) lies inside it.  Mappings are contiguous to
+ * each other where they abut: a copy or a kernel may run across them.
+ * One allocation may be mapped any number of times, in any reservation.
+ * -EINVAL for misalignment or a range outside the allocation or outside
+ * one reservation, -ENOENT for a handle that is no physical allocation,
+ * -EEXIST if part of the range is mapped already, -EMFILE beyond
+ * %DRM_ASCEND_VA_MAX_MAPPINGS.
+ */
+struct drm_ascend_va_map {
+	__u64 va;
+	__u64 size;
+	__u64 offset;
+	__u32 handle;
+	__u32 flags;
+};
+
+/**
+ * struct drm_ascend_va_unmap - remove a mapping
+ * @va: in: the start of a mapping made by %DRM_IOCTL_ASCEND_VA_MAP
+ *
+ * The range faults for the device at once; the memory it mapped stays
+ * allocated until the file's work queued before the unmap completed.
+ * -ENOENT if no mapping starts at @va.
+ */
+struct drm_ascend_va_unmap {
+	__u64 va;
+};
+
+/* &drm_ascend_va_protect.access */
+#define DRM_ASCEND_VA_ACCESS_NONE	0	/* every access faults */
+#define DRM_ASCEND_VA_ACCESS_READ	1	/* reads only */
+#define DRM_ASCEND_VA_ACCESS_READWRITE	3	/* reads and writes */
+
+/**
+ * struct drm_ascend_va_protect - change what the device may do to a mapping
+ * @va: in: the start of a mapping
+ * @size: in: its size
+ * @access: in: DRM_ASCEND_VA_ACCESS_*
+ * @pad: must be 0
+ *
+ * -ENOENT if no mapping is exactly [@va, @va + @size).
+ */
+struct drm_ascend_va_protect {
+	__u64 va;
+	__u64 size;
+	__u32 access;
+	__u32 pad;
 };
 
 /* ------------------------------------------------------------------------ */

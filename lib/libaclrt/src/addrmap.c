@@ -315,10 +315,21 @@ int addrmap_insert(const struct acl_alloc *a)
 /* Remove the allocation starting exactly at @va. */
 bool addrmap_remove(uintptr_t va, struct acl_alloc *out)
 {
+	return addrmap_remove_unless(va, 0, out);
+}
+
+bool addrmap_remove_unless(uintptr_t va, uint32_t hflags, struct acl_alloc *out)
+{
+	const struct node *f;
 	struct node *n = NULL;
 	bool found;
 
 	pthread_rwlock_wrlock(&m_lock);
+	f = hflags ? floor_node(va) : NULL;
+	if (f && f->a.va == va && (f->a.hflags & hflags)) {
+		pthread_rwlock_unlock(&m_lock);
+		return false;
+	}
 	m_root = remove_va(m_root, va, &n);
 	found = n != NULL;
 	if (found) {

@@ -142,7 +142,7 @@ int devnode_query(int fd, uint32_t type, void *buf, uint32_t *size);
 
 /* handle.c: registry of live opaque handles (streams, binaries, ...) */
 enum handle_type { H_STREAM = 1, H_BINARY, H_FUNC, H_ARGS, H_EVENT, H_CONTEXT, H_NOTIFY,
-		   H_CNT_NOTIFY };
+		   H_CNT_NOTIFY, H_PHYS };
 void handle_add(void *p, enum handle_type type);
 void handle_del(void *p);
 bool handle_ok(const void *p, enum handle_type type);
@@ -311,13 +311,15 @@ struct acl_alloc {
 	uint32_t page_size;	/* 4 KiB, 2 MiB or 1 GiB (device memory) */
 	int dev_id;
 	enum alloc_kind kind;
-	uint32_t hflags;	/* ALLOC_HOST: HOST_F_* (host.c) */
+	uint32_t hflags;	/* ALLOC_HOST: HOST_F_* (host.c); ALLOC_DEVICE: DEV_F_* */
 };
 /* How acl host memory came to be (acl_alloc.hflags). */
 #define HOST_F_ALLOC		(1U << 0)	/* aclrtMallocHost: driver pages, mmap'd */
 #define HOST_F_REGISTERED	(1U << 1)	/* aclrtHostRegister*: the caller's pages */
 #define HOST_F_READONLY		(1U << 2)	/* the device may only read it */
 #define HOST_F_ORPHAN		(1U << 3)	/* its device was reset: CPU-only now */
+/* Device memory flags (acl_alloc.hflags of ALLOC_DEVICE). */
+#define DEV_F_RESERVED		(1U << 8)	/* a VA reservation (vmm.c), not aclrtMalloc's */
 /* What an address is, as far as this process knows. */
 enum addr_class {
 	ADDR_PAGEABLE = 0,		/* host memory acl does not know */
@@ -327,6 +329,8 @@ enum addr_class {
 };
 int addrmap_insert(const struct acl_alloc *a);
 bool addrmap_remove(uintptr_t va, struct acl_alloc *out);
+/* addrmap_remove(), unless the allocation there has one of @hflags. */
+bool addrmap_remove_unless(uintptr_t va, uint32_t hflags, struct acl_alloc *out);
 bool addrmap_find(uintptr_t p, struct acl_alloc *out);	/* containing p */
 enum addr_class addrmap_classify(const void *p, struct acl_alloc *out);
 /* both sides of a copy under one read lock */
@@ -431,6 +435,14 @@ aclError ipc_export(struct acl_device *dev, uint32_t type, uint32_t flags, uint6
 		    uint64_t size, uint32_t event, char key[DRM_ASCEND_IPC_KEY_LEN]);
 aclError ipc_import(struct acl_device *dev, const char key[DRM_ASCEND_IPC_KEY_LEN],
 		    uint32_t type, struct drm_ascend_ipc_import *out);
+aclError ipc_check_pids(const int32_t *pid, size_t num);
+aclError ipc_set_pids(struct acl_device *dev, const char key[DRM_ASCEND_IPC_KEY_LEN],
+		      const int32_t *pid, size_t num);
+
+/* vmm.c: physical allocations, reservations, their mappings */
+void vmm_release_device(struct acl_device *dev);	/* dev rw write-held */
+/* The mapping holding @p in a reservation: its start and size. */
+bool vmm_mapping_of(const void *p, uintptr_t *base, size_t *size, uint32_t *page_size);
 
 /* init.c */
 void acl_register_atexit(void);

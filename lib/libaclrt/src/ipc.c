@@ -163,6 +163,37 @@ aclError ipc_import(struct acl_device *dev, const char key[KEYLEN], uint32_t typ
 	return ipc_errno(e, dev, "importing failed");
 }
 
+/* @pid[0..@num) as the allow-list ioctl takes them: 1..1024 process ids. */
+aclError ipc_check_pids(const int32_t *pid, size_t num)
+{
+	size_t i;
+
+	if (!pid)
+		return acl_err_at(acl_api_name, ACL_ERROR_INVALID_PARAM, "pid is NULL");
+	if (num == 0 || num > 1024)
+		return acl_err_at(acl_api_name, ACL_ERROR_INVALID_PARAM,
+				  "the number of pids, %zu, is not in 1..1024", num);
+	for (i = 0; i < num; i++)
+		if (pid[i] <= 0)
+			return acl_err_at(acl_api_name, ACL_ERROR_INVALID_PARAM,
+					  "pid[%zu] = %d is not a process id", i, pid[i]);
+	return ACL_SUCCESS;
+}
+
+/* Allow @pid[0..@num) (checked) to import @key, an export on @dev. */
+aclError ipc_set_pids(struct acl_device *dev, const char key[KEYLEN], const int32_t *pid,
+		      size_t num)
+{
+	struct drm_ascend_ipc_set_pid sp = { 0 };
+
+	memcpy(sp.key, key, KEYLEN);
+	sp.pids = (uintptr_t)pid;
+	sp.count = (uint32_t)num;
+	if (drmIoctl(dev->fd, DRM_IOCTL_ASCEND_IPC_SET_PID, &sp))
+		return ipc_errno(errno, dev, "setting the processes allowed to import failed");
+	return ACL_SUCCESS;
+}
+
 aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len, uint64_t flags)
 {
 	struct acl_device *dev;
@@ -207,25 +238,18 @@ aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t le
 
 aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num)
 {
-	struct drm_ascend_ipc_set_pid sp = { 0 };
 	struct acl_device *dev;
 	char k[KEYLEN];
 	aclError ret;
-	size_t i;
 	int id;
 
 	API_ENTER();
 	ret = take_key(key, k);
 	if (ret)
 		return ret;
-	if (!pid)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "pid is NULL");
-	if (num == 0 || num > 1024)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "num %zu is not in 1..1024", num);
-	for (i = 0; i < num; i++)
-		if (pid[i] <= 0)
-			return acl_err(ACL_ERROR_INVALID_PARAM, "pid[%zu] = %d is not a process id",
-				       i, pid[i]);
+	ret = ipc_check_pids(pid, num);
+	if (ret)
+		return ret;
 	id = find_dev(k, false);
 	if (id < 0)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
@@ -234,11 +258,7 @@ aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num)
 	ret = dev_acquire(id, &dev);
 	if (ret)
 		return ret;
-	memcpy(sp.key, k, KEYLEN);
-	sp.pids = (uintptr_t)pid;
-	sp.count = (uint32_t)num;
-	if (drmIoctl(dev->fd, DRM_IOCTL_ASCEND_IPC_SET_PID, &sp))
-		ret = ipc_errno(errno, dev, "setting the processes allowed to import failed");
+	ret = ipc_set_pids(dev, k, pid, num);
 	dev_release(dev);
 	return ret;
 }

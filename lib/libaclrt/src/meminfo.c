@@ -141,6 +141,12 @@ aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attribut
 		attributes->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
 		attributes->location.id = (uint32_t)a.dev_id;
 		attributes->pageSize = a.page_size;
+		if (a.hflags & DEV_F_RESERVED) {	/* the mapping's pages */
+			uintptr_t base;
+			size_t size;
+
+			vmm_mapping_of(ptr, &base, &size, &attributes->pageSize);
+		}
 		break;
 	case ADDR_HOST:
 		attributes->location.type = ACL_MEM_LOCATION_TYPE_HOST;
@@ -169,6 +175,11 @@ aclError aclrtMemGetAddressRange(void *ptr, void **pbase, size_t *psize)
 	if (addrmap_classify(ptr, &a) != ADDR_DEVICE)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "%p is not inside a live device allocation", ptr);
+	/* in a reservation: the mapping holding it (CANN's "mapped block") */
+	if ((a.hflags & DEV_F_RESERVED) &&
+	    !vmm_mapping_of(ptr, &a.va, &a.size, &a.page_size))
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "%p is inside a reservation but not mapped (aclrtMapMem)", ptr);
 	if (pbase)
 		*pbase = (void *)a.va;
 	if (psize)

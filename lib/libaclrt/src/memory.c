@@ -334,8 +334,14 @@ static aclError dev_free(void *devPtr, bool sync)
 	if (ret)
 		return ret;
 	/* Without a sync, removing is the check: one lookup, not two. */
-	if (!sync && addrmap_remove((uintptr_t)devPtr, &a))
+	if (!sync && addrmap_remove_unless((uintptr_t)devPtr, DEV_F_RESERVED, &a))
 		goto free;
+	if (addrmap_find((uintptr_t)devPtr, &a) && (a.hflags & DEV_F_RESERVED)) {
+		dev_release(dev);
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "%p is in a range from aclrtReserveMemAddress: unmap it with aclrtUnmapMem and release it with aclrtReleaseMemAddress",
+			       devPtr);
+	}
 	if (!addrmap_find((uintptr_t)devPtr, &a) || a.va != (uintptr_t)devPtr) {
 		dev_release(dev);
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
@@ -350,7 +356,7 @@ static aclError dev_free(void *devPtr, bool sync)
 		}
 	}
 	/* Another thread may have freed it meanwhile: remove decides. */
-	if (!addrmap_remove((uintptr_t)devPtr, &a)) {
+	if (!addrmap_remove_unless((uintptr_t)devPtr, DEV_F_RESERVED, &a)) {
 		dev_release(dev);
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "%p was freed by another thread meanwhile", devPtr);
@@ -381,8 +387,10 @@ void memory_release_device(struct acl_device *dev)
 	size_t n, i;
 
 	host_release_device(dev);	/* host.c: pinned host memory, staging */
+	vmm_release_device(dev);
 	n = addrmap_take_device(dev->id, &list);
 	for (i = 0; i < n; i++)
-		bo_free(dev->fd, list[i].va, list[i].handle);
+		if (!(list[i].hflags & DEV_F_RESERVED))
+			bo_free(dev->fd, list[i].va, list[i].handle);
 	free(list);
 }
