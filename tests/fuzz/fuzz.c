@@ -54,6 +54,8 @@
 #define FZ_MAX_QUEUES	4
 #define FZ_MAX_EVENTS	16
 #define FZ_MAX_KEYS	8
+#define FZ_MAX_PHYS	8
+#define FZ_MAX_RESV	4
 #define FZ_MAX_MAPS	256
 #define FZ_SCRATCH	(64 * 1024)
 #define FZ_REG_PAGES	16
@@ -161,6 +163,8 @@ struct fz_proc {
 	uint32_t events[FZ_MAX_EVENTS];
 	uint64_t event_gen[FZ_MAX_EVENTS];
 	char keys[FZ_MAX_KEYS][DRM_ASCEND_IPC_KEY_LEN];	/* our IPC exports */
+	struct fz_obj phys[FZ_MAX_PHYS];	/* PHYS_ALLOC: handle, page size */
+	struct fz_obj resv[FZ_MAX_RESV];	/* VA_RESERVE ranges */
 	uint32_t stale[32];			/* closed handles, for reuse */
 	struct fz_map maps[FZ_MAX_MAPS];	/* unmapped at the end */
 	unsigned int nmaps;
@@ -294,7 +298,12 @@ static uint64_t gen_dev_addr(struct fz_proc *p, uint64_t *room)
 	switch (rndn(12)) {
 	case 0: return 0;
 	case 1: return FZ_KERNEL_ADDR + rndn(1 << 20);
-	case 2: return p->win_base + rndn(p->win_size ? p->win_size : 1);
+	case 2:
+		if (chance(50)) {	/* inside a reservation: mapped or a hole */
+			o = &p->resv[rndn(FZ_MAX_RESV)];
+			break;
+		}
+		return p->win_base + rndn(p->win_size ? p->win_size : 1);
 	case 3: return rnd();
 	case 4: return (uint64_t)(uintptr_t)p->none_page;
 	case 5: /* a stale VA (freed BO) or one past the end */
@@ -985,6 +994,155 @@ static void op_ipc(struct fz_proc *p)
 			pthread_mutex_unlock(&p->lock);
 		}
 		break;
+	}
+	}
+}
+
+/*
+ * Virtual memory management: physical allocations (sane and junk sizes,
+ * policies, flags), reservations (anywhere, at a wanted address inside
+ * and outside the window, junk alignments), maps of our allocations and of
+ * other handles at aligned and misaligned places inside and across
+ * reservations, unmaps and protects of starts and non-starts, releases of
+ * reservations still mapped; the physical allocations exported as IPC
+ * keys and imported back, and passed through PRIME.  Copies reach the
+ * reservations through gen_dev_addr().
+ */
+static void op_vmm(struct fz_proc *p)
+{
+	unsigned int i = rndn(FZ_MAX_PHYS), r = rndn(FZ_MAX_RESV);
+	uint64_t raddr, rsize, page, handle;
+
+	fz_obj_get(&p->resv[r], &raddr, &rsize);
+	pthread_mutex_lock(&p->lock);
+	handle = p->phys[i].live ? p->phys[i].handle : gen_handle(p, (int)rndn(2));
+	page = p->phys[i].live ? p->phys[i].size : 4096;
+	pthread_mutex_unlock(&p->lock);
+	switch (rndn(8)) {
+	case 0: {
+		struct drm_ascend_phys_alloc a = { 0 };
+
+		a.size = chance(85) ? (chance(50) ? 4096 * (1 + rndn(16)) : (2ULL << 20)) :
+			 gen_size(0);
+		a.policy = chance(85) ? (chance(50) ? DRM_ASCEND_BO_NORMAL_ONLY :
+				DRM_ASCEND_BO_HUGE_ONLY) : (uint32_t)rndn(6);
+		a.flags = chance(90) ? 0 : gen_flags32();
+		if (fz_ioctl(p, DRM_IOCTL_ASCEND_PHYS_ALLOC, &a))
+			return;
+		pthread_mutex_lock(&p->lock);
+		if (p->phys[i].live && chance(70)) {
+			struct drm_gem_close c = { .handle = p->phys[i].handle };
+
+			fz_ioctl(p, DRM_IOCTL_GEM_CLOSE, &c);	/* mappings keep it */
+		}
+		p->phys[i].handle = a.handle;
+		p->phys[i].live = 1;
+		fz_obj_set(&p->phys[i], a.alloc_size, a.page_size);
+		pthread_mutex_unlock(&p->lock);
+		return;
+	}
+	case 1: {
+		struct drm_ascend_va_reserve v = { 0 };
+
+		v.size = chance(85) ? (2ULL << 20) * (1 + rndn(8)) : gen_size(0);
+		v.align = chance(80) ? 0 : chance(50) ? 1ULL << rndn(40) : rnd();
+		v.va = chance(70) ? 0 : chance(60) ? (p->win_base + rndn(p->win_size + 1)) &
+						    ~((2ULL << 20) - 1) : rnd();
+		v.flags = chance(95) ? 0 : gen_flags32();
+		v.pad = chance(95) ? 0 : 1;
+		if (fz_ioctl(p, DRM_IOCTL_ASCEND_VA_RESERVE, &v))
+			return;
+		if (raddr && chance(50)) {
+			struct drm_ascend_va_release rel = { .va = raddr };
+
+			fz_ioctl(p, DRM_IOCTL_ASCEND_VA_RELEASE, &rel);
+		}
+		fz_obj_set(&p->resv[r], v.va, v.size);
+		return;
+	}
+	case 2: {
+		struct drm_ascend_va_release rel = { 0 };
+
+		rel.va = chance(80) ? raddr : raddr + rndn(rsize + 1);
+		fz_ioctl(p, DRM_IOCTL_ASCEND_VA_RELEASE, &rel);
+		return;
+	}
+	case 3: case 4: {
+		struct drm_ascend_va_map m = { 0 };
+		uint64_t psize = 0, pg = 0;
+
+		fz_obj_get(&p->phys[i], &psize, &pg);
+		if (!pg)
+			pg = page;
+		m.va = raddr + (chance(80) ? rndn(rsize / (pg ? pg : 1) + 1) * pg : rndn(rsize + 1));
+		m.size = chance(80) ? (chance(60) ? psize : pg) : gen_size(rsize);
+		m.offset = chance(80) ? 0 : chance(50) ? pg * rndn(4) : rnd();
+		m.handle = (uint32_t)handle;
+		m.flags = chance(80) ? (uint32_t)rndn(3) & DRM_ASCEND_VA_MAP_READONLY :
+			  gen_flags32();
+		fz_ioctl(p, DRM_IOCTL_ASCEND_VA_MAP, &m);
+		return;
+	}
+	case 5: {
+		struct drm_ascend_va_unmap u = { 0 };
+		struct drm_ascend_va_protect pr = { 0 };
+
+		u.va = raddr + (chance(70) ? rndn(rsize / (2ULL << 20) + 1) * (2ULL << 20) :
+				rndn(rsize + 1));
+		if (chance(60)) {
+			fz_ioctl(p, DRM_IOCTL_ASCEND_VA_UNMAP, &u);
+			return;
+		}
+		pr.va = u.va;
+		pr.size = chance(70) ? page : gen_size(rsize);
+		pr.access = chance(85) ? (uint32_t)rndn(4) : gen_flags32();
+		pr.pad = chance(95) ? 0 : 1;
+		fz_ioctl(p, DRM_IOCTL_ASCEND_VA_PROTECT, &pr);
+		return;
+	}
+	case 6: {
+		struct drm_ascend_ipc_export e = { 0 };
+		struct drm_ascend_ipc_import im = { 0 };
+
+		e.type = DRM_ASCEND_IPC_PHYS;
+		e.flags = chance(70) ? DRM_ASCEND_IPC_NO_PID_CHECK : 0;
+		e.event = (uint32_t)handle;
+		if (chance(10))
+			e.va = rnd();
+		if (fz_ioctl(p, DRM_IOCTL_ASCEND_IPC_EXPORT, &e))
+			return;
+		memcpy(im.key, e.key, sizeof(im.key));
+		im.type = chance(90) ? DRM_ASCEND_IPC_PHYS : DRM_ASCEND_IPC_MEM;
+		if (!fz_ioctl(p, DRM_IOCTL_ASCEND_IPC_IMPORT, &im) && chance(50)) {
+			struct drm_gem_close c = { .handle = im.handle };
+
+			fz_ioctl(p, DRM_IOCTL_GEM_CLOSE, &c);
+		}
+		if (chance(50)) {
+			struct drm_ascend_ipc_close c = { 0 };
+
+			memcpy(c.key, e.key, sizeof(c.key));
+			fz_ioctl(p, DRM_IOCTL_ASCEND_IPC_CLOSE, &c);
+		} else {
+			pthread_mutex_lock(&p->lock);
+			memcpy(p->keys[rndn(FZ_MAX_KEYS)], e.key, sizeof(e.key));
+			pthread_mutex_unlock(&p->lock);
+		}
+		return;
+	}
+	default: {
+		struct drm_prime_handle ph = { .handle = (uint32_t)handle, .flags = DRM_CLOEXEC };
+
+		if (fz_ioctl(p, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph))
+			return;
+		ph.handle = 0;
+		if (!fz_ioctl(p, DRM_IOCTL_PRIME_FD_TO_HANDLE, &ph) && chance(30)) {
+			struct drm_gem_close c = { .handle = ph.handle };
+
+			fz_ioctl(p, DRM_IOCTL_GEM_CLOSE, &c);
+		}
+		close(ph.fd);
+		return;
 	}
 	}
 }
@@ -1741,7 +1899,7 @@ static void fz_step(struct fz_proc *p)
 	unsigned int fam = p->o->families;
 
 	for (;;) {
-		switch (rndn(15)) {
+		switch (rndn(16)) {
 		case 0: if (fam & FUZZ_F_QUERY) { FZ_OP("query"); op_query(p); return; } break;
 		case 1: if (fam & FUZZ_F_MEM) { FZ_OP("va_window"); op_va_window(p); return; } break;
 		case 2: case 3: if (fam & FUZZ_F_MEM) { FZ_OP("bo_create"); op_bo_create(p); return; } break;
@@ -1767,6 +1925,7 @@ static void fz_step(struct fz_proc *p)
 		case 10: if (fam & FUZZ_F_QUEUE) { FZ_OP("queue_create"); op_queue_create(p); return; } break;
 		case 11: if (fam & FUZZ_F_QUEUE) { FZ_OP("queue_misc"); op_queue_misc(p); return; } break;
 		case 12: if (fam & FUZZ_F_IPC) { FZ_OP("ipc"); op_ipc(p); return; } break;
+		case 13: if (fam & FUZZ_F_VMM) { FZ_OP("vmm"); op_vmm(p); return; } break;
 		default: if (fam & FUZZ_F_QUEUE) { FZ_OP("ring"); op_ring(p); return; } break;
 		}
 	}

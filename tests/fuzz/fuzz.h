@@ -20,7 +20,10 @@
 #define FUZZ_F_PRIME	(1u << 5)	/* PRIME handle<->fd, GEM flink/open */
 #define FUZZ_F_IPC	(1u << 6)	/* IPC_EXPORT/SET_PID/IMPORT/CLOSE (memory,
 					 * events, notify words) */
-#define FUZZ_F_ALL	0x7fu
+#define FUZZ_F_VMM	(1u << 7)	/* PHYS_ALLOC, VA_RESERVE/RELEASE/MAP/
+					 * UNMAP/PROTECT, IPC and PRIME of
+					 * physical allocations */
+#define FUZZ_F_ALL	0xffu
 
 struct fuzz_opts {
 	uint64_t seed;		/* 0: from the clock */

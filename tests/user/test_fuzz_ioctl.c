@@ -88,6 +88,11 @@ TEST(fuzz_host_alloc_register)
 	run(FUZZ_F_HOST | FUZZ_F_MEM, 1, 3, 8, 0);
 }
 
+TEST(fuzz_physical_memory_reservations_maps)
+{
+	run(FUZZ_F_VMM | FUZZ_F_MEM | FUZZ_F_QUEUE, 1, 3, 8, 0);
+}
+
 TEST(fuzz_events)
 {
 	run(FUZZ_F_EVENT | FUZZ_F_QUEUE, 1, 2, 5, 0);

@@ -366,6 +366,50 @@ static int bench_malloc_free(void)
 }
 
 /*
+ * map_unmap_2m_pair (#17): aclrtMapMem + aclrtUnmapMem of one 2 MiB
+ * physical allocation in a reservation, per pair, in no-op ioctls.
+ */
+static int bench_map_unmap(void)
+{
+	aclrtPhysicalMemProp prop;
+	aclrtDrvMemHandle h = NULL;
+	double per[PAIR_BATCHES];
+	void *v = NULL;
+	uint64_t t0;
+	aclError r;
+	int b, i;
+
+	memset(&prop, 0, sizeof(prop));
+	prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+	prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+	prop.memAttr = ACL_HBM_MEM_HUGE;
+	r = aclrtMallocPhysical(&h, 2UL << 20, &prop, 0);
+	if (r)
+		return fail("aclrtMallocPhysical", r);
+	r = aclrtReserveMemAddress(&v, 2UL << 20, 0, NULL, 0);
+	if (r)
+		return fail("aclrtReserveMemAddress", r);
+	for (b = -1; b < PAIR_BATCHES; b++) {
+		t0 = now_ns();
+		for (i = 0; i < PAIR_BATCH; i++) {
+			r = aclrtMapMem(v, 2UL << 20, 0, h, 0);
+			if (r)
+				return fail("aclrtMapMem", r);
+			r = aclrtUnmapMem(v);
+			if (r)
+				return fail("aclrtUnmapMem", r);
+		}
+		if (b >= 0)
+			per[b] = (double)(now_ns() - t0) / PAIR_BATCH;
+	}
+	emit("map_unmap_2m_pair", median(per, PAIR_BATCHES), "ns", base_ns, "ns/no-op ioctl",
+	     4, "max", "aclrtMapMem+aclrtUnmapMem of a 2 MiB physical allocation");
+	aclrtReleaseMemAddress(v);
+	aclrtFreePhysical(h);
+	return 0;
+}
+
+/*
  * What the enqueue path is made of, in this VM: a mutex lock+unlock pair, a
  * full fence (the NEED_WAKEUP handshake) and a 128-byte ring-slot copy, in
  * ns each.  Printed next to the enqueue figure to explain it.
@@ -2200,6 +2244,8 @@ int main(void)
 
 	if (selected("malloc_free_pair"))
 		ret |= bench_malloc_free();
+	if (selected("map_unmap_2m_pair"))
+		ret |= bench_map_unmap();
 	if (selected("async_enqueue_per_op"))
 		ret |= bench_async_enqueue(&k);
 	if (selected("async_copy_enqueue_per_op"))
