@@ -20,7 +20,9 @@
 #define FUZZ_F_PRIME	(1u << 5)	/* PRIME handle<->fd, GEM flink/open */
 #define FUZZ_F_IPC	(1u << 6)	/* IPC_EXPORT/SET_PID/IMPORT/CLOSE (memory,
 					 * events, notify words) */
-#define FUZZ_F_ALL	0x7fu
+#define FUZZ_F_CMDLIST	(1u << 7)	/* ring CALLs of hostile command lists in
+					 * our memory: SWITCH, JUMP, nesting */
+#define FUZZ_F_ALL	0xffu
 
 struct fuzz_opts {
 	uint64_t seed;		/* 0: from the clock */
