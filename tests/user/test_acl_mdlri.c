@@ -357,6 +357,74 @@ TEST(fault_in_replay_is_per_stream)
 	aclrtFree(p);
 }
 
+static int dev_int(const int *p)
+{
+	int v = -1;
+
+	REQUIRE_ACL(aclrtMemcpy(&v, sizeof(v), p, sizeof(v), ACL_MEMCPY_DEVICE_TO_HOST));
+	return v;
+}
+
+/*
+ * A kernel task's arguments set with aclmdlRITaskSetParams take effect
+ * with aclmdlRIUpdate, from the next replay on.
+ */
+TEST(updated_kernel_argument)
+{
+	struct {
+		int *p;
+		int v;
+	} args;
+	aclmdlRITaskParams tp;
+	aclmdlRITaskType type;
+	aclmdlRITask tasks[4];
+	uint32_t nt = 4;
+	aclrtStream s, x;
+	aclmdlRI m;
+	int *p;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtCreateStream(&x));
+	p = dev_ints(0);
+	CHECK_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	CHECK_ACL_OK(launch_write(s, p, 1, 1));
+	REQUIRE_ACL(aclmdlRICaptureEnd(s, &m));
+	CHECK_ACL_OK(aclmdlRIExecuteAsync(m, x));
+	CHECK_ACL_OK(aclrtSynchronizeStream(x));
+	CHECK_EQ(dev_int(p), 1);
+
+	CHECK_ACL_OK(aclmdlRIGetTasksByStream(s, tasks, &nt));
+	CHECK_EQ(nt, 1u);
+	CHECK_ACL_OK(aclmdlRITaskGetType(tasks[0], &type));
+	CHECK_EQ(type, ACL_MODEL_RI_TASK_KERNEL);
+	CHECK_ACL_OK(aclmdlRITaskGetParams(tasks[0], &tp));
+	CHECK_EQ(tp.kernelTaskParams.argsSize, sizeof(args));
+	CHECK_EQ(tp.kernelTaskParams.numBlocks, 1u);
+	memcpy(&args, tp.kernelTaskParams.args, sizeof(args));
+	CHECK(args.p == p && args.v == 1);
+	args.v = 2;
+	tp.kernelTaskParams.args = &args;
+	CHECK_ACL_OK(aclmdlRITaskSetParams(tasks[0], &tp));
+	/* not in the list before aclmdlRIUpdate */
+	CHECK_ACL_OK(aclmdlRIExecuteAsync(m, x));
+	CHECK_ACL_OK(aclrtSynchronizeStream(x));
+	CHECK_EQ(dev_int(p), 1);
+	CHECK_ACL_OK(aclmdlRIUpdate(m));
+	CHECK_ACL_OK(aclmdlRIExecuteAsync(m, x));
+	CHECK_ACL_OK(aclrtSynchronizeStream(x));
+	CHECK_EQ(dev_int(p), 2);
+	/* a wrong size is refused, the task unchanged */
+	tp.kernelTaskParams.argsSize = 3;
+	CHECK_ACL_ERR(aclmdlRITaskSetParams(tasks[0], &tp), ACL_ERROR_INVALID_PARAM);
+	nt = 0;
+	CHECK_ACL_ERR(aclmdlRIGetTasksByStream(s, tasks, &nt), ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY);
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+	CHECK_ACL_ERR(aclmdlRITaskGetType(tasks[0], &type), ACL_ERROR_INVALID_PARAM);
+	aclrtFree(p);
+}
+
 int main(void)
 {
 	return tap_main();

@@ -413,14 +413,9 @@ TEST(rest_unsupported)
 	CHECK_UNSUP(aclmdlRIDebugPrint((aclmdlRI)0), "aclmdlRIDebugPrint");
 	CHECK_UNSUP(aclmdlRIDestroyRegisterCallback((aclmdlRI)0, (aclrtCallback)0, (void *)0), "aclmdlRIDestroyRegisterCallback");
 	CHECK_UNSUP(aclmdlRIDestroyUnregisterCallback((aclmdlRI)0, (aclrtCallback)0), "aclmdlRIDestroyUnregisterCallback");
-	CHECK_UNSUP(aclmdlRIGetTasksByStream((aclrtStream)0, (aclmdlRITask *)0, (uint32_t *)0), "aclmdlRIGetTasksByStream");
 	CHECK_UNSUP(aclmdlRIKernelTaskGetAttribute((aclmdlRITask)0, (aclrtLaunchKernelAttrId)0, (aclrtLaunchKernelAttrValue *)0), "aclmdlRIKernelTaskGetAttribute");
 	CHECK_UNSUP(aclmdlRITaskDisable((aclmdlRITask)0), "aclmdlRITaskDisable");
-	CHECK_UNSUP(aclmdlRITaskGetParams((aclmdlRITask)0, (aclmdlRITaskParams *)0), "aclmdlRITaskGetParams");
 	CHECK_UNSUP(aclmdlRITaskGetSeqId((aclmdlRITask)0, (uint32_t *)0), "aclmdlRITaskGetSeqId");
-	CHECK_UNSUP(aclmdlRITaskGetType((aclmdlRITask)0, (aclmdlRITaskType *)0), "aclmdlRITaskGetType");
-	CHECK_UNSUP(aclmdlRITaskSetParams((aclmdlRITask)0, (aclmdlRITaskParams *)0), "aclmdlRITaskSetParams");
-	CHECK_UNSUP(aclmdlRIUpdate((aclmdlRI)0), "aclmdlRIUpdate");
 	CHECK_UNSUP(aclrtActiveStream((aclrtStream)0, (aclrtStream)0), "aclrtActiveStream");
 	CHECK_UNSUP(aclrtPersistentTaskClean((aclrtStream)0), "aclrtPersistentTaskClean");
 	CHECK_UNSUP(aclrtSwitchStream((void *)0, (aclrtCondition)0, (void *)0, (aclrtCompareDataType)0, (aclrtStream)0, (aclrtStream)0, (aclrtStream)0), "aclrtSwitchStream");

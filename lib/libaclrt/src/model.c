@@ -56,6 +56,15 @@ struct mdl_item {
 	void *obj;			/* event, label or label list */
 	uint32_t *words;		/* IT_SIGNAL: words to set; IT_WAITW: [0] */
 	uint32_t nw;
+	uint32_t at;			/* IT_CMD: its index in the lists, built */
+	bool dirty;			/* IT_CMD: changed, not yet in the list */
+};
+
+/* aclmdlRITask: a recorded task of a built instance. */
+struct mdl_task {
+	struct acl_model *m;
+	unsigned int si;
+	size_t item;
 };
 
 /* One step of a stream's replay. */
@@ -75,6 +84,8 @@ struct mdl_stream {
 	bool own_run;
 	struct mdl_step *steps;
 	size_t nsteps;
+	struct mdl_task *tasks;		/* one per IT_CMD item, built */
+	size_t ntasks;
 };
 
 struct acl_model {
@@ -86,6 +97,8 @@ struct acl_model {
 	unsigned int ns;
 	uint32_t nwords;
 	void *mem;			/* words, then the lists */
+	size_t words_sz;		/* bytes before the lists */
+	struct acl_model *next;		/* built instances, under mdl_lock */
 	char name[128];
 	aclrtStream exec_own;		/* aclmdlRIExecute's stream */
 	struct stream_uses uses;	/* replays submitted (under mdl_lock) */
@@ -111,6 +124,7 @@ struct cap_rec {
 	unsigned int si;
 	size_t item;
 };
+static struct acl_model *built_models;
 static struct cap_rec *cap_recs;
 static size_t ncap_recs, cap_cap;
 static uint32_t next_id = 1;
@@ -425,6 +439,7 @@ static aclError expand(struct acl_model *m, unsigned int i, struct cmdvec *c, bo
 		it = &ms->it[j];
 		switch (it->kind) {
 		case IT_CMD:
+			it->at = (uint32_t)c->n;
 			ok = push(c, &it->cmd);
 			break;
 		case IT_SIGNAL:
@@ -594,6 +609,20 @@ static aclError build(struct acl_model *m)
 		ret = fill_tables(m);
 	if (ret)
 		return ret;
+	m->words_sz = words_sz;
+	for (i = 0; i < m->ns; i++) {
+		struct mdl_stream *ms = &m->st[i];
+
+		for (j = 0; j < ms->n; j++)
+			ms->ntasks += ms->it[j].kind == IT_CMD;
+		ms->tasks = calloc(ms->ntasks ? ms->ntasks : 1, sizeof(*ms->tasks));
+		if (!ms->tasks)
+			return no_mem();
+		ms->ntasks = 0;
+		for (j = 0; j < ms->n; j++)
+			if (ms->it[j].kind == IT_CMD)
+				ms->tasks[ms->ntasks++] = (struct mdl_task){ m, i, j };
+	}
 	/* where streams 1.. replay */
 	for (i = 1; i < m->ns; i++) {
 		if (!m->capture) {
@@ -607,6 +636,8 @@ static aclError build(struct acl_model *m)
 		m->st[i].own_run = true;
 	}
 	m->built = true;
+	m->next = built_models;
+	built_models = m;
 	return ACL_SUCCESS;
 }
 
@@ -816,6 +847,7 @@ static void model_free(struct acl_model *m)
 			free(m->st[i].it[j].words);
 		free(m->st[i].it);
 		free(m->st[i].steps);
+		free(m->st[i].tasks);
 		if (m->st[i].own_run)
 			aclrtDestroyStream(m->st[i].run);
 	}
@@ -982,7 +1014,7 @@ aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
 
 aclError aclmdlRIDestroy(aclmdlRI modelRI)
 {
-	struct acl_model *m;
+	struct acl_model *m, **pp;
 	size_t i;
 	aclError ret;
 
@@ -994,6 +1026,11 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI)
 	pthread_mutex_lock(&mdl_lock);
 	stop_all(m);
 	cap_recs_drop(m);
+	for (pp = &built_models; *pp; pp = &(*pp)->next)
+		if (*pp == m) {
+			*pp = m->next;
+			break;
+		}
 	pthread_mutex_unlock(&mdl_lock);
 	/* replays still queued read the lists: wait for them (CANN waits) */
 	for (i = 0; i < m->uses.n; i++)
@@ -1067,6 +1104,181 @@ aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char *name)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "name is NULL or maxLen is 0");
 	snprintf(name, maxLen, "%s", m->name);
 	return ACL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tasks of built instances: queries and kernel argument updates */
+
+aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask *tasks, uint32_t *numTasks)
+{
+	struct mdl_stream *ms = NULL;
+	struct acl_model *m;
+	aclError ret = ACL_SUCCESS;
+	unsigned int i;
+	size_t j;
+
+	API_ENTER();
+	if (!numTasks)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "numTasks is NULL");
+	pthread_mutex_lock(&mdl_lock);
+	for (m = built_models; m && !ms; m = m->next)
+		for (i = 0; i < m->ns; i++)
+			if (m->st[i].h == stream) {
+				ms = &m->st[i];
+				break;
+			}
+	if (!ms)
+		ret = acl_err(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+			      "stream %p is not a stream of a built model run instance", stream);
+	else if (tasks && *numTasks < ms->ntasks)
+		ret = acl_err(ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY,
+			      "the array holds %u tasks, the stream has %zu", *numTasks, ms->ntasks);
+	else {
+		for (j = 0; tasks && j < ms->ntasks; j++)
+			tasks[j] = &ms->tasks[j];
+		*numTasks = (uint32_t)ms->ntasks;
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+/* The item of task @t of a live built instance (mdl_lock held), or NULL. */
+static struct mdl_item *task_item(aclmdlRITask t)
+{
+	struct acl_model *m;
+	struct mdl_stream *ms;
+	unsigned int i;
+
+	for (m = built_models; m; m = m->next)
+		for (i = 0; i < m->ns; i++) {
+			ms = &m->st[i];
+			if (ms->ntasks && (struct mdl_task *)t >= ms->tasks &&
+			    (struct mdl_task *)t < ms->tasks + ms->ntasks)
+				return &ms->it[((struct mdl_task *)t)->item];
+		}
+	return NULL;
+}
+
+static aclmdlRITaskType task_type(const struct mdl_item *it)
+{
+	switch (it->cmd.opcode) {
+	case ASCEND_CMD_LAUNCH:		return ACL_MODEL_RI_TASK_KERNEL;
+	case ASCEND_CMD_WRITE_VALUE:	return ACL_MODEL_RI_TASK_VALUE_WRITE;
+	case ASCEND_CMD_WAIT_VALUE:	return ACL_MODEL_RI_TASK_VALUE_WAIT;
+	default:			return ACL_MODEL_RI_TASK_DEFAULT;
+	}
+}
+
+aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType *type)
+{
+	struct mdl_item *it;
+	aclError ret = ACL_SUCCESS;
+
+	API_ENTER();
+	if (!type)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "type is NULL");
+	pthread_mutex_lock(&mdl_lock);
+	it = task_item(task);
+	if (it)
+		*type = task_type(it);
+	else
+		ret = acl_err(ACL_ERROR_INVALID_PARAM, "task %p is not a task of a live model run instance",
+			      task);
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams *params)
+{
+	struct mdl_item *it;
+	aclError ret = ACL_SUCCESS;
+
+	API_ENTER();
+	if (!params)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "params is NULL");
+	pthread_mutex_lock(&mdl_lock);
+	it = task_item(task);
+	if (!it) {
+		ret = acl_err(ACL_ERROR_INVALID_PARAM, "task %p is not a task of a live model run instance",
+			      task);
+	} else {
+		memset(params, 0, sizeof(*params));
+		params->type = task_type(it);
+		if (params->type == ACL_MODEL_RI_TASK_KERNEL) {
+			/* the recorded arguments, owned by the instance */
+			params->kernelTaskParams.args = it->cmd.launch.args;
+			params->kernelTaskParams.argsSize = it->cmd.launch.args_size;
+			params->kernelTaskParams.numBlocks = it->cmd.launch.num_blocks;
+			params->kernelTaskParams.isHostArgs = 1;
+		}
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+/*
+ * A kernel task's arguments and block count: kept in the instance and
+ * written to its list by aclmdlRIUpdate, so the replays after it use them.
+ */
+aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams *params)
+{
+	const struct aclmdlRIKernelTaskParams *k;
+	struct mdl_item *it;
+	aclError ret = ACL_SUCCESS;
+
+	API_ENTER();
+	if (!params)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "params is NULL");
+	k = &params->kernelTaskParams;
+	pthread_mutex_lock(&mdl_lock);
+	it = task_item(task);
+	if (!it)
+		ret = acl_err(ACL_ERROR_INVALID_PARAM, "task %p is not a task of a live model run instance",
+			      task);
+	else if (params->type != ACL_MODEL_RI_TASK_KERNEL || task_type(it) != params->type)
+		ret = acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			      "only a kernel task's parameters can be set (task type %d, params type %d)",
+			      (int)task_type(it), (int)params->type);
+	else if (!k->args || k->argsSize != it->cmd.launch.args_size || !k->numBlocks)
+		ret = acl_err(ACL_ERROR_INVALID_PARAM,
+			      "the kernel task needs args of %u bytes (got %p, %zu bytes) and numBlocks > 0 (got %u)",
+			      it->cmd.launch.args_size, k->args, k->argsSize, k->numBlocks);
+	else {
+		memmove(it->cmd.launch.args, k->args, k->argsSize);
+		it->cmd.launch.num_blocks = k->numBlocks;
+		it->dirty = true;
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+aclError aclmdlRIUpdate(aclmdlRI modelRI)
+{
+	struct acl_model *m;
+	struct mdl_item *it;
+	aclError ret;
+	unsigned int i;
+	size_t j;
+
+	API_ENTER();
+	ret = model_get(modelRI, &m);
+	if (ret)
+		return ret;
+	if (!m->built)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "model run instance %u is not built yet", m->id);
+	pthread_mutex_lock(&mdl_lock);
+	for (i = 0; i < m->ns && !ret; i++)
+		for (j = 0; j < m->st[i].n && !ret; j++) {
+			it = &m->st[i].it[j];
+			if (it->kind != IT_CMD || !it->dirty)
+				continue;
+			ret = copy_h2d((char *)m->mem + m->words_sz + (size_t)it->at * sizeof(it->cmd),
+				       &it->cmd, sizeof(it->cmd));
+			it->dirty = ret != ACL_SUCCESS;
+		}
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
 }
 
 /* ------------------------------------------------------------------------ */
