@@ -675,6 +675,17 @@ static aclError model_get(aclmdlRI h, struct acl_model **m)
 	return ACL_SUCCESS;
 }
 
+static aclError model_get_built(aclmdlRI h, struct acl_model **m)
+{
+	aclError ret = model_get(h, m);
+
+	if (!ret && !(*m)->built)
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "model run instance %u is not built yet (aclmdlRIBuildEnd, aclmdlRICaptureEnd)",
+			      (*m)->id);
+	return ret;
+}
+
 aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag)
 {
 	API_ENTER();
@@ -967,12 +978,9 @@ aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
 	aclError ret;
 
 	API_ENTER();
-	ret = model_get(modelRI, &m);
+	ret = model_get_built(modelRI, &m);
 	if (ret)
 		return ret;
-	if (!m->built)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "model run instance %u is not built yet (aclmdlRIBuildEnd)", m->id);
 	pthread_mutex_lock(&mdl_lock);
 	if (rec_of(stream, &si))
 		ret = acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -1159,6 +1167,16 @@ static struct mdl_item *task_item(aclmdlRITask t)
 	return NULL;
 }
 
+static struct mdl_item *task_get(aclmdlRITask t, aclError *ret)
+{
+	struct mdl_item *it = task_item(t);
+
+	*ret = it ? ACL_SUCCESS :
+	       acl_err(ACL_ERROR_INVALID_PARAM, "task %p is not a task of a live model run instance",
+		       t);
+	return it;
+}
+
 static aclmdlRITaskType task_type(const struct mdl_item *it)
 {
 	switch (it->cmd.opcode) {
@@ -1178,12 +1196,9 @@ aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType *type)
 	if (!type)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "type is NULL");
 	pthread_mutex_lock(&mdl_lock);
-	it = task_item(task);
+	it = task_get(task, &ret);
 	if (it)
 		*type = task_type(it);
-	else
-		ret = acl_err(ACL_ERROR_INVALID_PARAM, "task %p is not a task of a live model run instance",
-			      task);
 	pthread_mutex_unlock(&mdl_lock);
 	return ret;
 }
@@ -1197,11 +1212,8 @@ aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams *params)
 	if (!params)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "params is NULL");
 	pthread_mutex_lock(&mdl_lock);
-	it = task_item(task);
-	if (!it) {
-		ret = acl_err(ACL_ERROR_INVALID_PARAM, "task %p is not a task of a live model run instance",
-			      task);
-	} else {
+	it = task_get(task, &ret);
+	if (it) {
 		memset(params, 0, sizeof(*params));
 		params->type = task_type(it);
 		if (params->type == ACL_MODEL_RI_TASK_KERNEL) {
@@ -1231,19 +1243,16 @@ aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams *params)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "params is NULL");
 	k = &params->kernelTaskParams;
 	pthread_mutex_lock(&mdl_lock);
-	it = task_item(task);
-	if (!it)
-		ret = acl_err(ACL_ERROR_INVALID_PARAM, "task %p is not a task of a live model run instance",
-			      task);
-	else if (params->type != ACL_MODEL_RI_TASK_KERNEL || task_type(it) != params->type)
+	it = task_get(task, &ret);
+	if (it && (params->type != ACL_MODEL_RI_TASK_KERNEL || task_type(it) != params->type))
 		ret = acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 			      "only a kernel task's parameters can be set (task type %d, params type %d)",
 			      (int)task_type(it), (int)params->type);
-	else if (!k->args || k->argsSize != it->cmd.launch.args_size || !k->numBlocks)
+	else if (it && (!k->args || k->argsSize != it->cmd.launch.args_size || !k->numBlocks))
 		ret = acl_err(ACL_ERROR_INVALID_PARAM,
 			      "the kernel task needs args of %u bytes (got %p, %zu bytes) and numBlocks > 0 (got %u)",
 			      it->cmd.launch.args_size, k->args, k->argsSize, k->numBlocks);
-	else {
+	else if (it) {
 		memmove(it->cmd.launch.args, k->args, k->argsSize);
 		it->cmd.launch.num_blocks = k->numBlocks;
 		it->dirty = true;
@@ -1261,12 +1270,9 @@ aclError aclmdlRIUpdate(aclmdlRI modelRI)
 	size_t j;
 
 	API_ENTER();
-	ret = model_get(modelRI, &m);
+	ret = model_get_built(modelRI, &m);
 	if (ret)
 		return ret;
-	if (!m->built)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "model run instance %u is not built yet", m->id);
 	pthread_mutex_lock(&mdl_lock);
 	for (i = 0; i < m->ns && !ret; i++)
 		for (j = 0; j < m->st[i].n && !ret; j++) {
@@ -1283,6 +1289,29 @@ aclError aclmdlRIUpdate(aclmdlRI modelRI)
 
 /* ------------------------------------------------------------------------ */
 /* Labels */
+
+/* The instance being built that @stream records into (mdl_lock held). */
+static struct acl_model *build_rec(aclrtStream stream, unsigned int *si, aclError *ret)
+{
+	struct acl_model *m = rec_of(stream, si);
+
+	if (m && !m->capture) {
+		*ret = ACL_SUCCESS;
+		return m;
+	}
+	*ret = acl_err(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+		       "stream %p is not bound to a model run instance being built (aclmdlRIBindStream)",
+		       stream);
+	return NULL;
+}
+
+static aclError label_check(const void *h, enum handle_type type, const char *what)
+{
+	if (h && handle_ok(h, type))
+		return ACL_SUCCESS;
+	return acl_err(ACL_ERROR_INVALID_PARAM, "%s %p is not a live %s", what, h,
+		       type == H_LABEL ? "label" : "label list");
+}
 
 aclError aclrtCreateLabel(aclrtLabel *label)
 {
@@ -1302,8 +1331,8 @@ aclError aclrtCreateLabel(aclrtLabel *label)
 aclError aclrtDestroyLabel(aclrtLabel label)
 {
 	API_ENTER();
-	if (!label || !handle_ok(label, H_LABEL))
-		return acl_err(ACL_ERROR_INVALID_PARAM, "label %p is not a live label", label);
+	if (label_check(label, H_LABEL, "label"))
+		return ACL_ERROR_INVALID_PARAM;
 	handle_del(label);
 	free(label);
 	return ACL_SUCCESS;
@@ -1318,19 +1347,15 @@ aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream)
 	aclError ret = ACL_SUCCESS;
 
 	API_ENTER();
-	if (!label || !handle_ok(label, H_LABEL))
-		return acl_err(ACL_ERROR_INVALID_PARAM, "label %p is not a live label", label);
+	if (label_check(label, H_LABEL, "label"))
+		return ACL_ERROR_INVALID_PARAM;
 	pthread_mutex_lock(&mdl_lock);
-	m = rec_of(stream, &si);
-	if (!m || m->capture)
-		ret = acl_err(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-			      "stream %p is not bound to a model run instance being built (aclmdlRIBindStream)",
-			      stream);
-	else if (l->m)
+	m = build_rec(stream, &si, &ret);
+	if (m && l->m)
 		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID, "label %p is already set", label);
-	else if (!(it = item_add(&m->st[si], IT_LABEL)))
+	else if (m && !(it = item_add(&m->st[si], IT_LABEL)))
 		ret = no_mem();
-	else {
+	else if (m) {
 		it->obj = l;
 		l->m = m;
 		l->si = si;
@@ -1383,9 +1408,8 @@ aclError aclrtDestroyLabelList(aclrtLabelList labelList)
 	const char *api;
 
 	API_ENTER();
-	if (!ll || !handle_ok(ll, H_LABEL_LIST))
-		return acl_err(ACL_ERROR_INVALID_PARAM, "labelList %p is not a live label list",
-			       labelList);
+	if (label_check(ll, H_LABEL_LIST, "labelList"))
+		return ACL_ERROR_INVALID_PARAM;
 	handle_del(ll);
 	api = acl_api_name;
 	aclrtFree(ll->table);
@@ -1407,22 +1431,17 @@ aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue, aclrtLabelList la
 	API_ENTER();
 	if (!ptr || ((uintptr_t)ptr & 3))
 		return acl_err(ACL_ERROR_INVALID_PARAM, "ptr %p is NULL or not 4-byte aligned", ptr);
-	if (!ll || !handle_ok(ll, H_LABEL_LIST))
-		return acl_err(ACL_ERROR_INVALID_PARAM, "labelList %p is not a live label list",
-			       labelList);
+	if (label_check(ll, H_LABEL_LIST, "labelList"))
+		return ACL_ERROR_INVALID_PARAM;
 	if (!maxValue || maxValue > ll->n)
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "maxValue %u is out of range: the label list has %zu labels", maxValue,
 			       ll->n);
 	pthread_mutex_lock(&mdl_lock);
-	m = rec_of(stream, &si);
-	if (!m || m->capture) {
-		ret = acl_err(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-			      "stream %p is not bound to a model run instance being built (aclmdlRIBindStream)",
-			      stream);
-	} else if (!(it = item_add(&m->st[si], IT_SWITCH))) {
+	m = build_rec(stream, &si, &ret);
+	if (m && !(it = item_add(&m->st[si], IT_SWITCH))) {
 		ret = no_mem();
-	} else {
+	} else if (m) {
 		it->obj = ll;
 		it->cmd.opcode = ASCEND_CMD_SWITCH;
 		it->cmd.label_switch.value = (uintptr_t)ptr;
