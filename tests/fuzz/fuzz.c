@@ -1180,11 +1180,86 @@ static void op_prime(struct fz_proc *p)
 
 /* ---- queues and rings ---------------------------------------------------- */
 
+static void gen_cmd(struct fz_proc *p, struct ascend_cmd *c);
+
+/* gen_call() is generating a list: no list inside (a CALL there only). */
+static __thread int fz_in_list;
+
+/* List commands: SWITCH and JUMP (any of @n), CALL (nesting faults). */
+static void gen_list_cmd(struct fz_proc *p, struct ascend_cmd *c, unsigned int n)
+{
+	uint64_t r1;
+
+	gen_cmd(p, c);
+	switch (rndn(6)) {
+	case 0:
+		memset(c, 0, sizeof(*c));
+		c->opcode = ASCEND_CMD_JUMP;
+		/* forwards, to the end, past it, or a loop (the step budget) */
+		c->jump.target = chance(90) ? (uint32_t)rndn(n + 2) : (uint32_t)rnd();
+		c->jump.pad = chance(97) ? 0 : 1;
+		break;
+	case 1:
+		memset(c, 0, sizeof(*c));
+		c->opcode = ASCEND_CMD_SWITCH;
+		c->label_switch.value = gen_dev_addr(p, &r1) & (chance(80) ? ~7ULL : ~0ULL);
+		c->label_switch.table = gen_dev_addr(p, &r1) & (chance(80) ? ~3ULL : ~0ULL);
+		c->label_switch.count = chance(85) ? 1 + (uint32_t)rndn(8) : (uint32_t)rnd();
+		c->label_switch.value_size = chance(90) ? 4u << rndn(2) : (uint32_t)rndn(16);
+		break;
+	case 2:
+		if (chance(30)) {
+			memset(c, 0, sizeof(*c));
+			c->opcode = ASCEND_CMD_CALL;
+			c->call.list = gen_dev_addr(p, &r1) & ~7ULL;
+			c->call.count = 1 + (uint32_t)rndn(4);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * A CALL of 1..8 generated list commands written to our memory (when the
+ * address picked has room), or of whatever lies at the address: junk,
+ * unmapped, another list.
+ */
+static void gen_call(struct fz_proc *p, struct ascend_cmd *c)
+{
+	struct ascend_cmd list[8];
+	struct drm_ascend_copy cp = { 0 };
+	unsigned int n = 1 + rndn(8), k;
+	uint64_t room, addr;
+
+	addr = gen_dev_addr(p, &room) & (chance(90) ? ~7ULL : ~0ULL);
+	if (room >= sizeof(list) && chance(85)) {
+		fz_in_list = 1;
+		for (k = 0; k < n; k++)
+			gen_list_cmd(p, &list[k], n);
+		fz_in_list = 0;
+		cp.dst = addr;
+		cp.src = (uintptr_t)list;
+		cp.size = n * sizeof(list[0]);
+		if (!fz_dst_check(p, "CALL list", cp.dst, cp.size))
+			fz_ioctl(p, DRM_IOCTL_ASCEND_COPY, &cp);
+	}
+	memset(c, 0, sizeof(*c));
+	c->opcode = ASCEND_CMD_CALL;
+	c->call.list = addr;
+	c->call.count = chance(85) ? n : chance(50) ? ASCEND_CALL_MAX_CMDS + 1 : (uint32_t)rnd();
+	c->call.pad = chance(97) ? 0 : 1;
+}
+
 static void gen_cmd(struct fz_proc *p, struct ascend_cmd *c)
 {
 	uint64_t r1, r2, size;
 	unsigned int i;
 
+	if ((p->o->families & FUZZ_F_CMDLIST) && !fz_in_list && chance(15)) {
+		gen_call(p, c);
+		return;
+	}
 	memset(c, 0, sizeof(*c));
 	c->opcode = chance(95) ? (uint32_t)rndn(ASCEND_CMD_REDUCE + 1) : (uint32_t)rnd();
 	if (chance(3))

@@ -23,7 +23,9 @@
 #define FUZZ_F_VMM	(1u << 7)	/* PHYS_ALLOC, VA_RESERVE/RELEASE/MAP/
 					 * UNMAP/PROTECT, IPC and PRIME of
 					 * physical allocations */
-#define FUZZ_F_ALL	0xffu
+#define FUZZ_F_CMDLIST	(1u << 8)	/* ring CALLs of hostile command lists in
+					 * our memory: SWITCH, JUMP, nesting */
+#define FUZZ_F_ALL	0x1ffu
 
 struct fuzz_opts {
 	uint64_t seed;		/* 0: from the clock */

@@ -555,6 +555,81 @@ static void sched_policy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ascend_sched_wake_vtime(0, slice / 2, slice), 0ULL);
 }
 
+static void cmd_check_call(struct kunit *test)
+{
+	struct ascend_cmd c = { .opcode = ASCEND_CMD_CALL };
+
+	c.call.list = 0x10000;
+	c.call.count = 1;
+	KUNIT_EXPECT_EQ(test, check(&c), 0U);
+	c.call.count = ASCEND_CALL_MAX_CMDS;
+	KUNIT_EXPECT_EQ(test, check(&c), 0U);
+	c.call.count = ASCEND_CALL_MAX_CMDS + 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);		/* too long */
+	c.call.count = 0;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);		/* empty */
+	c.call.count = 2;
+	c.call.list = 0x10004;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);		/* misaligned */
+	c.call.list = U64_MAX - 127;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);		/* wraps */
+	c.call.list = 0x10000;
+	c.call.pad = 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.call.pad = 0;
+	c.raw[sizeof(c.call)] = 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);		/* unused byte */
+}
+
+static void cmd_check_switch_jump(struct kunit *test)
+{
+	struct ascend_cmd c = { .opcode = ASCEND_CMD_SWITCH };
+
+	c.label_switch.value = 0x2000;
+	c.label_switch.table = 0x3000;
+	c.label_switch.count = 2;
+	c.label_switch.value_size = 8;
+	KUNIT_EXPECT_EQ(test, check(&c), 0U);
+	c.label_switch.value = 0x2004;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);		/* u64 misaligned */
+	c.label_switch.value_size = 4;
+	KUNIT_EXPECT_EQ(test, check(&c), 0U);
+	c.label_switch.value_size = 2;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.label_switch.value_size = 4;
+	c.label_switch.table = 0x3002;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);		/* table misaligned */
+	c.label_switch.table = U64_MAX - 3;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);		/* table wraps */
+	c.label_switch.table = 0x3000;
+	c.label_switch.count = 0;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.label_switch.count = ASCEND_CALL_MAX_CMDS + 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+
+	memset(&c, 0, sizeof(c));
+	c.opcode = ASCEND_CMD_JUMP;
+	c.jump.target = U32_MAX;			/* checked against the list */
+	KUNIT_EXPECT_EQ(test, check(&c), 0U);
+	c.jump.pad = 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+	c.jump.pad = 0;
+	c.raw[sizeof(c.jump)] = 1;
+	KUNIT_EXPECT_EQ(test, check(&c), BAD);
+
+	/* a selector past the table picks its last entry */
+	KUNIT_EXPECT_EQ(test, ascend_switch_entry(0, 3), 0U);
+	KUNIT_EXPECT_EQ(test, ascend_switch_entry(2, 3), 2U);
+	KUNIT_EXPECT_EQ(test, ascend_switch_entry(3, 3), 2U);
+	KUNIT_EXPECT_EQ(test, ascend_switch_entry(U64_MAX, 3), 2U);
+	KUNIT_EXPECT_EQ(test, ascend_switch_entry(1ULL << 32, 1), 0U);
+	/* the list's end is a target, past it is not */
+	KUNIT_EXPECT_TRUE(test, ascend_list_target_ok(0, 4));
+	KUNIT_EXPECT_TRUE(test, ascend_list_target_ok(4, 4));
+	KUNIT_EXPECT_FALSE(test, ascend_list_target_ok(5, 4));
+	KUNIT_EXPECT_FALSE(test, ascend_list_target_ok(U32_MAX, 4));
+}
+
 static struct kunit_case ascend_queue_test_cases[] = {
 	KUNIT_CASE(ring_wptr_check),
 	KUNIT_CASE(ring_slot_wrap),
@@ -571,6 +646,8 @@ static struct kunit_case ascend_queue_test_cases[] = {
 	KUNIT_CASE(cmd_deadlines),
 	KUNIT_CASE(cmd_limits),
 	KUNIT_CASE(sched_policy),
+	KUNIT_CASE(cmd_check_call),
+	KUNIT_CASE(cmd_check_switch_jump),
 	{}
 };
 

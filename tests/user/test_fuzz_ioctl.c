@@ -103,6 +103,11 @@ TEST(fuzz_queues_rings)
 	run(FUZZ_F_QUEUE | FUZZ_F_MEM | FUZZ_F_EVENT | FUZZ_F_HOST | FUZZ_F_IPC, 1, 3, 12, 0);
 }
 
+TEST(fuzz_command_lists)
+{
+	run(FUZZ_F_CMDLIST | FUZZ_F_QUEUE | FUZZ_F_MEM | FUZZ_F_EVENT, 1, 3, 8, 0);
+}
+
 TEST(fuzz_everything_multiprocess)
 {
 	run(FUZZ_F_ALL, 3, 3, 25, 0);

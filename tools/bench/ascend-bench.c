@@ -605,6 +605,72 @@ static int bench_raw_ring(int fd)
 #define RT_BATCH	40
 #define RT_BATCHES	9
 
+/* ---- task graphs: a captured model run instance replayed ------------- */
+
+#define GRAPH_TASKS	1000
+#define GRAPH_REPLAYS	9
+
+/*
+ * A captured graph of GRAPH_TASKS tasks (Spin(0) launches and 64-byte
+ * device copies, alternating), replayed: the host time of one
+ * aclmdlRIExecuteAsync per task, and the device time per task from the
+ * replay's submission to its completion (the synchronisation included).
+ */
+static int bench_graph_replay(const struct kern *k)
+{
+	double host[GRAPH_REPLAYS], dev[GRAPH_REPLAYS];
+	uint64_t usec = 0, t0, t1, t2;
+	aclmdlRI m = NULL;
+	aclrtStream s = NULL, x = NULL;
+	char *buf = NULL;
+	aclError r;
+	int b, i;
+
+	if (aclrtCreateStream(&s) || aclrtCreateStream(&x) ||
+	    aclrtMalloc((void **)&buf, 128, ACL_MEM_MALLOC_HUGE_FIRST))
+		return fail("graph setup", ACL_ERROR_RT_MEMORY_ALLOCATION);
+	r = aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL);
+	for (i = 0; i < GRAPH_TASKS && !r; i++)
+		r = i % 2 ? aclrtMemcpyAsync(buf + 64, 64, buf, 64, ACL_MEMCPY_DEVICE_TO_DEVICE, s) :
+		    spin_fn ? aclrtLaunchKernel(spin_fn, 1, &usec, sizeof(usec), s) : launch(k, s);
+	if (!r)
+		r = aclmdlRICaptureEnd(s, &m);
+	if (r == ACL_ERROR_RT_FEATURE_NOT_SUPPORT) {
+		emit("graph_replay_per_task", -1, "ns", base_ns, "ns/no-op ioctl", 0.02, "max",
+		     "no command lists (DRM_ASCEND_CAP_CMD_LIST)");
+		emit("graph_device_per_task", -1, "ns", base_ns, "ns/no-op ioctl", 0.5, "max",
+		     "no command lists (DRM_ASCEND_CAP_CMD_LIST)");
+		return 0;
+	}
+	if (r)
+		return fail("capturing the graph", r);
+	for (b = -1; b < GRAPH_REPLAYS; b++) {
+		t0 = now_ns();
+		r = aclmdlRIExecuteAsync(m, x);
+		t1 = now_ns();
+		if (!r)
+			r = aclrtSynchronizeStream(x);
+		t2 = now_ns();
+		if (r)
+			return fail("replaying the graph", r);
+		if (b >= 0) {
+			host[b] = (double)(t1 - t0) / GRAPH_TASKS;
+			dev[b] = (double)(t2 - t1) / GRAPH_TASKS;
+		}
+	}
+	aclmdlRIDestroy(m);
+	aclrtDestroyStream(s);
+	aclrtDestroyStream(x);
+	aclrtFree(buf);
+	emit("graph_replay_per_task", median(host, GRAPH_REPLAYS), "ns", base_ns, "ns/no-op ioctl",
+	     0.02, "max", "host time of aclmdlRIExecuteAsync per task: %d tasks (%s and 64 B copies) captured, replayed",
+	     GRAPH_TASKS, spin_fn ? "Spin(0)" : k->name);
+	emit("graph_device_per_task", median(dev, GRAPH_REPLAYS), "ns", base_ns, "ns/no-op ioctl",
+	     0.5, "max", "device time per task from the replay's submission to its synchronisation: %d tasks",
+	     GRAPH_TASKS);
+	return 0;
+}
+
 static int bench_launch_sync(const struct kern *k)
 {
 	unsigned long snap[256];
@@ -2276,6 +2342,8 @@ int main(void)
 		ret |= bench_cross_file_wait();
 	if (selected("fair_core_wait"))
 		ret |= bench_fair_cores();
+	if (selected("graph_replay_per_task"))
+		ret |= bench_graph_replay(&k);
 
 	/* the baseline again: a drift between the two says the run was noisy */
 	base2 = noop_ioctl_ns(fd);

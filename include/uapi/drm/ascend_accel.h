@@ -1509,6 +1509,86 @@ struct ascend_cmd_value {
 #define ASCEND_WAIT_VALUE_OWN_LIMIT	(1U << 9)
 #define ASCEND_WAIT_VALUE_COND_MASK	0xffU
 
+/*
+ * ------------------------------------------------------------------------
+ * Command lists (task graphs, %DRM_ASCEND_CAP_CMD_LIST)
+ *
+ * %ASCEND_CMD_CALL runs a list of commands kept in device-visible memory,
+ * as if they had been written to the ring in its place: the command
+ * processor fetches each list command when it reaches it (a copy, as from
+ * the ring), checks it by the ring's rules and executes it.  The CALL
+ * completes when the last list command completes; a list command that
+ * faults faults the queue with the CALL's sequence number and the list
+ * command's opcode and address.  Lists do not nest: a CALL inside a list
+ * faults %ASCEND_FAULT_BAD_COMMAND.  %ASCEND_CMD_SWITCH and %ASCEND_CMD_JUMP
+ * move within the running list and fault on the ring.
+ * ------------------------------------------------------------------------
+ */
+#define DRM_ASCEND_CAP_CMD_LIST		(1ULL << 18)	/* ASCEND_CMD_CALL,
+							 * _SWITCH, _JUMP
+							 */
+
+#define ASCEND_CMD_CALL		13	/* run a command list from device memory */
+#define ASCEND_CMD_SWITCH	14	/* list only: jump by a value in memory */
+#define ASCEND_CMD_JUMP		15	/* list only: jump to a list index */
+
+/* Most commands in one list. */
+#define ASCEND_CALL_MAX_CMDS	65536
+/*
+ * Most list commands one CALL executes (jumps may run a command again);
+ * the next one faults the queue with %ASCEND_FAULT_TIMEOUT.
+ */
+#define ASCEND_CALL_MAX_STEPS	(4U * ASCEND_CALL_MAX_CMDS)
+
+/**
+ * struct ascend_cmd_call - %ASCEND_CMD_CALL payload
+ * @list: MMU-mapped address of @count &struct ascend_cmd, 8-byte aligned;
+ *	every command is read when it is reached, so the list may be
+ *	rewritten between two CALLs (not while one runs it)
+ * @count: number of commands, 1 ... %ASCEND_CALL_MAX_CMDS
+ * @pad: zero
+ */
+struct ascend_cmd_call {
+	__u64 list;
+	__u32 count;
+	__u32 pad;
+};
+
+/**
+ * struct ascend_cmd_switch - %ASCEND_CMD_SWITCH payload
+ * @value: MMU-mapped address of the selector, naturally aligned, read when
+ *	the command executes
+ * @table: MMU-mapped address of @count __u32 list indices (the labels),
+ *	4-byte aligned
+ * @count: entries in @table, 1 ... %ASCEND_CALL_MAX_CMDS
+ * @value_size: 4 (a __u32 selector) or 8 (a __u64 selector)
+ *
+ * The list goes on at index @table[min(selector, @count - 1)] of the
+ * running list (a selector past the table picks its last entry).  An index
+ * past the end of the list faults %ASCEND_FAULT_BAD_COMMAND with
+ * fault_addr = the table entry; an index equal to the list's count ends
+ * the CALL.
+ */
+struct ascend_cmd_switch {
+	__u64 value;
+	__u64 table;
+	__u32 count;
+	__u32 value_size;
+};
+
+/**
+ * struct ascend_cmd_jump - %ASCEND_CMD_JUMP payload
+ * @target: list index to go on at; the list's count ends the CALL, more
+ *	faults %ASCEND_FAULT_BAD_COMMAND
+ * @pad: zero
+ */
+struct ascend_cmd_jump {
+	__u32 target;
+	__u32 pad;
+};
+
+/* ------------------------------------------------------------------------ */
+
 /**
  * struct ascend_cmd - one ring slot (%ASCEND_CMD_SIZE bytes)
  * @opcode: ASCEND_CMD_*
@@ -1524,6 +1604,9 @@ struct ascend_cmd_value {
  * @copy_indirect: payload of %ASCEND_CMD_COPY_INDIRECT
  * @copy_offset: payload of %ASCEND_CMD_COPY_OFFSET
  * @reduce: payload of %ASCEND_CMD_REDUCE
+ * @call: payload of %ASCEND_CMD_CALL
+ * @label_switch: payload of %ASCEND_CMD_SWITCH
+ * @jump: payload of %ASCEND_CMD_JUMP
  * @raw: payload bytes; every byte past the opcode's payload must be zero
  */
 struct ascend_cmd {
@@ -1541,6 +1624,9 @@ struct ascend_cmd {
 		struct ascend_cmd_copy_indirect copy_indirect;
 		struct ascend_cmd_copy_offset copy_offset;
 		struct ascend_cmd_reduce reduce;
+		struct ascend_cmd_call call;
+		struct ascend_cmd_switch label_switch;
+		struct ascend_cmd_jump jump;
 		__u8 raw[ASCEND_CMD_SIZE - 16];
 	};
 };

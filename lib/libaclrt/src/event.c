@@ -415,7 +415,7 @@ static void ipc_complete(int dev_id, uint32_t handle, uint64_t gen)
  * The event lock twice and the stream lock once; the stream this thread
  * used last costs no registry lookup (stream_submit_to()).
  */
-static aclError record_event(aclrtEvent event, aclrtStream stream)
+static aclError record_event(aclrtEvent event, aclrtStream stream, bool external)
 {
 	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_EVENT_RECORD };
 	struct submit_info si = { .want_ref = true, .s_dev = -1 };
@@ -432,6 +432,16 @@ static aclError record_event(aclrtEvent event, aclrtStream stream)
 		return acl_err_at("event", ACL_ERROR_RT_PARAM_INVALID,
 				  "event %p is not a live event (never created, destroyed, or its device was reset)",
 				  event);
+	}
+	pthread_mutex_unlock(&ev_lock);
+	/* a stream recording into a model run instance */
+	if (mdl_event_record(event, stream, external, &ret))
+		return ret;
+	pthread_mutex_lock(&ev_lock);
+	if (!ev_live(ev) || ev->lost) {
+		pthread_mutex_unlock(&ev_lock);
+		return acl_err_at("event", ACL_ERROR_RT_PARAM_INVALID,
+				  "event %p was destroyed", event);
 	}
 	if (ev->imported && !ev->ipc_gen) {
 		pthread_mutex_unlock(&ev_lock);
@@ -480,12 +490,23 @@ static aclError record_event(aclrtEvent event, aclrtStream stream)
 	return ret;
 }
 
-static aclError stream_wait_event(aclrtStream stream, aclrtEvent event, int32_t timeout);
+static aclError stream_wait_event(aclrtStream stream, aclrtEvent event, int32_t timeout,
+				  bool external);
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
 	API_ENTER();
-	return record_event(event, stream);
+	return record_event(event, stream, false);
+}
+
+aclError event_record_on(aclrtEvent event, aclrtStream stream)
+{
+	return record_event(event, stream, false);
+}
+
+aclError event_wait_on(aclrtStream stream, aclrtEvent event)
+{
+	return stream_wait_event(stream, event, -1, false);
 }
 
 /*
@@ -505,7 +526,7 @@ aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "flag %#x is neither ACL_EVENT_RECORD_DEFAULT (0) nor ACL_EVENT_RECORD_EXTERNAL (1)",
 			       flag);
-	return record_event(event, stream);
+	return record_event(event, stream, flag == ACL_EVENT_RECORD_EXTERNAL);
 }
 
 aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
@@ -521,7 +542,8 @@ aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint
 	if (flag == ACL_EVENT_WAIT_EXTERNAL && timeout != 0)
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "timeout %u must be 0 with ACL_EVENT_WAIT_EXTERNAL", timeout);
-	return stream_wait_event(stream, event, timeout > INT32_MAX ? INT32_MAX : (int32_t)timeout);
+	return stream_wait_event(stream, event, timeout > INT32_MAX ? INT32_MAX : (int32_t)timeout,
+				 flag == ACL_EVENT_WAIT_EXTERNAL);
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
@@ -562,7 +584,8 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 	return ACL_SUCCESS;
 }
 
-static aclError stream_wait_event(aclrtStream stream, aclrtEvent event, int32_t timeout)
+static aclError stream_wait_event(aclrtStream stream, aclrtEvent event, int32_t timeout,
+				  bool external)
 {
 	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_EVENT_WAIT };
 	struct acl_device *dev, *sdev;
@@ -586,6 +609,9 @@ static aclError stream_wait_event(aclrtStream stream, aclrtEvent event, int32_t 
 				 event, ev->flags);
 	ev_put(dev);
 	if (ret)
+		return ret;
+	/* a stream recording into a model run instance, or joining one */
+	if (mdl_event_wait(stream, event, external, &ret))
 		return ret;
 	ret = ev_stream(stream, id, &s, &sdev);
 	if (ret)
@@ -618,13 +644,13 @@ static aclError stream_wait_event(aclrtStream stream, aclrtEvent event, int32_t 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 {
 	API_ENTER();
-	return stream_wait_event(stream, event, -1);
+	return stream_wait_event(stream, event, -1, false);
 }
 
 aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout)
 {
 	API_ENTER();
-	return stream_wait_event(stream, event, timeout);
+	return stream_wait_event(stream, event, timeout, false);
 }
 
 enum ev_state { EV_DONE, EV_PENDING, EV_DISCARDED };

@@ -411,7 +411,9 @@ aclError host_stage_h2d(struct acl_stream *s, void *dst, const void *src, size_t
 		cmd.copy.dst = (uintptr_t)dst + off;
 		cmd.copy.src = (uintptr_t)b->p;
 		cmd.copy.size = len;
+		mdl_norec = "a copy from pageable host memory (staged)";
 		ret = stream_submit_seq(s, &cmd, &seq);
+		mdl_norec = NULL;
 		stage_put(b, ret ? NULL : s, seq);
 		if (ret)
 			return ret;
@@ -827,7 +829,9 @@ aclError host_stage_cmd(struct acl_stream *s, const void *data, size_t len,
 	*staged = true;
 	memcpy(b->p, data, len);
 	*addr_field = (uintptr_t)b->p;
+	mdl_norec = "a command staged through libaclrt's host buffers";
 	ret = stream_submit_seq(s, cmd, seq);
+	mdl_norec = NULL;
 	stage_put(b, ret ? NULL : s, *seq);
 	return ret;
 }

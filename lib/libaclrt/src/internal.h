@@ -142,7 +142,7 @@ int devnode_query(int fd, uint32_t type, void *buf, uint32_t *size);
 
 /* handle.c: registry of live opaque handles (streams, binaries, ...) */
 enum handle_type { H_STREAM = 1, H_BINARY, H_FUNC, H_ARGS, H_EVENT, H_CONTEXT, H_NOTIFY,
-		   H_CNT_NOTIFY, H_PHYS };
+		   H_CNT_NOTIFY, H_PHYS, H_MODEL, H_LABEL, H_LABEL_LIST };
 void handle_add(void *p, enum handle_type type);
 void handle_del(void *p);
 bool handle_ok(const void *p, enum handle_type type);
@@ -233,6 +233,11 @@ struct acl_stream {
 	 * (stream_submit_cached()), under @lock, not yet in host.c's ledger:
 	 * [lo, +n) used up to command @seq; n 0: none */
 	struct { uintptr_t lo; size_t n; uint64_t seq; } hu;
+	/* model.c: the model run instance this stream records into (its
+	 * commands go there, not to the ring) and its index there; under
+	 * @lock */
+	struct acl_model *rec_m;
+	unsigned int rec_i;
 };
 aclError stream_acquire(aclrtStream h, struct acl_stream **s,
 			struct acl_device **dev);
@@ -443,6 +448,19 @@ aclError ipc_set_pids(struct acl_device *dev, const char key[DRM_ASCEND_IPC_KEY_
 void vmm_release_device(struct acl_device *dev);	/* dev rw write-held */
 /* The mapping holding @p in a reservation: its start and size. */
 bool vmm_mapping_of(const void *p, uintptr_t *base, size_t *size, uint32_t *page_size);
+
+/* model.c: model run instances.  A recording stream's commands go to
+ * mdl_record() (stream lock held); event.c hands records and waits on
+ * recording streams to mdl_event_record/_wait (true: handled, *@ret).
+ * @mdl_norec, set around a submission, says why it cannot be recorded. */
+extern ACL_TLS_HOT const char *mdl_norec;
+aclError mdl_record(struct acl_stream *s, const void *a, size_t alen, const void *b,
+		    size_t blen);
+bool mdl_event_record(aclrtEvent event, aclrtStream stream, bool external, aclError *ret);
+bool mdl_event_wait(aclrtStream stream, aclrtEvent event, bool external, aclError *ret);
+/* event.c: a record / wait as aclrtRecordEvent / aclrtStreamWaitEvent */
+aclError event_record_on(aclrtEvent event, aclrtStream stream);
+aclError event_wait_on(aclrtStream stream, aclrtEvent event);
 
 /* init.c */
 void acl_register_atexit(void);

@@ -161,10 +161,10 @@ const char *queue_opcode_name(uint32_t opcode)
 	static const char *const names[] = {
 		"NOP", "LAUNCH", "COPY", "FILL", "EVENT_RECORD", "EVENT_WAIT",
 		"WRITE_VALUE", "WAIT_VALUE", "COPY_2D", "COPY_BATCH", "COPY_INDIRECT",
-		"COPY_OFFSET", "REDUCE",
+		"COPY_OFFSET", "REDUCE", "CALL", "SWITCH", "JUMP",
 	};
 
-	_Static_assert(ASCEND_CMD_REDUCE == 12, "one name per opcode");
+	_Static_assert(ASCEND_CMD_JUMP == 15, "one name per opcode");
 
 	return opcode < sizeof(names) / sizeof(names[0]) ? names[opcode] : "unknown opcode";
 }

@@ -320,8 +320,16 @@ aclError stream_submit(struct acl_stream *s, const struct ascend_cmd *cmd)
 static aclError submit_locked(struct acl_stream *s, const void *a, size_t alen,
 			      const void *b, size_t blen, uint64_t *seq)
 {
-	aclError ret = queue_submit2(s->dev->fd, &s->q, a, alen, b, blen);
+	aclError ret;
 
+	if (s->rec_m) {
+		/* recorded into a model run instance, not run */
+		ret = mdl_record(s, a, alen, b, blen);
+		if (!ret && seq)
+			*seq = s->q.wptr;
+		return ret;
+	}
+	ret = queue_submit2(s->dev->fd, &s->q, a, alen, b, blen);
 	if (ret && queue_faulted(&s->q)) {
 		/* as stream_recover() */
 		if (queue_reset(s->dev->fd, &s->q) == ACL_SUCCESS)

@@ -321,6 +321,13 @@ u32 ascend_emu_smmu_overflow_get(struct ascend_emu *emu, u32 asid, bool clear);
  * Kernel-specific launch checks are the kernel table's.
  */
 u32 ascend_cmd_check(const struct ascend_cmd *cmd);
+/*
+ * A SWITCH's table entry for @selector: a selector past the table's
+ * @count (> 0) entries picks the last one.
+ */
+u32 ascend_switch_entry(u64 selector, u32 count);
+/* May a list of @count commands go on at index @target (count: the end)? */
+bool ascend_list_target_ok(u32 target, u32 count);
 
 /* What a WRITE_VALUE of ASCEND_WRITE_VALUE_@op makes of a word holding @mem. */
 u64 ascend_write_value_apply(u64 mem, u64 value, u32 op);
@@ -427,6 +434,30 @@ bool ascend_emu_copy_try_now(struct ascend_emu *emu, u32 asid,
  * @grp: the scheduling group of &ascend_hw_queue_ctx.sched_group, held
  *	from queue_start to queue_stop
  */
+/**
+ * struct ascend_emu_call - the command list a queue runs (ASCEND_CMD_CALL)
+ * @active: a CALL runs: the queue fetches from @list, not from the ring
+ * @list: device VA of the list
+ * @count: its commands
+ * @pc: index of the list command to fetch next (while one runs: its own)
+ * @next: where the list goes on when the running one completes (pc + 1
+ *	unless a SWITCH or JUMP set it)
+ * @steps: list commands fetched by this CALL
+ * @seq: sequence number of the CALL
+ *
+ * Used by the command processor thread, and by a job finishing the list
+ * command handed off (the queue does not fetch while it runs).
+ */
+struct ascend_emu_call {
+	bool active;
+	u64 list;
+	u32 count;
+	u32 pc;
+	u32 next;
+	u32 steps;
+	u64 seq;
+};
+
 struct ascend_emu_queue {
 	struct ascend_emu *emu;
 	u32 qid;
@@ -454,6 +485,8 @@ struct ascend_emu_queue {
 	u32 cur_slot;
 	void *cur_job;
 	struct ascend_cp_group *grp;
+
+	struct ascend_emu_call call;
 };
 
 /*

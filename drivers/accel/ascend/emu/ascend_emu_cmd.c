@@ -174,9 +174,46 @@ u32 ascend_cmd_check(const struct ascend_cmd *cmd)
 		return 0;
 	}
 
+	case ASCEND_CMD_CALL: {
+		const struct ascend_cmd_call *c = &cmd->call;
+		u64 bytes = (u64)c->count * sizeof(struct ascend_cmd);
+
+		if (!ascend_tail_zero(cmd, sizeof(*c)) || c->pad || !c->count ||
+		    c->count > ASCEND_CALL_MAX_CMDS || (c->list & 7) ||
+		    !ascend_range_ok(c->list, bytes))
+			return bad;
+		return 0;
+	}
+
+	case ASCEND_CMD_SWITCH: {
+		const struct ascend_cmd_switch *w = &cmd->label_switch;
+
+		if (!ascend_tail_zero(cmd, sizeof(*w)) || !w->count ||
+		    w->count > ASCEND_CALL_MAX_CMDS || (w->table & 3) ||
+		    !ascend_range_ok(w->table, (u64)w->count * sizeof(u32)))
+			return bad;
+		if (w->value_size != 4 && w->value_size != 8)
+			return bad;
+		return w->value & (w->value_size - 1) ? bad : 0;
+	}
+
+	case ASCEND_CMD_JUMP:
+		return ascend_tail_zero(cmd, sizeof(cmd->jump)) &&
+		       !cmd->jump.pad ? 0 : bad;
+
 	default:
 		return bad;
 	}
+}
+
+u32 ascend_switch_entry(u64 selector, u32 count)
+{
+	return selector >= count ? count - 1 : (u32)selector;
+}
+
+bool ascend_list_target_ok(u32 target, u32 count)
+{
+	return target <= count;
 }
 
 u64 ascend_write_value_apply(u64 mem, u64 value, u32 op)

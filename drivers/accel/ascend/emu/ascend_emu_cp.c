@@ -25,6 +25,13 @@
  * poll the abort flag) and faults ASCEND_FAULT_TIMEOUT when it returns, a
  * parked one faults at once.
  *
+ * A CALL switches the queue's fetch from the ring to a command list in
+ * device memory (struct ascend_emu_call): every list command is copied in
+ * through the queue's MMU and runs exactly as a ring command would, under
+ * the CALL's sequence number, which completes with the last of them.
+ * SWITCH and JUMP only move the list's position; a step budget bounds
+ * what one CALL may run.
+ *
  * Doorbells follow the NEED_WAKEUP protocol.  With no work the thread polls
  * for poll_us microseconds, then sets NEED_WAKEUP on every queue, issues a
  * full barrier and re-reads every wptr before it sleeps.  User space
@@ -238,9 +245,21 @@ void ascend_emu_cp_kick(struct ascend_emu *emu)
 		ascend_cp_kick(emu->cp);
 }
 
-/* @seq completed: the report, the status page, the trace. */
+/*
+ * @seq completed: the report, the status page, the trace.  A list command
+ * (@seq is its CALL's) moves the list on instead; the CALL completes with
+ * the last one.
+ */
 static void ascend_cp_complete(struct ascend_emu_queue *q, u64 seq)
 {
+	struct ascend_emu_call *c = &q->call;
+
+	if (READ_ONCE(c->active)) {
+		c->pc = c->next;
+		if (c->pc < c->count)
+			return;
+		WRITE_ONCE(c->active, false);
+	}
 	ascend_emu_queue_complete(q, seq);
 	trace_ascend_cmd_complete(q->emu->index, q->ctx.trace_queue, seq);
 }
@@ -251,6 +270,8 @@ static bool ascend_cp_has_work(struct ascend_emu_queue *q)
 	if (READ_ONCE(q->cp_stop) || READ_ONCE(q->faulted) ||
 	    READ_ONCE(q->cur_state) != ASCEND_HW_QUEUE_IDLE)
 		return false;
+	if (READ_ONCE(q->call.active))
+		return true;
 	/* a corrupted wptr is work too: fetching it faults the queue */
 	return smp_load_acquire(&q->status->wptr) != q->rptr;
 }
@@ -965,6 +986,91 @@ static bool ascend_cp_park(struct ascend_emu_cp *cp, struct ascend_emu_queue *q,
 	return ascend_cp_recheck(q);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Command lists: CALL, and SWITCH and JUMP inside a list */
+
+/*
+ * CALL from the ring: the queue fetches from the list from now on.  Its
+ * commands carry the CALL's @seq; the last one's completion is the CALL's.
+ */
+static u32 ascend_cp_call(struct ascend_emu_queue *q,
+			  const struct ascend_cmd_call *call, u64 seq)
+{
+	/* lists do not nest */
+	if (q->call.active)
+		return ASCEND_FAULT_BAD_COMMAND;
+	q->call = (struct ascend_emu_call){
+		.list = call->list,
+		.count = call->count,
+		.seq = seq,
+	};
+	WRITE_ONCE(q->call.active, true);
+	return 0;
+}
+
+/*
+ * Copy the next list command into @cmd, as ascend_emu_queue_fetch() copies
+ * a ring slot: through the queue's MMU, never executed in place.  Returns
+ * false when the queue faulted (the list does not translate, or the CALL
+ * ran out of steps).  Thread only.
+ */
+static bool ascend_cp_call_fetch(struct ascend_emu_queue *q,
+				 struct ascend_cmd *cmd)
+{
+	struct ascend_emu_call *c = &q->call;
+	u64 addr = c->list + (u64)c->pc * sizeof(*cmd);
+	int ret;
+
+	if (++c->steps > ASCEND_CALL_MAX_STEPS) {
+		ascend_emu_queue_fault(q, ASCEND_FAULT_TIMEOUT, c->seq, addr,
+				       ASCEND_CMD_CALL);
+		return false;
+	}
+	ret = ascend_emu_vm_rw(q, addr, cmd, sizeof(*cmd), false);
+	if (ret) {
+		ascend_emu_queue_fault(q, ascend_cp_mem_fault(ret), c->seq, addr,
+				       ASCEND_CMD_CALL);
+		return false;
+	}
+	c->next = c->pc + 1;
+	return true;
+}
+
+/*
+ * SWITCH: read the selector and its table entry (both through the MMU,
+ * when the command executes) and set where the list goes on.
+ */
+static u32 ascend_cp_switch(struct ascend_emu_queue *q,
+			    const struct ascend_cmd_switch *w, u64 *addr)
+{
+	__le64 sel64 = 0;
+	__le32 sel32 = 0, ent;
+	u64 sel;
+	u32 target;
+	int ret;
+
+	*addr = w->value;
+	if (w->value_size == 8) {
+		ret = ascend_emu_vm_rw(q, w->value, &sel64, sizeof(sel64), false);
+		sel = le64_to_cpu(sel64);
+	} else {
+		ret = ascend_emu_vm_rw(q, w->value, &sel32, sizeof(sel32), false);
+		sel = le32_to_cpu(sel32);
+	}
+	if (ret)
+		return ascend_cp_mem_fault(ret);
+
+	*addr = w->table + (u64)ascend_switch_entry(sel, w->count) * sizeof(ent);
+	ret = ascend_emu_vm_rw(q, *addr, &ent, sizeof(ent), false);
+	if (ret)
+		return ascend_cp_mem_fault(ret);
+	target = le32_to_cpu(ent);
+	if (!ascend_list_target_ok(target, q->call.count))
+		return ASCEND_FAULT_BAD_COMMAND;
+	q->call.next = target;
+	return 0;
+}
+
 /*
  * Execute one command of @q.  Returns true when the queue may go on with
  * its next command now.
@@ -1001,6 +1107,26 @@ static bool ascend_cp_exec(struct ascend_emu_cp *cp, struct ascend_emu_queue *q,
 	case ASCEND_CMD_EVENT_WAIT:
 	case ASCEND_CMD_WAIT_VALUE:
 		return ascend_cp_park(cp, q, cmd, seq);
+	case ASCEND_CMD_CALL:
+		code = ascend_cp_call(q, &cmd->call, seq);
+		if (code)
+			goto fault;
+		return true;
+	case ASCEND_CMD_SWITCH:
+		code = q->call.active ?
+		       ascend_cp_switch(q, &cmd->label_switch, &addr) :
+		       ASCEND_FAULT_BAD_COMMAND;
+		if (code)
+			goto fault;
+		break;
+	case ASCEND_CMD_JUMP:
+		if (!q->call.active ||
+		    !ascend_list_target_ok(cmd->jump.target, q->call.count)) {
+			code = ASCEND_FAULT_BAD_COMMAND;
+			goto fault;
+		}
+		q->call.next = cmd->jump.target;
+		break;
 	case ASCEND_CMD_WRITE_VALUE:
 		ret = cmd->value.cond ? ascend_cp_value_rmw(q, &cmd->value) :
 		      ascend_emu_vm_rw(q, cmd->value.addr,
@@ -1045,6 +1171,15 @@ static bool ascend_cp_run_queue(struct ascend_emu_cp *cp,
 	for (i = 0; i < ASCEND_CP_BATCH; i++) {
 		if (READ_ONCE(q->cp_stop) || READ_ONCE(q->faulted))
 			break;
+		if (q->call.active) {
+			/* a list runs: its commands first */
+			did = true;
+			if (!ascend_cp_call_fetch(q, &cmd))
+				break;
+			if (!ascend_cp_exec(cp, q, &cmd, q->call.seq))
+				break;
+			continue;
+		}
 		if (ascend_emu_queue_wptr(q, &wptr)) {
 			ascend_emu_queue_fault(q, ASCEND_FAULT_RING, q->rptr + 1,
 					       0, 0);

@@ -1,0 +1,1454 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model.c - model run instances (aclmdlRI*): work recorded on streams,
+ * replayed by the device, and labels (aclrtCreateLabel ...).
+ *
+ * Recording.  A stream bound to an instance (aclmdlRIBindStream) or being
+ * captured (aclmdlRICaptureBegin, and every stream that waits for an event
+ * recorded in the capture, which joins it) has @rec_m set: submit_locked()
+ * hands its commands to mdl_record() instead of the ring.  A command is
+ * recorded as it would have been submitted: its payload (kernel arguments,
+ * addresses, fill patterns) is copied at capture time; what it points to
+ * (device memory, memcpy descriptors, a SWITCH's selector) is read by the
+ * device at every replay.  Event records and waits (event.c) are recorded
+ * apart: between two streams of one instance they become a word in the
+ * instance's device memory that the record sets and the wait consumes
+ * (WRITE_VALUE / WAIT_VALUE with reset); with ACL_EVENT_RECORD_EXTERNAL /
+ * ACL_EVENT_WAIT_EXTERNAL, or a wait for an event recorded outside the
+ * instance, they stay real event operations, issued at each replay.  Work
+ * that cannot be replayed (copies staged through libaclrt's buffers, host
+ * callbacks, a replay of another instance) fails with
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT and invalidates the capture.
+ *
+ * Building.  aclmdlRIBuildEnd / aclmdlRICaptureEnd expand each stream's
+ * record into a command list in device memory (ASCEND_CMD_CALL, uAPI
+ * "Command lists"), cut where an external event operation sits.  Stream 0
+ * (the captured or first bound stream) runs on the stream given to
+ * aclmdlRIExecuteAsync; its list first sets a start word for every other
+ * stream and ends waiting for their done words, and theirs start waiting
+ * for the start word and end setting the done word, so the streams'
+ * dependencies stay on the device.  A replay is one CALL per stream (plus
+ * one ring command per external event operation).  The other streams run
+ * on their bound streams (build) or on streams the instance creates
+ * (capture).  Labels are list indices: aclrtSwitchLabelByIndex becomes a
+ * SWITCH whose table (the label list's device memory) is filled at build
+ * time; a label must be set on the stream of the switches that use it.
+ *
+ * Locking: mdl_lock protects every instance's recording state and the
+ * event records of captures; it nests inside a stream's lock.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+ACL_TLS_HOT const char *mdl_norec;
+int mdl_recording;		/* streams recording (__atomic) */
+
+static pthread_mutex_t mdl_lock = PTHREAD_MUTEX_INITIALIZER;
+
+enum item_kind { IT_CMD, IT_SIGNAL, IT_WAITW, IT_EXT_RECORD, IT_EXT_WAIT, IT_LABEL, IT_SWITCH };
+
+struct mdl_item {
+	enum item_kind kind;
+	struct ascend_cmd cmd;		/* IT_CMD; IT_SWITCH: all but the table */
+	void *obj;			/* event, label or label list */
+	uint32_t *words;		/* IT_SIGNAL: words to set; IT_WAITW: [0] */
+	uint32_t nw;
+	uint32_t at;			/* IT_CMD: its index in the lists, built */
+	bool dirty;			/* IT_CMD: changed, not yet in the list */
+};
+
+/* aclmdlRITask: a recorded task of a built instance. */
+struct mdl_task {
+	struct acl_model *m;
+	unsigned int si;
+	size_t item;
+};
+
+/* One step of a stream's replay. */
+struct mdl_step {
+	enum item_kind kind;		/* IT_CMD: a CALL; else IT_EXT_* */
+	uint64_t list;
+	uint32_t count;
+	void *event;
+};
+
+struct mdl_stream {
+	aclrtStream h;			/* bound or captured stream */
+	bool recording;
+	struct mdl_item *it;
+	size_t n, cap;
+	aclrtStream run;		/* where it replays (stream 0: the caller's) */
+	bool own_run;
+	struct mdl_step *steps;
+	size_t nsteps;
+	struct mdl_task *tasks;		/* one per IT_CMD item, built */
+	size_t ntasks;
+};
+
+struct acl_model {
+	int dev_id;
+	uint32_t id;
+	bool built, capture, invalid;
+	aclmdlRICaptureMode mode;
+	struct mdl_stream *st;
+	unsigned int ns;
+	uint32_t nwords;
+	void *mem;			/* words, then the lists */
+	size_t words_sz;		/* bytes before the lists */
+	struct acl_model *next;		/* built instances, under mdl_lock */
+	char name[128];
+	aclrtStream exec_own;		/* aclmdlRIExecute's stream */
+	struct stream_uses uses;	/* replays submitted (under mdl_lock) */
+};
+
+struct acl_label {
+	struct acl_model *m;		/* set on: none yet */
+	unsigned int si;
+	uint32_t pos;			/* list index, after build */
+	size_t item;
+};
+
+struct acl_label_list {
+	size_t n;
+	struct acl_label **l;
+	uint32_t *table;		/* device memory, n entries */
+};
+
+/* Events recorded in a capture: the record item to extend with words. */
+struct cap_rec {
+	void *event;
+	struct acl_model *m;
+	unsigned int si;
+	size_t item;
+};
+static struct acl_model *built_models;
+static struct cap_rec *cap_recs;
+static size_t ncap_recs, cap_cap;
+static uint32_t next_id = 1;
+
+static bool grow(void **v, size_t *cap, size_t n, size_t sz)
+{
+	size_t c = *cap ? *cap * 2 : 16;
+	void *p;
+
+	if (n < *cap)
+		return true;
+	p = realloc(*v, c * sz);
+	if (!p)
+		return false;
+	*v = p;
+	*cap = c;
+	return true;
+}
+
+static struct mdl_item *item_add(struct mdl_stream *ms, enum item_kind kind)
+{
+	struct mdl_item *it;
+
+	if (!grow((void **)&ms->it, &ms->cap, ms->n, sizeof(*ms->it)))
+		return NULL;
+	it = &ms->it[ms->n++];
+	memset(it, 0, sizeof(*it));
+	it->kind = kind;
+	return it;
+}
+
+static aclError no_mem(void)
+{
+	return acl_err(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of host memory for the model run instance");
+}
+
+/* Start or stop recording @s into stream @si of @m (mdl_lock held). */
+static void set_rec(struct acl_stream *s, struct acl_model *m, unsigned int si)
+{
+	pthread_mutex_lock(&s->lock);
+	if (!s->rec_m && m)
+		__atomic_add_fetch(&mdl_recording, 1, __ATOMIC_SEQ_CST);
+	else if (s->rec_m && !m)
+		__atomic_sub_fetch(&mdl_recording, 1, __ATOMIC_SEQ_CST);
+	s->rec_m = m;
+	s->rec_i = si;
+	pthread_mutex_unlock(&s->lock);
+}
+
+static aclError stream_add(struct acl_model *m, aclrtStream h, unsigned int *si)
+{
+	struct mdl_stream *v = realloc(m->st, (m->ns + 1) * sizeof(*v));
+
+	if (!v)
+		return no_mem();
+	m->st = v;
+	memset(&v[m->ns], 0, sizeof(v[0]));
+	v[m->ns].h = h;
+	v[m->ns].recording = true;
+	*si = m->ns++;
+	return ACL_SUCCESS;
+}
+
+static void stop_all(struct acl_model *m)
+{
+	struct acl_stream *s;
+	unsigned int i;
+
+	for (i = 0; i < m->ns; i++) {
+		if (!m->st[i].recording)
+			continue;
+		m->st[i].recording = false;
+		if (stream_ref(m->st[i].h, &s) == ACL_SUCCESS) {
+			set_rec(s, NULL, 0);
+			stream_put(s);
+		}
+	}
+}
+
+static void cap_recs_drop(struct acl_model *m)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < ncap_recs; i++)
+		if (cap_recs[i].m != m)
+			cap_recs[j++] = cap_recs[i];
+	ncap_recs = j;
+}
+
+/* Called by submit_locked() for a recording stream (its lock held). */
+aclError mdl_record(struct acl_stream *s, const void *a, size_t alen, const void *b, size_t blen)
+{
+	struct acl_model *m = s->rec_m;
+	struct ascend_cmd cmd;
+	struct mdl_item *it;
+	aclError ret = ACL_SUCCESS;
+
+	memset(&cmd, 0, sizeof(cmd));
+	memcpy(&cmd, a, alen);
+	if (blen)
+		memcpy((char *)&cmd + alen, b, blen);
+	pthread_mutex_lock(&mdl_lock);
+	if (m->invalid) {
+		ret = acl_err(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,
+			      "the capture into model run instance %u was invalidated by an earlier task that cannot be recorded",
+			      m->id);
+	} else if (mdl_norec || cmd.opcode == ASCEND_CMD_EVENT_RECORD ||
+		   cmd.opcode == ASCEND_CMD_EVENT_WAIT || cmd.opcode == ASCEND_CMD_CALL) {
+		m->invalid = m->capture;
+		ret = acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			      "%s cannot be recorded into model run instance %u%s",
+			      mdl_norec ? mdl_norec :
+			      cmd.opcode == ASCEND_CMD_CALL ? "a model replay" : "a host callback",
+			      m->id, m->capture ? "; the capture is invalidated" : "");
+	} else {
+		it = item_add(&m->st[s->rec_i], IT_CMD);
+		if (it)
+			it->cmd = cmd;
+		else
+			ret = no_mem();
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+/* The recording stream @h belongs to, and its index (mdl_lock held). */
+static struct acl_model *rec_of(aclrtStream h, unsigned int *si)
+{
+	struct acl_stream *s;
+	struct acl_model *m = NULL;
+
+	if (!__atomic_load_n(&mdl_recording, __ATOMIC_SEQ_CST) || stream_ref(h, &s))
+		return NULL;
+	pthread_mutex_lock(&s->lock);
+	m = s->rec_m;
+	*si = s->rec_i;
+	pthread_mutex_unlock(&s->lock);
+	stream_put(s);
+	return m;
+}
+
+static struct cap_rec *cap_find(void *event)
+{
+	size_t i;
+
+	for (i = ncap_recs; i-- > 0;)
+		if (cap_recs[i].event == event)
+			return &cap_recs[i];
+	return NULL;
+}
+
+bool mdl_event_record(aclrtEvent event, aclrtStream stream, bool external, aclError *ret)
+{
+	struct acl_model *m;
+	struct mdl_item *it;
+	struct cap_rec *r;
+	unsigned int si;
+
+	if (!__atomic_load_n(&mdl_recording, __ATOMIC_SEQ_CST))
+		return false;
+	pthread_mutex_lock(&mdl_lock);
+	m = rec_of(stream, &si);
+	if (!m) {
+		pthread_mutex_unlock(&mdl_lock);
+		return false;
+	}
+	it = item_add(&m->st[si], external ? IT_EXT_RECORD : IT_SIGNAL);
+	if (!it) {
+		*ret = no_mem();
+	} else {
+		it->obj = event;
+		*ret = ACL_SUCCESS;
+		if (!external) {
+			r = cap_find(event);
+			if (!r && grow((void **)&cap_recs, &cap_cap, ncap_recs, sizeof(*r)))
+				r = &cap_recs[ncap_recs++];
+			if (r)
+				*r = (struct cap_rec){ event, m, si, m->st[si].n - 1 };
+			else
+				*ret = no_mem();
+		}
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	return true;
+}
+
+bool mdl_event_wait(aclrtStream stream, aclrtEvent event, bool external, aclError *ret)
+{
+	struct acl_stream *s;
+	struct acl_model *m;
+	struct mdl_item *it, *rit;
+	struct cap_rec *r;
+	unsigned int si;
+	uint32_t *w;
+
+	if (!__atomic_load_n(&mdl_recording, __ATOMIC_SEQ_CST))
+		return false;
+	pthread_mutex_lock(&mdl_lock);
+	m = rec_of(stream, &si);
+	r = external ? NULL : cap_find(event);
+	if (!m && r && r->m->capture && !r->m->built) {
+		/* a wait for a captured record: the stream joins the capture */
+		m = r->m;
+		*ret = stream_ref(stream, &s);
+		if (!*ret) {
+			*ret = stream_add(m, stream, &si);
+			if (!*ret)
+				set_rec(s, m, si);
+			stream_put(s);
+		}
+		if (*ret) {
+			pthread_mutex_unlock(&mdl_lock);
+			return true;
+		}
+	}
+	if (!m) {
+		pthread_mutex_unlock(&mdl_lock);
+		return false;
+	}
+	*ret = ACL_SUCCESS;
+	if (r && r->m == m) {
+		rit = &m->st[r->si].it[r->item];
+		w = realloc(rit->words, (rit->nw + 1) * sizeof(*w));
+		it = w ? item_add(&m->st[si], IT_WAITW) : NULL;
+		if (w)
+			rit->words = w;
+		if (it) {
+			it->words = malloc(sizeof(*it->words));
+			if (it->words) {
+				it->words[0] = m->nwords++;
+				it->nw = 1;
+				w[rit->nw++] = it->words[0];
+			} else {
+				m->st[si].n--;
+			}
+		}
+		if (!it || !it->words)
+			*ret = no_mem();
+	} else {
+		it = item_add(&m->st[si], IT_EXT_WAIT);
+		if (it)
+			it->obj = event;
+		else
+			*ret = no_mem();
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Building */
+
+struct cmdvec {
+	struct ascend_cmd *v;
+	size_t n, cap;
+};
+
+static bool push(struct cmdvec *c, const struct ascend_cmd *cmd)
+{
+	if (!grow((void **)&c->v, &c->cap, c->n, sizeof(*c->v)))
+		return false;
+	c->v[c->n++] = *cmd;
+	return true;
+}
+
+static uint64_t word_va(struct acl_model *m, uint32_t w)
+{
+	return (uintptr_t)m->mem + (uint64_t)w * 8;
+}
+
+static bool push_value(struct cmdvec *c, struct acl_model *m, uint32_t w, bool wait)
+{
+	struct ascend_cmd cmd = { .opcode = wait ? ASCEND_CMD_WAIT_VALUE : ASCEND_CMD_WRITE_VALUE };
+
+	cmd.value.addr = word_va(m, w);
+	cmd.value.value = 1;
+	if (wait)
+		cmd.value.cond = ASCEND_WAIT_VALUE_EQ | ASCEND_WAIT_VALUE_RESET |
+				 ASCEND_WAIT_VALUE_OWN_LIMIT;
+	return push(c, &cmd);
+}
+
+static bool step_add(struct mdl_stream *ms, const struct mdl_step *st)
+{
+	struct mdl_step *v = realloc(ms->steps, (ms->nsteps + 1) * sizeof(*v));
+
+	if (!v)
+		return false;
+	ms->steps = v;
+	v[ms->nsteps++] = *st;
+	return true;
+}
+
+/* Stream @i's commands into @c, its steps (list offsets) into ms->steps. */
+static aclError expand(struct acl_model *m, unsigned int i, struct cmdvec *c, bool *labels)
+{
+	struct mdl_stream *ms = &m->st[i];
+	size_t seg = c->n, j, k;
+	struct mdl_step st;
+	bool ext = false;
+	unsigned int o;
+	struct mdl_item *it;
+	bool ok = true;
+
+	/* words 0 .. 2 * (ns - 1): start and done of streams 1 .. ns-1 */
+	if (i == 0)
+		for (o = 1; o < m->ns && ok; o++)
+			ok = push_value(c, m, 2 * (o - 1), false);
+	else
+		ok = push_value(c, m, 2 * (i - 1), true);
+	for (j = 0; j < ms->n && ok; j++) {
+		it = &ms->it[j];
+		switch (it->kind) {
+		case IT_CMD:
+			it->at = (uint32_t)c->n;
+			ok = push(c, &it->cmd);
+			break;
+		case IT_SIGNAL:
+			for (k = 0; k < it->nw && ok; k++)
+				ok = push_value(c, m, it->words[k], false);
+			break;
+		case IT_WAITW:
+			ok = push_value(c, m, it->words[0], true);
+			break;
+		case IT_LABEL:
+			((struct acl_label *)it->obj)->pos = (uint32_t)(c->n - seg);
+			*labels = true;
+			break;
+		case IT_SWITCH:
+			ok = push(c, &it->cmd);
+			*labels = true;
+			break;
+		case IT_EXT_RECORD:
+		case IT_EXT_WAIT:
+			ext = true;
+			if (c->n > seg) {
+				st = (struct mdl_step){ IT_CMD, seg, (uint32_t)(c->n - seg), NULL };
+				ok = step_add(ms, &st);
+				seg = c->n;
+			}
+			st = (struct mdl_step){ it->kind, 0, 0, it->obj };
+			ok = ok && step_add(ms, &st);
+			break;
+		}
+	}
+	if (i == 0)
+		for (o = 1; o < m->ns && ok; o++)
+			ok = push_value(c, m, 2 * (o - 1) + 1, true);
+	else if (ok)
+		ok = push_value(c, m, 2 * (i - 1) + 1, false);
+	if (ok && c->n > seg) {
+		st = (struct mdl_step){ IT_CMD, seg, (uint32_t)(c->n - seg), NULL };
+		ok = step_add(ms, &st);
+	}
+	if (!ok)
+		return no_mem();
+	if (ext && *labels)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "stream %u of model run instance %u has both labels and external event tasks: not supported together",
+			       i, m->id);
+	for (j = 0; j < ms->nsteps; j++)
+		if (ms->steps[j].kind == IT_CMD && ms->steps[j].count > ASCEND_CALL_MAX_CMDS)
+			return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+				       "stream %u of model run instance %u has %u device tasks between two external event tasks: at most %u",
+				       i, m->id, ms->steps[j].count, ASCEND_CALL_MAX_CMDS);
+	return ACL_SUCCESS;
+}
+
+static aclError copy_h2d(void *dst, const void *src, size_t n)
+{
+	const char *api = acl_api_name;
+	aclError ret = aclrtMemcpy(dst, n, src, n, ACL_MEMCPY_HOST_TO_DEVICE);
+
+	acl_api_name = api;
+	return ret;
+}
+
+/* Fill the label tables of @m's switches (labels set on their stream). */
+static aclError fill_tables(struct acl_model *m)
+{
+	struct acl_label_list *ll;
+	struct acl_label *l;
+	unsigned int i;
+	size_t j, k;
+	uint32_t *t;
+	aclError ret;
+
+	for (i = 0; i < m->ns; i++) {
+		for (j = 0; j < m->st[i].n; j++) {
+			if (m->st[i].it[j].kind != IT_SWITCH)
+				continue;
+			ll = m->st[i].it[j].obj;
+			t = calloc(ll->n, sizeof(*t));
+			if (!t)
+				return no_mem();
+			for (k = 0; k < ll->n; k++) {
+				l = ll->l[k];
+				if (l->m != m || l->si != i) {
+					free(t);
+					return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+						       "label %zu of the list used by a switch on stream %u of model run instance %u is %s",
+						       k, i, m->id,
+						       l->m != m ? "not set in this instance" :
+						       "set on another stream (labels must be on the switch's stream)");
+				}
+				t[k] = l->pos;
+			}
+			ret = copy_h2d(ll->table, t, ll->n * sizeof(*t));
+			free(t);
+			if (ret)
+				return ret;
+		}
+	}
+	return ACL_SUCCESS;
+}
+
+static aclError build(struct acl_model *m)
+{
+	struct cmdvec c = { 0 };
+	size_t words_sz, j;
+	bool labels;
+	unsigned int i;
+	aclError ret = ACL_SUCCESS;
+	const char *api = acl_api_name;
+	uint64_t *zero;
+
+	stop_all(m);
+	cap_recs_drop(m);
+	if (m->ns > 1)
+		m->nwords += 2 * (m->ns - 1);
+	/* the word indices of the gates come first: shift the others */
+	for (i = 0; i < m->ns; i++)
+		for (j = 0; j < m->st[i].n; j++) {
+			struct mdl_item *it = &m->st[i].it[j];
+			uint32_t k;
+
+			if (it->kind == IT_SIGNAL || it->kind == IT_WAITW)
+				for (k = 0; k < it->nw; k++)
+					it->words[k] += m->ns > 1 ? 2 * (m->ns - 1) : 0;
+		}
+	words_sz = ((size_t)m->nwords * 8 + 127) & ~(size_t)127;
+	/* the lists' size is known after an expansion, which needs the
+	 * words' addresses: count with a base of 0, allocate, expand again */
+	m->mem = NULL;
+	for (i = 0; i < m->ns && !ret; i++) {
+		labels = false;
+		ret = expand(m, i, &c, &labels);
+	}
+	if (!ret && (words_sz || c.n)) {
+		ret = aclrtMalloc(&m->mem, words_sz + c.n * sizeof(*c.v) + 8,
+				  ACL_MEM_MALLOC_HUGE_FIRST);
+		acl_api_name = api;
+	}
+	free(c.v);
+	if (ret)
+		return ret;
+	/* expand again with the real base (cheap: host memory only) */
+	for (i = 0; i < m->ns; i++) {
+		free(m->st[i].steps);
+		m->st[i].steps = NULL;
+		m->st[i].nsteps = 0;
+	}
+	memset(&c, 0, sizeof(c));
+	for (i = 0; i < m->ns && !ret; i++) {
+		labels = false;
+		ret = expand(m, i, &c, &labels);
+	}
+	if (!ret && words_sz) {
+		zero = calloc(1, words_sz);
+		ret = zero ? copy_h2d(m->mem, zero, words_sz) : no_mem();
+		free(zero);
+	}
+	if (!ret && c.n)
+		ret = copy_h2d((char *)m->mem + words_sz, c.v, c.n * sizeof(*c.v));
+	free(c.v);
+	for (i = 0; i < m->ns && !ret; i++)
+		for (j = 0; j < m->st[i].nsteps; j++)
+			if (m->st[i].steps[j].kind == IT_CMD)
+				m->st[i].steps[j].list = (uintptr_t)m->mem + words_sz +
+							 m->st[i].steps[j].list * sizeof(*c.v);
+	if (!ret)
+		ret = fill_tables(m);
+	if (ret)
+		return ret;
+	m->words_sz = words_sz;
+	for (i = 0; i < m->ns; i++) {
+		struct mdl_stream *ms = &m->st[i];
+
+		for (j = 0; j < ms->n; j++)
+			ms->ntasks += ms->it[j].kind == IT_CMD;
+		ms->tasks = calloc(ms->ntasks ? ms->ntasks : 1, sizeof(*ms->tasks));
+		if (!ms->tasks)
+			return no_mem();
+		ms->ntasks = 0;
+		for (j = 0; j < ms->n; j++)
+			if (ms->it[j].kind == IT_CMD)
+				ms->tasks[ms->ntasks++] = (struct mdl_task){ m, i, j };
+	}
+	/* where streams 1.. replay */
+	for (i = 1; i < m->ns; i++) {
+		if (!m->capture) {
+			m->st[i].run = m->st[i].h;
+			continue;
+		}
+		ret = aclrtCreateStream(&m->st[i].run);
+		acl_api_name = api;
+		if (ret)
+			return ret;
+		m->st[i].own_run = true;
+	}
+	m->built = true;
+	m->next = built_models;
+	built_models = m;
+	return ACL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The API */
+
+static aclError model_new(struct acl_model **out, bool capture)
+{
+	struct acl_model *m = calloc(1, sizeof(*m));
+	int dev = dev_current();
+
+	if (dev < 0) {
+		free(m);
+		return acl_err(ACL_ERROR_RT_CONTEXT_NULL,
+			       "no current device: call aclrtSetDevice first");
+	}
+	if (!m)
+		return no_mem();
+	m->dev_id = dev;
+	m->capture = capture;
+	pthread_mutex_lock(&mdl_lock);
+	m->id = next_id++;
+	pthread_mutex_unlock(&mdl_lock);
+	handle_add(m, H_MODEL);
+	*out = m;
+	return ACL_SUCCESS;
+}
+
+static aclError model_get(aclmdlRI h, struct acl_model **m)
+{
+	if (!h || !handle_ok(h, H_MODEL))
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "modelRI %p is not a model run instance (never built, or destroyed)", h);
+	*m = h;
+	return ACL_SUCCESS;
+}
+
+static aclError model_get_built(aclmdlRI h, struct acl_model **m)
+{
+	aclError ret = model_get(h, m);
+
+	if (!ret && !(*m)->built)
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "model run instance %u is not built yet (aclmdlRIBuildEnd, aclmdlRICaptureEnd)",
+			      (*m)->id);
+	return ret;
+}
+
+aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag)
+{
+	API_ENTER();
+	if (!modelRI)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "modelRI is NULL");
+	if (flag)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "flag %#x must be 0", flag);
+	return model_new((struct acl_model **)modelRI, false);
+}
+
+aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag)
+{
+	struct acl_model *m;
+	struct acl_stream *s;
+	unsigned int si;
+	aclError ret;
+
+	API_ENTER();
+	ret = model_get(modelRI, &m);
+	if (ret)
+		return ret;
+	if (!stream)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "the default stream cannot be bound to a model run instance");
+	if (flag > 1)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "flag %u is neither ACL_MODEL_STREAM_FLAG_HEAD (0) nor _DEFAULT (1)", flag);
+	ret = stream_ref(stream, &s);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&mdl_lock);
+	if (m->built || m->capture)
+		ret = acl_err(ACL_ERROR_RT_MODEL_CAPTURED,
+			      "model run instance %u is %s: no stream can be bound to it", m->id,
+			      m->built ? "already built" : "a capture");
+	else if (s->rec_m)
+		ret = acl_err(ACL_ERROR_RT_STREAM_CAPTURED,
+			      "stream %p already records into model run instance %u", stream,
+			      s->rec_m->id);
+	else if (s->dev->id != m->dev_id)
+		ret = acl_err(ACL_ERROR_RT_STREAM_CONTEXT,
+			      "stream %p is on device %d, the model run instance on device %d",
+			      stream, s->dev->id, m->dev_id);
+	else
+		ret = stream_add(m, stream, &si);
+	if (!ret)
+		set_rec(s, m, si);
+	pthread_mutex_unlock(&mdl_lock);
+	stream_put(s);
+	return ret;
+}
+
+static int stream_index(struct acl_model *m, aclrtStream h)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->ns; i++)
+		if (m->st[i].h == h)
+			return (int)i;
+	return -1;
+}
+
+aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream)
+{
+	struct acl_model *m;
+	struct acl_stream *s;
+	aclError ret;
+	int i;
+
+	API_ENTER();
+	ret = model_get(modelRI, &m);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&mdl_lock);
+	i = stream_index(m, stream);
+	if (i < 0 || !m->st[i].recording) {
+		ret = acl_err(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+			      "stream %p is not bound to model run instance %u (or its tasks already ended)",
+			      stream, m->id);
+	} else if (stream_ref(stream, &s) == ACL_SUCCESS) {
+		m->st[i].recording = false;
+		set_rec(s, NULL, 0);
+		stream_put(s);
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
+{
+	struct acl_model *m;
+	aclError ret;
+
+	API_ENTER();
+	(void)reserve;
+	ret = model_get(modelRI, &m);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&mdl_lock);
+	if (m->built || m->capture)
+		ret = acl_err(ACL_ERROR_RT_MODEL_CAPTURED,
+			      "model run instance %u is %s", m->id,
+			      m->built ? "already built" : "a capture: end it with aclmdlRICaptureEnd");
+	else
+		ret = build(m);
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream)
+{
+	struct acl_model *m;
+	aclError ret;
+
+	API_ENTER();
+	ret = model_get(modelRI, &m);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&mdl_lock);
+	if (stream_index(m, stream) < 0)
+		ret = acl_err(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+			      "stream %p is not bound to model run instance %u", stream, m->id);
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
+{
+	struct acl_model *m;
+	struct acl_stream *s;
+	unsigned int si;
+	aclError ret;
+
+	API_ENTER();
+	if ((unsigned int)mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "capture mode %d is not an aclmdlRICaptureMode",
+			       (int)mode);
+	if (!stream)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "the default stream cannot be captured");
+	ret = stream_ref(stream, &s);
+	if (ret)
+		return ret;
+	if (s->rec_m) {
+		stream_put(s);
+		return acl_err(ACL_ERROR_RT_STREAM_CAPTURED,
+			       "stream %p already records into model run instance %u", stream,
+			       s->rec_m->id);
+	}
+	ret = model_new(&m, true);
+	if (!ret) {
+		m->mode = mode;
+		pthread_mutex_lock(&mdl_lock);
+		ret = stream_add(m, stream, &si);
+		if (!ret)
+			set_rec(s, m, si);
+		pthread_mutex_unlock(&mdl_lock);
+	}
+	stream_put(s);
+	return ret;
+}
+
+static void model_free(struct acl_model *m)
+{
+	const char *api = acl_api_name;
+	unsigned int i;
+	size_t j;
+
+	for (i = 0; i < m->ns; i++) {
+		for (j = 0; j < m->st[i].n; j++)
+			free(m->st[i].it[j].words);
+		free(m->st[i].it);
+		free(m->st[i].steps);
+		free(m->st[i].tasks);
+		if (m->st[i].own_run)
+			aclrtDestroyStream(m->st[i].run);
+	}
+	if (m->exec_own)
+		aclrtDestroyStream(m->exec_own);
+	if (m->mem)
+		aclrtFree(m->mem);
+	acl_api_name = api;
+	stream_uses_free(&m->uses);
+	free(m->st);
+	free(m);
+}
+
+aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
+{
+	struct acl_model *m;
+	unsigned int si;
+	aclError ret;
+
+	API_ENTER();
+	if (!modelRI)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "modelRI is NULL");
+	pthread_mutex_lock(&mdl_lock);
+	m = rec_of(stream, &si);
+	if (!m || !m->capture || si != 0) {
+		pthread_mutex_unlock(&mdl_lock);
+		return acl_err(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+			       "stream %p is not the origin of a capture (aclmdlRICaptureBegin)", stream);
+	}
+	if (m->invalid) {
+		stop_all(m);
+		cap_recs_drop(m);
+		ret = acl_err(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,
+			      "the capture was invalidated by a task that cannot be recorded");
+	} else {
+		ret = build(m);
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	if (ret) {
+		handle_del(m);
+		model_free(m);
+		return ret;
+	}
+	*modelRI = m;
+	return ACL_SUCCESS;
+}
+
+aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status,
+				aclmdlRI *modelRI)
+{
+	struct acl_model *m;
+	unsigned int si;
+
+	API_ENTER();
+	if (!status || !modelRI)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "%s is NULL", status ? "modelRI" : "status");
+	pthread_mutex_lock(&mdl_lock);
+	m = rec_of(stream, &si);
+	if (m && !m->capture)
+		m = NULL;
+	*status = !m ? ACL_MODEL_RI_CAPTURE_STATUS_NONE :
+		  m->invalid ? ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED :
+		  ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+	*modelRI = m;
+	pthread_mutex_unlock(&mdl_lock);
+	return ACL_SUCCESS;
+}
+
+/* One CALL of @st on stream @h. */
+static aclError submit_call(struct acl_model *m, aclrtStream h, const struct mdl_step *st)
+{
+	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_CALL };
+	struct acl_stream *s;
+	uint64_t seq = 0;
+	aclError ret;
+
+	cmd.call.list = st->list;
+	cmd.call.count = st->count;
+	ret = stream_ref(h, &s);
+	if (ret)
+		return ret;
+	if (!(s->dev->info.capabilities & DRM_ASCEND_CAP_CMD_LIST))
+		ret = acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			      "device %d's driver cannot run command lists (no DRM_ASCEND_CAP_CMD_LIST)",
+			      s->dev->id);
+	else
+		ret = stream_submit_seq(s, &cmd, &seq);
+	if (!ret) {
+		pthread_mutex_lock(&mdl_lock);
+		stream_uses_add(&m->uses, s, seq);
+		pthread_mutex_unlock(&mdl_lock);
+	}
+	stream_put(s);
+	return ret;
+}
+
+static aclError replay_stream(struct acl_model *m, struct mdl_stream *ms, aclrtStream h)
+{
+	aclError ret = ACL_SUCCESS;
+	size_t j;
+
+	for (j = 0; j < ms->nsteps && !ret; j++) {
+		if (ms->steps[j].kind == IT_CMD)
+			ret = submit_call(m, h, &ms->steps[j]);
+		else if (ms->steps[j].kind == IT_EXT_RECORD)
+			ret = event_record_on(ms->steps[j].event, h);
+		else
+			ret = event_wait_on(h, ms->steps[j].event);
+	}
+	return ret;
+}
+
+aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
+{
+	struct acl_model *m;
+	unsigned int i, si;
+	aclError ret;
+
+	API_ENTER();
+	ret = model_get_built(modelRI, &m);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&mdl_lock);
+	if (rec_of(stream, &si))
+		ret = acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			      "stream %p is recording into a model run instance: a replay cannot be recorded",
+			      stream);
+	pthread_mutex_unlock(&mdl_lock);
+	for (i = 1; i < m->ns && !ret; i++)
+		ret = replay_stream(m, &m->st[i], m->st[i].run);
+	if (!ret && m->ns)
+		ret = replay_stream(m, &m->st[0], stream);
+	return ret;
+}
+
+aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
+{
+	const char *api;
+	struct acl_model *m;
+	aclError ret;
+
+	API_ENTER();
+	ret = model_get(modelRI, &m);
+	if (ret)
+		return ret;
+	if (timeout < -1)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "timeout %d is invalid: -1 waits forever, >0 is milliseconds", timeout);
+	api = acl_api_name;
+	if (!m->exec_own) {
+		ret = aclrtCreateStream(&m->exec_own);
+		if (ret)
+			return ret;
+	}
+	ret = aclmdlRIExecuteAsync(m, m->exec_own);
+	if (!ret)
+		ret = aclrtSynchronizeStreamWithTimeout(m->exec_own, timeout);
+	acl_api_name = api;
+	return ret;
+}
+
+aclError aclmdlRIDestroy(aclmdlRI modelRI)
+{
+	struct acl_model *m, **pp;
+	size_t i;
+	aclError ret;
+
+	API_ENTER();
+	ret = model_get(modelRI, &m);
+	if (ret)
+		return ret;
+	handle_del(m);
+	pthread_mutex_lock(&mdl_lock);
+	stop_all(m);
+	cap_recs_drop(m);
+	for (pp = &built_models; *pp; pp = &(*pp)->next)
+		if (*pp == m) {
+			*pp = m->next;
+			break;
+		}
+	pthread_mutex_unlock(&mdl_lock);
+	/* replays still queued read the lists: wait for them (CANN waits) */
+	for (i = 0; i < m->uses.n; i++)
+		stream_sync(m->uses.v[i].s, DRM_ASCEND_TIMEOUT_INFINITE, -1);
+	stream_uses_drop(&m->uses);
+	model_free(m);
+	return ACL_SUCCESS;
+}
+
+aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uint32_t *numStreams)
+{
+	struct acl_model *m;
+	unsigned int i;
+	aclError ret;
+
+	API_ENTER();
+	ret = model_get(modelRI, &m);
+	if (ret)
+		return ret;
+	if (!numStreams)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "numStreams is NULL");
+	if (streams && *numStreams < m->ns)
+		return acl_err(ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY,
+			       "the array holds %u streams, the instance has %u", *numStreams, m->ns);
+	for (i = 0; streams && i < m->ns; i++)
+		streams[i] = m->st[i].h;
+	*numStreams = m->ns;
+	return ACL_SUCCESS;
+}
+
+aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId)
+{
+	struct acl_model *m;
+	aclError ret;
+
+	API_ENTER();
+	ret = model_get(modelRI, &m);
+	if (ret)
+		return ret;
+	if (!modelRIId)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "modelRIId is NULL");
+	*modelRIId = m->id;
+	return ACL_SUCCESS;
+}
+
+aclError aclmdlRISetName(aclmdlRI modelRI, const char *name)
+{
+	struct acl_model *m;
+	aclError ret;
+
+	API_ENTER();
+	ret = model_get(modelRI, &m);
+	if (ret)
+		return ret;
+	if (!name)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "name is NULL");
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	return ACL_SUCCESS;
+}
+
+aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char *name)
+{
+	struct acl_model *m;
+	aclError ret;
+
+	API_ENTER();
+	ret = model_get(modelRI, &m);
+	if (ret)
+		return ret;
+	if (!name || !maxLen)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "name is NULL or maxLen is 0");
+	snprintf(name, maxLen, "%s", m->name);
+	return ACL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tasks of built instances: queries and kernel argument updates */
+
+aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask *tasks, uint32_t *numTasks)
+{
+	struct mdl_stream *ms = NULL;
+	struct acl_model *m;
+	aclError ret = ACL_SUCCESS;
+	unsigned int i;
+	size_t j;
+
+	API_ENTER();
+	if (!numTasks)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "numTasks is NULL");
+	pthread_mutex_lock(&mdl_lock);
+	for (m = built_models; m && !ms; m = m->next)
+		for (i = 0; i < m->ns; i++)
+			if (m->st[i].h == stream) {
+				ms = &m->st[i];
+				break;
+			}
+	if (!ms)
+		ret = acl_err(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+			      "stream %p is not a stream of a built model run instance", stream);
+	else if (tasks && *numTasks < ms->ntasks)
+		ret = acl_err(ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY,
+			      "the array holds %u tasks, the stream has %zu", *numTasks, ms->ntasks);
+	else {
+		for (j = 0; tasks && j < ms->ntasks; j++)
+			tasks[j] = &ms->tasks[j];
+		*numTasks = (uint32_t)ms->ntasks;
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+/* The item of task @t of a live built instance (mdl_lock held), or NULL. */
+static struct mdl_item *task_item(aclmdlRITask t)
+{
+	struct acl_model *m;
+	struct mdl_stream *ms;
+	unsigned int i;
+
+	for (m = built_models; m; m = m->next)
+		for (i = 0; i < m->ns; i++) {
+			ms = &m->st[i];
+			if (ms->ntasks && (struct mdl_task *)t >= ms->tasks &&
+			    (struct mdl_task *)t < ms->tasks + ms->ntasks)
+				return &ms->it[((struct mdl_task *)t)->item];
+		}
+	return NULL;
+}
+
+static struct mdl_item *task_get(aclmdlRITask t, aclError *ret)
+{
+	struct mdl_item *it = task_item(t);
+
+	*ret = it ? ACL_SUCCESS :
+	       acl_err(ACL_ERROR_INVALID_PARAM, "task %p is not a task of a live model run instance",
+		       t);
+	return it;
+}
+
+static aclmdlRITaskType task_type(const struct mdl_item *it)
+{
+	switch (it->cmd.opcode) {
+	case ASCEND_CMD_LAUNCH:		return ACL_MODEL_RI_TASK_KERNEL;
+	case ASCEND_CMD_WRITE_VALUE:	return ACL_MODEL_RI_TASK_VALUE_WRITE;
+	case ASCEND_CMD_WAIT_VALUE:	return ACL_MODEL_RI_TASK_VALUE_WAIT;
+	default:			return ACL_MODEL_RI_TASK_DEFAULT;
+	}
+}
+
+aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType *type)
+{
+	struct mdl_item *it;
+	aclError ret = ACL_SUCCESS;
+
+	API_ENTER();
+	if (!type)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "type is NULL");
+	pthread_mutex_lock(&mdl_lock);
+	it = task_get(task, &ret);
+	if (it)
+		*type = task_type(it);
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams *params)
+{
+	struct mdl_item *it;
+	aclError ret = ACL_SUCCESS;
+
+	API_ENTER();
+	if (!params)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "params is NULL");
+	pthread_mutex_lock(&mdl_lock);
+	it = task_get(task, &ret);
+	if (it) {
+		memset(params, 0, sizeof(*params));
+		params->type = task_type(it);
+		if (params->type == ACL_MODEL_RI_TASK_KERNEL) {
+			/* the recorded arguments, owned by the instance */
+			params->kernelTaskParams.args = it->cmd.launch.args;
+			params->kernelTaskParams.argsSize = it->cmd.launch.args_size;
+			params->kernelTaskParams.numBlocks = it->cmd.launch.num_blocks;
+			params->kernelTaskParams.isHostArgs = 1;
+		}
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+/*
+ * A kernel task's arguments and block count: kept in the instance and
+ * written to its list by aclmdlRIUpdate, so the replays after it use them.
+ */
+aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams *params)
+{
+	const struct aclmdlRIKernelTaskParams *k;
+	struct mdl_item *it;
+	aclError ret = ACL_SUCCESS;
+
+	API_ENTER();
+	if (!params)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "params is NULL");
+	k = &params->kernelTaskParams;
+	pthread_mutex_lock(&mdl_lock);
+	it = task_get(task, &ret);
+	if (it && (params->type != ACL_MODEL_RI_TASK_KERNEL || task_type(it) != params->type))
+		ret = acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			      "only a kernel task's parameters can be set (task type %d, params type %d)",
+			      (int)task_type(it), (int)params->type);
+	else if (it && (!k->args || k->argsSize != it->cmd.launch.args_size || !k->numBlocks))
+		ret = acl_err(ACL_ERROR_INVALID_PARAM,
+			      "the kernel task needs args of %u bytes (got %p, %zu bytes) and numBlocks > 0 (got %u)",
+			      it->cmd.launch.args_size, k->args, k->argsSize, k->numBlocks);
+	else if (it) {
+		memmove(it->cmd.launch.args, k->args, k->argsSize);
+		it->cmd.launch.num_blocks = k->numBlocks;
+		it->dirty = true;
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+aclError aclmdlRIUpdate(aclmdlRI modelRI)
+{
+	struct acl_model *m;
+	struct mdl_item *it;
+	aclError ret;
+	unsigned int i;
+	size_t j;
+
+	API_ENTER();
+	ret = model_get_built(modelRI, &m);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&mdl_lock);
+	for (i = 0; i < m->ns && !ret; i++)
+		for (j = 0; j < m->st[i].n && !ret; j++) {
+			it = &m->st[i].it[j];
+			if (it->kind != IT_CMD || !it->dirty)
+				continue;
+			ret = copy_h2d((char *)m->mem + m->words_sz + (size_t)it->at * sizeof(it->cmd),
+				       &it->cmd, sizeof(it->cmd));
+			it->dirty = ret != ACL_SUCCESS;
+		}
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Labels */
+
+/* The instance being built that @stream records into (mdl_lock held). */
+static struct acl_model *build_rec(aclrtStream stream, unsigned int *si, aclError *ret)
+{
+	struct acl_model *m = rec_of(stream, si);
+
+	if (m && !m->capture) {
+		*ret = ACL_SUCCESS;
+		return m;
+	}
+	*ret = acl_err(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+		       "stream %p is not bound to a model run instance being built (aclmdlRIBindStream)",
+		       stream);
+	return NULL;
+}
+
+static aclError label_check(const void *h, enum handle_type type, const char *what)
+{
+	if (h && handle_ok(h, type))
+		return ACL_SUCCESS;
+	return acl_err(ACL_ERROR_INVALID_PARAM, "%s %p is not a live %s", what, h,
+		       type == H_LABEL ? "label" : "label list");
+}
+
+aclError aclrtCreateLabel(aclrtLabel *label)
+{
+	struct acl_label *l;
+
+	API_ENTER();
+	if (!label)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "label is NULL");
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return no_mem();
+	handle_add(l, H_LABEL);
+	*label = l;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyLabel(aclrtLabel label)
+{
+	API_ENTER();
+	if (label_check(label, H_LABEL, "label"))
+		return ACL_ERROR_INVALID_PARAM;
+	handle_del(label);
+	free(label);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream)
+{
+	struct acl_label *l = label;
+	struct mdl_item *it;
+	struct acl_model *m;
+	unsigned int si;
+	aclError ret = ACL_SUCCESS;
+
+	API_ENTER();
+	if (label_check(label, H_LABEL, "label"))
+		return ACL_ERROR_INVALID_PARAM;
+	pthread_mutex_lock(&mdl_lock);
+	m = build_rec(stream, &si, &ret);
+	if (m && l->m)
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID, "label %p is already set", label);
+	else if (m && !(it = item_add(&m->st[si], IT_LABEL)))
+		ret = no_mem();
+	else if (m) {
+		it->obj = l;
+		l->m = m;
+		l->si = si;
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+aclError aclrtCreateLabelList(aclrtLabel *labels, size_t num, aclrtLabelList *labelList)
+{
+	struct acl_label_list *ll;
+	const char *api;
+	aclError ret;
+	size_t i;
+
+	API_ENTER();
+	if (!labels || !labelList)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "%s is NULL", labels ? "labelList" : "labels");
+	if (!num || num > 65535)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "num %zu is out of range (1 .. 65535)", num);
+	for (i = 0; i < num; i++)
+		if (!labels[i] || !handle_ok(labels[i], H_LABEL))
+			return acl_err(ACL_ERROR_INVALID_PARAM, "labels[%zu] (%p) is not a live label",
+				       i, labels[i]);
+	ll = calloc(1, sizeof(*ll));
+	if (ll)
+		ll->l = malloc(num * sizeof(*ll->l));
+	if (!ll || !ll->l) {
+		free(ll);
+		return no_mem();
+	}
+	memcpy(ll->l, labels, num * sizeof(*ll->l));
+	ll->n = num;
+	api = acl_api_name;
+	ret = aclrtMalloc((void **)&ll->table, num * sizeof(uint32_t), ACL_MEM_MALLOC_HUGE_FIRST);
+	acl_api_name = api;
+	if (ret) {
+		free(ll->l);
+		free(ll);
+		return ret;
+	}
+	handle_add(ll, H_LABEL_LIST);
+	*labelList = ll;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyLabelList(aclrtLabelList labelList)
+{
+	struct acl_label_list *ll = labelList;
+	const char *api;
+
+	API_ENTER();
+	if (label_check(ll, H_LABEL_LIST, "labelList"))
+		return ACL_ERROR_INVALID_PARAM;
+	handle_del(ll);
+	api = acl_api_name;
+	aclrtFree(ll->table);
+	acl_api_name = api;
+	free(ll->l);
+	free(ll);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue, aclrtLabelList labelList,
+				 aclrtStream stream)
+{
+	struct acl_label_list *ll = labelList;
+	struct mdl_item *it;
+	struct acl_model *m;
+	unsigned int si;
+	aclError ret = ACL_SUCCESS;
+
+	API_ENTER();
+	if (!ptr || ((uintptr_t)ptr & 3))
+		return acl_err(ACL_ERROR_INVALID_PARAM, "ptr %p is NULL or not 4-byte aligned", ptr);
+	if (label_check(ll, H_LABEL_LIST, "labelList"))
+		return ACL_ERROR_INVALID_PARAM;
+	if (!maxValue || maxValue > ll->n)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "maxValue %u is out of range: the label list has %zu labels", maxValue,
+			       ll->n);
+	pthread_mutex_lock(&mdl_lock);
+	m = build_rec(stream, &si, &ret);
+	if (m && !(it = item_add(&m->st[si], IT_SWITCH))) {
+		ret = no_mem();
+	} else if (m) {
+		it->obj = ll;
+		it->cmd.opcode = ASCEND_CMD_SWITCH;
+		it->cmd.label_switch.value = (uintptr_t)ptr;
+		it->cmd.label_switch.value_size = 4;
+		it->cmd.label_switch.table = (uintptr_t)ll->table;
+		it->cmd.label_switch.count = maxValue;
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_acl_mdlri.c - model run instances (aclmdlRI*) replayed by the
+ * device: a captured 3-stream pipeline with events replayed 1000 times,
+ * byte for byte; labels switched by a value in device memory on every
+ * replay; external event records and waits; work that cannot be recorded
+ * failing the capture with CANN's codes and a message; a faulting task in
+ * a replay failing its stream only.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "acl_util.h"
+#include "tap.h"
+
+#define N 256
+
+static int *dev_ints(int v)
+{
+	int *p = NULL;
+
+	REQUIRE_ACL(aclrtMalloc((void **)&p, N * sizeof(int), ACL_MEM_MALLOC_HUGE_FIRST));
+	REQUIRE_ACL(aclrtMemset(p, N * sizeof(int), v, N * sizeof(int)));
+	return p;
+}
+
+/* Every element of @p equals @v?  Prints the first mismatch. */
+static int all_equal(const int *p, int v)
+{
+	int h[N], i;
+
+	REQUIRE_ACL(aclrtMemcpy(h, sizeof(h), p, sizeof(h), ACL_MEMCPY_DEVICE_TO_HOST));
+	for (i = 0; i < N; i++)
+		if (h[i] != v) {
+			printf("#   element %d is %d, expected %d\n", i, h[i], v);
+			return 0;
+		}
+	return 1;
+}
+
+static void need_lists(void)
+{
+	aclmdlRI m = NULL;
+	aclrtStream s;
+	aclError r;
+
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	REQUIRE_ACL(aclmdlRICaptureEnd(s, &m));
+	r = aclmdlRIExecuteAsync(m, s);
+	REQUIRE_ACL(aclmdlRIDestroy(m));
+	REQUIRE_ACL(aclrtDestroyStream(s));
+	if (r == ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+		SKIP("the driver has no command lists (DRM_ASCEND_CAP_CMD_LIST)");
+	REQUIRE_ACL(r);
+}
+
+/*
+ * s0: a += 1; record e1.  s1 (joins): wait e1; b = a; record e2.
+ * s2 (joins): wait e2; c = b + b; record e3.  s0: wait e3; d = c.
+ * Replay k leaves a = k and d = 2k, which only holds when every wait
+ * held its stream back until the other stream's work of that replay.
+ */
+TEST(pipeline_3_streams_1000_replays)
+{
+	aclrtStream s0, s1, s2, x, got[4];
+	aclrtEvent e1, e2, e3;
+	int *a, *b, *c, *d, *one;
+	uint32_t ns = 4;
+	aclmdlRI m = NULL;
+	int k;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStream(&s0));
+	REQUIRE_ACL(aclrtCreateStream(&s1));
+	REQUIRE_ACL(aclrtCreateStream(&s2));
+	REQUIRE_ACL(aclrtCreateStream(&x));
+	REQUIRE_ACL(aclrtCreateEvent(&e1));
+	REQUIRE_ACL(aclrtCreateEvent(&e2));
+	REQUIRE_ACL(aclrtCreateEvent(&e3));
+	a = dev_ints(0);
+	b = dev_ints(0);
+	c = dev_ints(0);
+	d = dev_ints(0);
+	one = dev_ints(0);
+	REQUIRE_ACL(launch_fill32(x, one, 1, N, 1));
+	REQUIRE_ACL(aclrtSynchronizeStream(x));
+
+	CHECK_ACL_OK(aclmdlRICaptureBegin(s0, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	CHECK_ACL_OK(launch_add32(s0, a, one, a, N, 1));
+	CHECK_ACL_OK(aclrtRecordEvent(e1, s0));
+	CHECK_ACL_OK(aclrtStreamWaitEvent(s1, e1));
+	CHECK_ACL_OK(aclrtMemcpyAsync(b, N * sizeof(int), a, N * sizeof(int),
+				      ACL_MEMCPY_DEVICE_TO_DEVICE, s1));
+	CHECK_ACL_OK(aclrtRecordEvent(e2, s1));
+	CHECK_ACL_OK(aclrtStreamWaitEvent(s2, e2));
+	CHECK_ACL_OK(launch_add32(s2, b, b, c, N, 1));
+	CHECK_ACL_OK(aclrtRecordEvent(e3, s2));
+	CHECK_ACL_OK(aclrtStreamWaitEvent(s0, e3));
+	CHECK_ACL_OK(aclrtMemcpyAsync(d, N * sizeof(int), c, N * sizeof(int),
+				      ACL_MEMCPY_DEVICE_TO_DEVICE, s0));
+	REQUIRE_ACL(aclmdlRICaptureEnd(s0, &m));
+	/* nothing ran while capturing */
+	CHECK(all_equal(a, 0));
+	CHECK(all_equal(d, 0));
+	CHECK_ACL_OK(aclmdlRIGetStreams(m, got, &ns));
+	CHECK_EQ(ns, 3u);
+	CHECK(got[0] == s0 && got[1] == s1 && got[2] == s2);
+
+	for (k = 1; k <= 1000; k++) {
+		REQUIRE_ACL(aclmdlRIExecuteAsync(m, x));
+		if (k % 100 == 0) {
+			REQUIRE_ACL(aclrtSynchronizeStream(x));
+			CHECK(all_equal(a, k));
+			CHECK(all_equal(b, k));
+			CHECK(all_equal(c, 2 * k));
+			CHECK(all_equal(d, 2 * k));
+		}
+	}
+	/* the captured streams are the user's again: work runs at once */
+	CHECK_ACL_OK(aclrtMemsetAsync(b, 4, 0x7f, 4, s1));
+	CHECK_ACL_OK(aclrtSynchronizeStream(s1));
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+	CHECK_ACL_ERR(aclmdlRIExecuteAsync(m, x), ACL_ERROR_INVALID_PARAM);
+	aclrtFree(a);
+	aclrtFree(b);
+	aclrtFree(c);
+	aclrtFree(d);
+	aclrtFree(one);
+}
+
+/*
+ * Built with labels: SWITCH on *idx over {l0, l1}; l0: x = 11; l1: y = 22.
+ * Each replay follows the value *idx holds then (past the list: l1).
+ */
+TEST(switch_on_device_value)
+{
+	static const struct { uint32_t idx; int x; } cases[] = {
+		{ 0, 11 }, { 1, 0 }, { 0, 11 }, { 7, 0 }, { 0, 11 },
+	};
+	aclrtLabel l[2];
+	aclrtLabelList ll;
+	aclrtStream ls, x;
+	uint32_t *idx;
+	int *px, *py;
+	aclmdlRI m;
+	unsigned int i;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStreamWithConfig(&ls, 0, ACL_STREAM_PERSISTENT));
+	REQUIRE_ACL(aclrtCreateStream(&x));
+	REQUIRE_ACL(aclrtMalloc((void **)&idx, 4, ACL_MEM_MALLOC_HUGE_FIRST));
+	px = dev_ints(0);
+	py = dev_ints(0);
+	REQUIRE_ACL(aclrtCreateLabel(&l[0]));
+	REQUIRE_ACL(aclrtCreateLabel(&l[1]));
+	REQUIRE_ACL(aclrtCreateLabelList(l, 2, &ll));
+	REQUIRE_ACL(aclmdlRIBuildBegin(&m, 0));
+	REQUIRE_ACL(aclmdlRIBindStream(m, ls, 0));
+	CHECK_ACL_OK(aclrtSwitchLabelByIndex(idx, 2, ll, ls));
+	CHECK_ACL_OK(aclrtSetLabel(l[0], ls));
+	CHECK_ACL_OK(launch_write(ls, px, 11, 1));
+	CHECK_ACL_OK(aclrtSetLabel(l[1], ls));
+	CHECK_ACL_OK(launch_write(ls, py, 22, 1));
+	CHECK_ACL_ERR(aclrtSetLabel(l[1], ls), ACL_ERROR_RT_PARAM_INVALID);	/* twice */
+	CHECK_ACL_OK(aclmdlRIEndTask(m, ls));
+	CHECK_ACL_OK(aclmdlRIBuildEnd(m, NULL));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		REQUIRE_ACL(aclrtMemcpy(idx, 4, &cases[i].idx, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+		REQUIRE_ACL(aclrtMemset(px, 4, 0, 4));
+		REQUIRE_ACL(aclrtMemset(py, 4, 0, 4));
+		CHECK_ACL_OK(aclmdlRIExecuteAsync(m, x));
+		CHECK_ACL_OK(aclrtSynchronizeStream(x));
+		{
+			int hx, hy;
+
+			REQUIRE_ACL(aclrtMemcpy(&hx, 4, px, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+			REQUIRE_ACL(aclrtMemcpy(&hy, 4, py, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+			CHECK_EQ(hx, cases[i].x);
+			CHECK_EQ(hy, 22);
+		}
+	}
+	/* aclmdlRIExecute: its own stream, synchronous */
+	REQUIRE_ACL(aclrtMemset(py, 4, 0, 4));
+	CHECK_ACL_OK(aclmdlRIExecute(m, -1));
+	{
+		int hy = 0;
+
+		REQUIRE_ACL(aclrtMemcpy(&hy, 4, py, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+		CHECK_EQ(hy, 22);
+	}
+	CHECK_ACL_OK(aclmdlRIUnbindStream(m, ls));
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+	CHECK_ACL_OK(aclrtDestroyLabelList(ll));
+	CHECK_ACL_OK(aclrtDestroyLabel(l[0]));
+	CHECK_ACL_OK(aclrtDestroyLabel(l[1]));
+	CHECK_ACL_ERR(aclrtDestroyLabel(l[1]), ACL_ERROR_INVALID_PARAM);
+	aclrtFree(idx);
+	aclrtFree(px);
+	aclrtFree(py);
+}
+
+/* A label set on another stream than its switch fails the build. */
+TEST(label_on_other_stream)
+{
+	aclrtLabel l;
+	aclrtLabelList ll;
+	aclrtStream s1, s2;
+	uint32_t *idx;
+	aclmdlRI m;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStream(&s1));
+	REQUIRE_ACL(aclrtCreateStream(&s2));
+	REQUIRE_ACL(aclrtMalloc((void **)&idx, 4, ACL_MEM_MALLOC_HUGE_FIRST));
+	REQUIRE_ACL(aclrtCreateLabel(&l));
+	REQUIRE_ACL(aclrtCreateLabelList(&l, 1, &ll));
+	REQUIRE_ACL(aclmdlRIBuildBegin(&m, 0));
+	REQUIRE_ACL(aclmdlRIBindStream(m, s1, 0));
+	REQUIRE_ACL(aclmdlRIBindStream(m, s2, 1));
+	CHECK_ACL_OK(aclrtSwitchLabelByIndex(idx, 1, ll, s1));
+	CHECK_ACL_OK(aclrtSetLabel(l, s2));
+	CHECK_EQ(aclmdlRIBuildEnd(m, NULL), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK(strstr(acl_errmsg(), "another stream") != NULL);
+	CHECK_ACL_ERR(aclrtSwitchLabelByIndex(idx, 2, ll, s1), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+	CHECK_ACL_OK(aclrtDestroyLabelList(ll));
+	CHECK_ACL_OK(aclrtDestroyLabel(l));
+	aclrtFree(idx);
+}
+
+/* External waits and records are real event operations at each replay. */
+TEST(external_events)
+{
+	aclrtStream g, ext;
+	aclrtEvent ev;
+	int *src, *dst;
+	aclmdlRI m;
+	int k;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStream(&g));
+	REQUIRE_ACL(aclrtCreateStream(&ext));
+	REQUIRE_ACL(aclrtCreateEventExWithFlag(&ev, ACL_EVENT_SYNC));
+	src = dev_ints(0);
+	dst = dev_ints(0);
+	CHECK_ACL_OK(aclmdlRICaptureBegin(g, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	CHECK_ACL_OK(aclrtStreamWaitEventWithFlag(g, ev, 0, ACL_EVENT_WAIT_EXTERNAL));
+	CHECK_ACL_OK(aclrtMemcpyAsync(dst, N * sizeof(int), src, N * sizeof(int),
+				      ACL_MEMCPY_DEVICE_TO_DEVICE, g));
+	CHECK_ACL_OK(aclrtRecordEventWithFlag(ev, g, ACL_EVENT_RECORD_EXTERNAL));
+	REQUIRE_ACL(aclmdlRICaptureEnd(g, &m));
+	for (k = 1; k <= 3; k++) {
+		/* ext: spin, then src = k; the replay's copy must wait for it */
+		CHECK_ACL_OK(launch_spin(ext, 20000));
+		CHECK_ACL_OK(launch_fill32(ext, src, k, N, 1));
+		CHECK_ACL_OK(aclrtRecordEvent(ev, ext));
+		CHECK_ACL_OK(aclmdlRIExecuteAsync(m, g));
+		/* and the replay's own record is what a host sync sees */
+		CHECK_ACL_OK(aclrtSynchronizeEvent(ev));
+		CHECK(all_equal(dst, k));
+	}
+	CHECK_ACL_OK(aclrtSynchronizeStream(g));
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+	CHECK_ACL_OK(aclrtDestroyEvent(ev));
+	aclrtFree(src);
+	aclrtFree(dst);
+}
+
+static void host_fn(void *arg)
+{
+	(void)arg;
+}
+
+/* Unrecordable work fails the capture; misuse gets CANN's codes. */
+TEST(capture_errors)
+{
+	static char pageable[4096];
+	aclmdlRICaptureStatus st;
+	aclrtStream s, t;
+	aclmdlRI m = NULL, q;
+	int *p;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtCreateStream(&t));
+	p = dev_ints(0);
+	CHECK_ACL_ERR(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+	CHECK_ACL_ERR(aclmdlRICaptureBegin(s, (aclmdlRICaptureMode)9), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclmdlRICaptureBegin(NULL, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL),
+		      ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	CHECK_ACL_ERR(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL),
+		      ACL_ERROR_RT_STREAM_CAPTURED);
+	CHECK_ACL_OK(aclmdlRICaptureGetInfo(s, &st, &q));
+	CHECK_EQ(st, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+	CHECK_ACL_OK(aclmdlRICaptureGetInfo(t, &st, &q));
+	CHECK_EQ(st, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+	CHECK(q == NULL);
+	/* a host callback cannot be replayed by the device */
+	CHECK_EQ(aclrtLaunchHostFunc(s, host_fn, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	CHECK(strstr(acl_errmsg(), "cannot be recorded") != NULL);
+	CHECK_ACL_OK(aclmdlRICaptureGetInfo(s, &st, &q));
+	CHECK_EQ(st, ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
+	CHECK_ACL_ERR(aclrtMemsetAsync(p, 4, 1, 4, s), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+	CHECK_ACL_ERR(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+	/* the stream works again, and nothing of the capture ran */
+	CHECK_ACL_OK(aclrtSynchronizeStream(s));
+	CHECK(all_equal(p, 0));
+
+	/* a staged copy from pageable memory: its buffer would be reused */
+	CHECK_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	CHECK_EQ(aclrtMemcpyAsync(p, 64, pageable, 64, ACL_MEMCPY_HOST_TO_DEVICE, s),
+		 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	CHECK(strstr(acl_errmsg(), "pageable") != NULL || strstr(acl_errmsg(), "staged") != NULL);
+	CHECK_ACL_ERR(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+
+	CHECK_ACL_ERR(aclmdlRIExecuteAsync(NULL, s), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclmdlRIDestroy(NULL), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclmdlRIBuildBegin(&q, 1), ACL_ERROR_INVALID_PARAM);
+	aclrtFree(p);
+}
+
+/* A kernel exception inside a replay fails the replaying stream only. */
+TEST(fault_in_replay_is_per_stream)
+{
+	aclrtStream s, x, other;
+	aclmdlRI m;
+	int *p;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtCreateStream(&x));
+	REQUIRE_ACL(aclrtCreateStream(&other));
+	p = dev_ints(0);
+	CHECK_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	CHECK_ACL_OK(launch_trap(s));
+	CHECK_ACL_OK(launch_fill32(s, p, 5, N, 1));
+	REQUIRE_ACL(aclmdlRICaptureEnd(s, &m));
+	CHECK_ACL_OK(aclmdlRIExecuteAsync(m, x));
+	CHECK_ACL_ERR(aclrtSynchronizeStream(x), ACL_ERROR_RT_AICORE_EXCEPTION);
+	CHECK(all_equal(p, 0));			/* the tasks after it did not run */
+	CHECK_ACL_OK(launch_fill32(other, p, 9, N, 1));
+	CHECK_ACL_OK(aclrtSynchronizeStream(other));
+	CHECK(all_equal(p, 9));
+	CHECK_ACL_OK(aclrtSynchronizeStream(x));	/* reported once */
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+	aclrtFree(p);
+}
+
+static int dev_int(const int *p)
+{
+	int v = -1;
+
+	REQUIRE_ACL(aclrtMemcpy(&v, sizeof(v), p, sizeof(v), ACL_MEMCPY_DEVICE_TO_HOST));
+	return v;
+}
+
+/*
+ * A kernel task's arguments set with aclmdlRITaskSetParams take effect
+ * with aclmdlRIUpdate, from the next replay on.
+ */
+TEST(updated_kernel_argument)
+{
+	struct {
+		int *p;
+		int v;
+	} args;
+	aclmdlRITaskParams tp;
+	aclmdlRITaskType type;
+	aclmdlRITask tasks[4];
+	uint32_t nt = 4;
+	aclrtStream s, x;
+	aclmdlRI m;
+	int *p;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtCreateStream(&x));
+	p = dev_ints(0);
+	CHECK_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	CHECK_ACL_OK(launch_write(s, p, 1, 1));
+	REQUIRE_ACL(aclmdlRICaptureEnd(s, &m));
+	CHECK_ACL_OK(aclmdlRIExecuteAsync(m, x));
+	CHECK_ACL_OK(aclrtSynchronizeStream(x));
+	CHECK_EQ(dev_int(p), 1);
+
+	CHECK_ACL_OK(aclmdlRIGetTasksByStream(s, tasks, &nt));
+	CHECK_EQ(nt, 1u);
+	CHECK_ACL_OK(aclmdlRITaskGetType(tasks[0], &type));
+	CHECK_EQ(type, ACL_MODEL_RI_TASK_KERNEL);
+	CHECK_ACL_OK(aclmdlRITaskGetParams(tasks[0], &tp));
+	CHECK_EQ(tp.kernelTaskParams.argsSize, sizeof(args));
+	CHECK_EQ(tp.kernelTaskParams.numBlocks, 1u);
+	memcpy(&args, tp.kernelTaskParams.args, sizeof(args));
+	CHECK(args.p == p && args.v == 1);
+	args.v = 2;
+	tp.kernelTaskParams.args = &args;
+	CHECK_ACL_OK(aclmdlRITaskSetParams(tasks[0], &tp));
+	/* not in the list before aclmdlRIUpdate */
+	CHECK_ACL_OK(aclmdlRIExecuteAsync(m, x));
+	CHECK_ACL_OK(aclrtSynchronizeStream(x));
+	CHECK_EQ(dev_int(p), 1);
+	CHECK_ACL_OK(aclmdlRIUpdate(m));
+	CHECK_ACL_OK(aclmdlRIExecuteAsync(m, x));
+	CHECK_ACL_OK(aclrtSynchronizeStream(x));
+	CHECK_EQ(dev_int(p), 2);
+	/* a wrong size is refused, the task unchanged */
+	tp.kernelTaskParams.argsSize = 3;
+	CHECK_ACL_ERR(aclmdlRITaskSetParams(tasks[0], &tp), ACL_ERROR_INVALID_PARAM);
+	nt = 0;
+	CHECK_ACL_ERR(aclmdlRIGetTasksByStream(s, tasks, &nt), ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY);
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+	CHECK_ACL_ERR(aclmdlRITaskGetType(tasks[0], &type), ACL_ERROR_INVALID_PARAM);
+	aclrtFree(p);
+}
+
+int main(void)
+{
+	return tap_main();
+}
