@@ -625,8 +625,8 @@ static struct acl_vmap **vmap_at_locked(uintptr_t va, struct acl_resv **rp)
 	return NULL;
 }
 
-/* The device of the reservation holding @p, or -1. */
-static int resv_dev(const void *p)
+/* The device of the reservation holding @p, acquired (dev_acquire()). */
+static aclError resv_acquire(const void *p, struct acl_device **dev)
 {
 	struct acl_resv *r;
 	int id;
@@ -635,7 +635,10 @@ static int resv_dev(const void *p)
 	r = resv_of_locked((uintptr_t)p, 1);
 	id = r ? r->dev_id : -1;
 	pthread_mutex_unlock(&v_lock);
-	return id;
+	if (id < 0)
+		return acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
+				  "%p is not inside a reservation (aclrtReserveMemAddress)", p);
+	return dev_acquire(id, dev);
 }
 
 aclError aclrtUnmapMem(void *virPtr)
@@ -650,13 +653,10 @@ aclError aclrtUnmapMem(void *virPtr)
 	API_ENTER();
 	if (!virPtr)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "virPtr is NULL");
-	dev_id = resv_dev(virPtr);
-	if (dev_id < 0)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "%p is not inside a reservation (aclrtReserveMemAddress)", virPtr);
-	ret = dev_acquire(dev_id, &dev);
+	ret = resv_acquire(virPtr, &dev);
 	if (ret)
 		return ret;
+	dev_id = dev->id;
 	pthread_mutex_lock(&v_lock);
 	pp = vmap_at_locked((uintptr_t)virPtr, &r);
 	if (!pp) {
@@ -750,13 +750,10 @@ aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc, 
 				       "desc[%zu].location.id %u is not a device", i,
 				       desc[i].location.id);
 	}
-	dev_id = resv_dev(virPtr);
-	if (dev_id < 0)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "%p is not inside a reservation (aclrtReserveMemAddress)", virPtr);
-	ret = dev_acquire(dev_id, &dev);
+	ret = resv_acquire(virPtr, &dev);
 	if (ret)
 		return ret;
+	dev_id = dev->id;
 	pthread_mutex_lock(&v_lock);
 	pp = vmap_at_locked((uintptr_t)virPtr, &r);
 	m = pp ? *pp : NULL;
