@@ -43,6 +43,18 @@ struct ascend_file *ascend_file_from_file(struct file *f)
 	return NULL;
 }
 
+int ascend_vmm_phys_buf(struct drm_file *file, u32 handle,
+			struct ascend_hbm_buf **buf)
+{
+	return -ENOENT;
+}
+
+int ascend_vmm_phys_import(struct drm_file *file, struct ascend_hbm_buf *buf,
+			   u32 *handle)
+{
+	return -ENOMEM;
+}
+
 /* ------------------------------------------------------------------------ */
 /* keys */
 

@@ -404,6 +404,99 @@ static void vm_park(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, drm_mm_clean(&ctx->vm.mm));
 }
 
+/*
+ * A reservation maps nothing itself; parts mapped in it abut without a
+ * guard, and a translation or byte access walks from one into the next;
+ * a hole between parts faults.
+ */
+static void vm_reservation_parts(struct kunit *test)
+{
+	struct vm_test_ctx *ctx = test->priv;
+	u64 addr[2] = { 0, 3 * SZ_4K }, size[2] = { SZ_4K, SZ_4K };
+	struct ascend_hbm_alloc *a = fake_alloc(test, &addr[0], &size[0], 1);
+	struct ascend_hbm_alloc *b = fake_alloc(test, &addr[1], &size[1], 1);
+	struct ascend_vm_resv resv, other;
+	struct ascend_vm_mapping p1 = {}, p2 = {}, p3 = {};
+	struct ascend_vm_seg segs[4];
+	u8 in[8] = "abcdefg", out[8] = {};
+	u64 va;
+
+	KUNIT_ASSERT_EQ(test, ascend_vm_set_window(&ctx->vm, TEST_WIN_BASE,
+						   TEST_WIN_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, ascend_vm_reserve(&ctx->vm, &resv, 0, SZ_4M,
+						SZ_2M), 0);
+	va = resv.map.node.start;
+	KUNIT_EXPECT_TRUE(test, IS_ALIGNED(va, SZ_2M));
+	/* taken, or outside the window */
+	KUNIT_EXPECT_EQ(test, ascend_vm_reserve(&ctx->vm, &other, va + SZ_2M,
+						SZ_2M, SZ_2M), -EEXIST);
+	KUNIT_EXPECT_EQ(test, ascend_vm_reserve(&ctx->vm, &other,
+						TEST_WIN_BASE + TEST_WIN_SIZE,
+						SZ_2M, SZ_2M), -EINVAL);
+	KUNIT_EXPECT_EQ(test, translate(&ctx->vm, va, 1, segs, 4), -EFAULT);
+
+	p1.ranges = a->ranges;
+	p1.nr_ranges = 1;
+	p1.size = SZ_4K;
+	p2.ranges = b->ranges;
+	p2.nr_ranges = 1;
+	p2.size = SZ_4K;
+	mutex_lock(&ctx->vm.lock);
+	KUNIT_EXPECT_EQ(test, ascend_vm_map_part_locked(&ctx->vm, &resv, &p1,
+							va), 0);
+	KUNIT_EXPECT_EQ(test, ascend_vm_map_part_locked(&ctx->vm, &resv, &p2,
+							va + SZ_4K), 0);
+	p3 = p2;
+	KUNIT_EXPECT_EQ(test, ascend_vm_map_part_locked(&ctx->vm, &resv, &p3,
+							va), -EEXIST);
+	KUNIT_EXPECT_PTR_EQ(test, ascend_vm_find_part_locked(&resv, va + SZ_4K),
+			    &p2);
+	KUNIT_EXPECT_NULL(test, ascend_vm_find_part_locked(&resv, va + 8));
+	KUNIT_EXPECT_PTR_EQ(test, ascend_vm_find_resv_locked(&ctx->vm, va),
+			    &resv);
+	mutex_unlock(&ctx->vm.lock);
+
+	/* across the two: two segments, each in its own backing */
+	KUNIT_EXPECT_EQ(test, translate(&ctx->vm, va + SZ_4K - 2, 4, segs, 4), 2);
+	KUNIT_EXPECT_EQ(test, segs[0].addr, (u64)SZ_4K - 2);
+	KUNIT_EXPECT_EQ(test, segs[0].len, 2ULL);
+	KUNIT_EXPECT_EQ(test, segs[1].addr, 3ULL * SZ_4K);
+	KUNIT_EXPECT_EQ(test, segs[1].len, 2ULL);
+	KUNIT_EXPECT_EQ(test, ascend_vm_rw(&ctx->vm, va + SZ_4K - 4, in, 8, true), 0);
+	KUNIT_EXPECT_EQ(test, ascend_vm_rw(&ctx->vm, va + SZ_4K - 4, out, 8, false), 0);
+	KUNIT_EXPECT_MEMEQ(test, in, out, 8);
+	KUNIT_EXPECT_MEMEQ(test, test_hbm + 3 * SZ_4K, in + 4, 4);
+	/* past the second part: the hole faults, and nothing was written */
+	KUNIT_EXPECT_EQ(test, translate(&ctx->vm, va + 2 * SZ_4K - 1, 2, segs, 4),
+			-EFAULT);
+	memset(out, 0, sizeof(out));
+	KUNIT_EXPECT_EQ(test, ascend_vm_rw(&ctx->vm, va + 2 * SZ_4K - 4, in, 8,
+					   true), -EFAULT);
+	KUNIT_EXPECT_MEMEQ(test, test_hbm + 4 * SZ_4K - 4, out, 4);
+
+	/* no access: the part is there, every look-up faults */
+	mutex_lock(&ctx->vm.lock);
+	KUNIT_EXPECT_EQ(test, ascend_vm_protect_part_locked(&ctx->vm, &p2, false,
+							    true), 0);
+	mutex_unlock(&ctx->vm.lock);
+	KUNIT_EXPECT_EQ(test, translate(&ctx->vm, va + SZ_4K, 1, segs, 4), -EFAULT);
+	mutex_lock(&ctx->vm.lock);
+	KUNIT_EXPECT_EQ(test, ascend_vm_protect_part_locked(&ctx->vm, &p2, true,
+							    false), 0);
+	mutex_unlock(&ctx->vm.lock);
+	KUNIT_EXPECT_EQ(test, ascend_vm_rw(&ctx->vm, va + SZ_4K, in, 1, true),
+			-EFAULT);	/* read-only */
+	KUNIT_EXPECT_EQ(test, ascend_vm_rw(&ctx->vm, va + SZ_4K, out, 1, false), 0);
+
+	mutex_lock(&ctx->vm.lock);
+	ascend_vm_unmap_part_locked(&ctx->vm, &resv, &p1);
+	ascend_vm_unmap_part_locked(&ctx->vm, &resv, &p2);
+	KUNIT_EXPECT_EQ(test, resv.nr_parts, 0U);
+	ascend_vm_release_locked(&ctx->vm, &resv);
+	mutex_unlock(&ctx->vm.lock);
+	KUNIT_EXPECT_TRUE(test, drm_mm_clean(&ctx->vm.mm));
+}
+
 static struct kunit_case ascend_vm_test_cases[] = {
 	KUNIT_CASE(vm_window_rules),
 	KUNIT_CASE(vm_window_once),
@@ -412,6 +505,7 @@ static struct kunit_case ascend_vm_test_cases[] = {
 	KUNIT_CASE(vm_many_mappings),
 	KUNIT_CASE(vm_rw_checks_first),
 	KUNIT_CASE(vm_park),
+	KUNIT_CASE(vm_reservation_parts),
 	{}
 };
 

@@ -183,9 +183,10 @@ struct ascend_vm_resv *ascend_vm_resv_of_locked(struct ascend_vm *vm,
 struct ascend_vm_mapping *ascend_vm_find_part_locked(struct ascend_vm_resv *resv,
 						     u64 va);
 /*
- * Map @part (its @ranges, @nr_ranges, @size and @readonly / @noaccess set
- * by the caller) at @va inside @resv, with @vm->lock held: -EEXIST if
- * part of the range is mapped, -ENOMEM for page tables.
+ * Map @part, which is not mapped anywhere (its @ranges, @nr_ranges, @size
+ * and @readonly / @noaccess set by the caller), at @va inside @resv, with
+ * @vm->lock held: -EEXIST if part of the range is mapped, -ENOMEM for
+ * page tables.
  */
 int ascend_vm_map_part_locked(struct ascend_vm *vm, struct ascend_vm_resv *resv,
 			      struct ascend_vm_mapping *part, u64 va);
