@@ -11,6 +11,8 @@
  *					  0x5a over it, write "ok" to FD
  *	test_acl_vmm refused SHARE        the import must fail with 107000
  *	test_acl_vmm hold SHARE FD        import and map, write "ok", sleep
+ *	test_acl_vmm fd SOCK              receive a dma-buf fd on SOCK, import
+ *					  it, check and overwrite as "import"
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -18,10 +20,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "acl/ascend_ext.h"
 #include "acl_util.h"
 #include "tap.h"
 
@@ -411,18 +415,70 @@ TEST(mapped_for_two_devices)
 
 /* ---- between processes ---------------------------------------------- */
 
+/* One fd over a UNIX socket (SCM_RIGHTS); -1 on failure. */
+static int recv_fd(int sock)
+{
+	char c, ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec io = { &c, 1 };
+	struct msghdr m = { 0 };
+	struct cmsghdr *cm;
+	int fd;
+
+	m.msg_iov = &io;
+	m.msg_iovlen = 1;
+	m.msg_control = ctl;
+	m.msg_controllen = sizeof(ctl);
+	if (recvmsg(sock, &m, 0) != 1)
+		return -1;
+	cm = CMSG_FIRSTHDR(&m);
+	if (!cm || cm->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(cm), sizeof(fd));
+	return fd;
+}
+
+static int send_fd(int sock, int fd)
+{
+	char c = 'f', ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec io = { &c, 1 };
+	struct msghdr m = { 0 };
+	struct cmsghdr *cm;
+
+	memset(ctl, 0, sizeof(ctl));
+	m.msg_iov = &io;
+	m.msg_iovlen = 1;
+	m.msg_control = ctl;
+	m.msg_controllen = sizeof(ctl);
+	cm = CMSG_FIRSTHDR(&m);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(fd));
+	return sendmsg(sock, &m, 0) == 1 ? 0 : -1;
+}
+
 static int role_import(char **argv, bool hold)
 {
-	uint64_t share = strtoull(argv[2], NULL, 16);
-	int fd = atoi(argv[3]);
-	aclrtDrvMemHandle h = NULL;
+	bool by_fd = !strcmp(argv[1], "fd");
+	uint64_t share = by_fd ? 0 : strtoull(argv[2], NULL, 16);
+	int fd = atoi(argv[by_fd ? 2 : 3]), dmabuf;
+	aclrtDrvMemHandle h = NULL, h2 = NULL;
 	unsigned char *b;
 	void *v = NULL;
 
 	if (aclInit(NULL) || aclrtSetDevice(0))
 		return 2;
-	if (aclrtMemImportFromShareableHandle(share, 0, &h))
+	if (by_fd) {
+		dmabuf = recv_fd(fd);
+		if (dmabuf < 0 || ascendMemImportFromFd(dmabuf, 0, &h))
+			return 3;
+		/* the same allocation again: the same handle, counted */
+		if (ascendMemImportFromFd(dmabuf, 0, &h2) || h2 != h || aclrtFreePhysical(h2))
+			return 10;
+		close(dmabuf);
+	} else if (aclrtMemImportFromShareableHandle(share, 0, &h)) {
 		return 3;
+	}
 	if (aclrtReserveMemAddress(&v, MB2, 0, NULL, 0) || aclrtMapMem(v, MB2, 0, h, 0))
 		return 4;
 	if (hold) {
@@ -528,6 +584,44 @@ TEST(share_without_pid_check)
 	share_case(false);
 }
 
+/* The fd form: a dma-buf passed over a socket, no allow-list needed. */
+TEST(share_by_fd)
+{
+	aclrtDrvMemHandle h;
+	char num[12], ok[3] = { 0 };
+	unsigned char *v, *b;
+	int sv[2], fd = -1, bad = -1;
+	pid_t c;
+
+	acl_setup();
+	h = phys(MB2);
+	v = reserve(MB2);
+	REQUIRE_ACL(aclrtMapMem(v, MB2, 0, h, 0));
+	put_pattern(v, MB2, 21);
+	REQUIRE_ACL(ascendMemExportToFd(h, &fd));
+	CHECK(fd >= 0);
+	CHECK_ACL_ERR(ascendMemExportToFd(h, NULL), ACL_ERROR_INVALID_PARAM);
+	check_err_msg(ascendMemImportFromFd(0, 0, &h), ACL_ERROR_RT_PARAM_INVALID, "dma-buf");
+	CHECK_ACL_ERR(ascendMemImportFromFd(bad, 0, &h), ACL_ERROR_INVALID_PARAM);
+	REQUIRE(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+	snprintf(num, sizeof(num), "%d", sv[1]);
+	c = spawn((char *[]){ "t", "fd", num, NULL });
+	CHECK_EQ(send_fd(sv[0], fd), 0);
+	close(fd);
+	CHECK_EQ(wait_exit(c), 0);
+	CHECK_EQ(read(sv[0], ok, 2), 2);
+	close(sv[0]);
+	close(sv[1]);
+	b = malloc(MB2);
+	REQUIRE(b != NULL);
+	REQUIRE_ACL(aclrtMemcpy(b, MB2, v, MB2, ACL_MEMCPY_DEVICE_TO_HOST));
+	CHECK_EQ(check_bytes(b, MB2, 0x5a), -1);
+	free(b);
+	CHECK_ACL_OK(aclrtUnmapMem(v));
+	CHECK_ACL_OK(aclrtReleaseMemAddress(v));
+	CHECK_ACL_OK(aclrtFreePhysical(h));
+}
+
 /* A process killed while it holds an imported, mapped handle leaks nothing. */
 TEST(kill_importer_leaks_nothing)
 {
@@ -562,6 +656,8 @@ TEST(kill_importer_leaks_nothing)
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "import"))
+		return role_import(argv, false);
+	if (argc == 3 && !strcmp(argv[1], "fd"))
 		return role_import(argv, false);
 	if (argc == 4 && !strcmp(argv[1], "hold"))
 		return role_import(argv, true);

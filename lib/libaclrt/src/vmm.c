@@ -25,6 +25,7 @@
  * declared in acl/ascend_ext.h.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 #include <unistd.h>
 #include <xf86drm.h>
 
+#include "acl/ascend_ext.h"
 #include "internal.h"
 
 #define KEYLEN		DRM_ASCEND_IPC_KEY_LEN
@@ -559,7 +561,7 @@ static aclError map_mem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHan
 		ret = acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
 				 "[%zu, +%zu) is not inside the %zu-byte physical allocation",
 				 offset, size, p->size);
-	} else if (((uintptr_t)virPtr | size | offset) & (p->page_size - 1)) {
+	} else if (p->page_size && ((uintptr_t)virPtr | size | offset) & (p->page_size - 1)) {
 		ret = acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
 				 "virPtr %p, size %zu and offset %zu must be multiples of the allocation's %u-byte pages (aclrtMemGetAllocationGranularity)",
 				 virPtr, size, offset, p->page_size);
@@ -1066,6 +1068,97 @@ aclError aclrtMemImportFromShareableHandleV2(void *shareableHandle, aclrtMemShar
 		return acl_err(ACL_ERROR_RT_CONTEXT_NULL,
 			       "no device is set in this thread (call aclrtSetDevice first)");
 	return import_phys(*(const uint64_t *)shareableHandle, dev_id, handle);
+}
+
+/* ------------------------------------------------------------------------ */
+/* sharing by file descriptor (acl/ascend_ext.h) */
+
+aclError ascendMemExportToFd(aclrtDrvMemHandle handle, int *fd)
+{
+	struct drm_prime_handle ph = { .flags = DRM_CLOEXEC };
+	struct acl_device *dev;
+	struct acl_phys *p;
+	aclError ret;
+	int dev_id;
+
+	API_ENTER();
+	if (!fd)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "fd is NULL");
+	ret = phys_get(handle, &p);
+	if (ret)
+		return ret;
+	dev_id = p->dev_id;
+	pthread_mutex_unlock(&v_lock);
+	ret = dev_acquire(dev_id, &dev);
+	if (ret)
+		return ret;
+	ret = phys_get(handle, &p);
+	if (!ret) {
+		ph.handle = p->gem;
+		if (drmIoctl(dev->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph))
+			ret = vmm_errno(errno, dev_id, "making a dma-buf of the allocation failed");
+		else
+			*fd = ph.fd;
+		pthread_mutex_unlock(&v_lock);
+	}
+	dev_release(dev);
+	return ret;
+}
+
+aclError ascendMemImportFromFd(int fd, int32_t deviceId, aclrtDrvMemHandle *handle)
+{
+	struct drm_prime_handle ph = { .fd = fd };
+	struct acl_device *dev;
+	struct acl_phys *p;
+	aclError ret;
+	off_t size;
+
+	API_ENTER();
+	if (!handle)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "handle is NULL");
+	if (fd < 0)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "fd %d is not a file descriptor", fd);
+	ret = dev_acquire(deviceId, &dev);
+	if (ret)
+		return ret;
+	ret = need_vmm(dev);
+	if (ret)
+		goto out;
+	if (drmIoctl(dev->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &ph)) {
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "fd %d is not physical memory of device %d (a dma-buf from ascendMemExportToFd on that device): %s",
+			      fd, dev->id, strerror(errno));
+		goto out;
+	}
+	pthread_mutex_lock(&v_lock);
+	/* PRIME gives a file one handle per object: it may be one we hold */
+	for (p = v_phys; p; p = p->next) {
+		if (p->dev_id == dev->id && p->gem == ph.handle && !p->lost) {
+			if (p->refs++ == 0)
+				handle_add(p, H_PHYS);
+			*handle = p;
+			pthread_mutex_unlock(&v_lock);
+			goto out;
+		}
+	}
+	size = lseek(fd, 0, SEEK_END);
+	p = size > 0 ? phys_new(dev->id, ph.handle, (size_t)size, 0) : NULL;
+	if (!p) {
+		pthread_mutex_unlock(&v_lock);
+		gem_close(dev->fd, ph.handle);
+		ret = acl_err(ACL_ERROR_BAD_ALLOC, "out of host memory");
+		goto out;
+	}
+	/* the page size is the kernel's to check at each map */
+	p->prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+	p->prop.location.id = (uint32_t)dev->id;
+	p->prop.memAttr = ACL_MEM_NORMAL;
+	phys_publish_locked(p);
+	pthread_mutex_unlock(&v_lock);
+	*handle = p;
+out:
+	dev_release(dev);
+	return ret;
 }
 
 /* ------------------------------------------------------------------------ */
