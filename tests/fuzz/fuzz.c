@@ -1422,14 +1422,17 @@ static void op_queue_create(struct fz_proc *p)
 	} else {
 		struct ascend_queue_status *st = m;
 
+		/* read once: the page is shared, it may change under us */
+		uint32_t entries = __atomic_load_n(&st->ring_entries, __ATOMIC_RELAXED);
+		uint64_t off = __atomic_load_n(&st->ring_offset, __ATOMIC_RELAXED);
+
 		p->qs[i].handle = c.handle;
 		p->qs[i].st = st;
-		p->qs[i].entries = st->ring_entries;
-		p->qs[i].ring = (struct ascend_cmd *)((char *)m + st->ring_offset);
-		p->qs[i].live = st->ring_entries &&
-				st->ring_offset < c.mmap_size &&
-				(uint64_t)st->ring_entries * sizeof(struct ascend_cmd) <=
-				c.mmap_size - st->ring_offset;
+		p->qs[i].live = entries && off < c.mmap_size &&
+				(uint64_t)entries * sizeof(struct ascend_cmd) <=
+				c.mmap_size - off;
+		p->qs[i].entries = p->qs[i].live ? entries : 0;
+		p->qs[i].ring = (struct ascend_cmd *)((char *)m + off);
 	}
 	pthread_mutex_unlock(&p->lock);
 }
@@ -1450,8 +1453,14 @@ static void op_ring(struct fz_proc *p)
 	pthread_mutex_lock(&p->lock);
 	q = p->qs[i];
 	pthread_mutex_unlock(&p->lock);
-	if (!q.st)
-		return;	/* never created: the mapping may be gone otherwise */
+	/*
+	 * Never created: the mapping may be gone otherwise.  No ring size:
+	 * the status page said 0 when the queue was made -- it is shared
+	 * memory that the other threads' copies and scribbles may reach --
+	 * and a ring of 0 slots has no slot to write.
+	 */
+	if (!q.st || !q.entries)
+		return;
 	st = q.st;
 
 	fz_cur.q_handle = q.handle;
