@@ -837,15 +837,28 @@ int ascend_vm_rw_locked(struct ascend_vm *vm, u64 va, void *buf, size_t len,
 	unsigned int i;
 	int ret;
 
-	/* The whole range is checked before any byte moves. */
-	ret = ascend_vm_walk_locked(vm, va, len, write, NULL, 0);
-	if (ret < 0)
-		return ret;
+	/*
+	 * The whole range is checked before any byte moves: by the first
+	 * look-up when one mapping holds it all (every access but one that
+	 * crosses parts of a reservation), else by a walk first.
+	 */
+	map = ascend_vm_piece_locked(vm, va, len, &offset, &avail);
+	if (IS_ERR(map))
+		return PTR_ERR(map);
+	if (write && map->readonly)
+		return -EFAULT;
+	if (avail != len) {
+		ret = ascend_vm_walk_locked(vm, va, len, write, NULL, 0);
+		if (ret < 0)
+			return ret;
+	}
 
 	while (len) {
-		map = ascend_vm_piece_locked(vm, va, len, &offset, &avail);
-		if (IS_ERR(map))
-			return PTR_ERR(map);
+		if (!map) {
+			map = ascend_vm_piece_locked(vm, va, len, &offset, &avail);
+			if (IS_ERR(map))
+				return PTR_ERR(map);
+		}
 		if (map->as == ASCEND_AS_SYS && !adev->hw_ops->sys_rw)
 			return -EFAULT;
 		va += avail;
@@ -868,6 +881,7 @@ int ascend_vm_rw_locked(struct ascend_vm *vm, u64 va, void *buf, size_t len,
 			offset += chunk;
 			avail -= chunk;
 		}
+		map = NULL;
 	}
 	return 0;
 }

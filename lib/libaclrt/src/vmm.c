@@ -318,6 +318,42 @@ static aclError phys_get(aclrtDrvMemHandle handle, struct acl_phys **out)
 	return ACL_SUCCESS;
 }
 
+/*
+ * The live handle @handle and its device, acquired (dev_acquire()), with
+ * v_lock held on success.  A handle whose device was reset is refused:
+ * its GEM handle went with the node, and the number may name another
+ * object of the node opened since.
+ */
+static aclError phys_acquire(aclrtDrvMemHandle handle, struct acl_phys **out,
+			     struct acl_device **dev)
+{
+	struct acl_phys *p;
+	aclError ret;
+	int dev_id;
+
+	ret = phys_get(handle, &p);
+	if (ret)
+		return ret;
+	dev_id = p->dev_id;
+	pthread_mutex_unlock(&v_lock);
+	ret = dev_acquire(dev_id, dev);
+	if (ret)
+		return ret;
+	ret = phys_get(handle, &p);
+	if (!ret && (p->lost || p->dev_id != dev_id)) {
+		pthread_mutex_unlock(&v_lock);
+		ret = acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
+				 "handle %p was on device %d, which was reset since: free it",
+				 handle, dev_id);
+	}
+	if (ret) {
+		dev_release(*dev);
+		return ret;
+	}
+	*out = p;
+	return ACL_SUCCESS;
+}
+
 aclError aclrtFreePhysical(aclrtDrvMemHandle handle)
 {
 	struct acl_device *dev = NULL;
@@ -532,22 +568,15 @@ static aclError map_mem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHan
 	if (flags)
 		return acl_err_at(acl_api_name, ACL_ERROR_INVALID_PARAM,
 				  "flags %#" PRIx64 " must be 0", flags);
-	ret = phys_get(handle, &p);
-	if (ret)
-		return ret;
-	dev_id = p->dev_id;
-	pthread_mutex_unlock(&v_lock);
-	ret = dev_acquire(dev_id, &dev);
-	if (ret)
-		return ret;
 	m = calloc(1, sizeof(*m));
-	if (!m) {
-		ret = acl_err_at(acl_api_name, ACL_ERROR_BAD_ALLOC, "out of host memory");
-		goto out;
+	if (!m)
+		return acl_err_at(acl_api_name, ACL_ERROR_BAD_ALLOC, "out of host memory");
+	ret = phys_acquire(handle, &p, &dev);
+	if (ret) {
+		free(m);
+		return ret;
 	}
-	ret = phys_get(handle, &p);
-	if (ret)
-		goto out;
+	dev_id = dev->id;
 	r = resv_of_locked((uintptr_t)virPtr, size);
 	if (!r) {
 		ret = acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
@@ -592,7 +621,6 @@ static aclError map_mem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHan
 		m = NULL;
 	}
 	pthread_mutex_unlock(&v_lock);
-out:
 	free(m);
 	dev_release(dev);
 	return ret;
@@ -765,28 +793,36 @@ aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc, 
 			      virPtr, size);
 		goto out;
 	}
+	/* every entry checked before any takes effect */
 	for (i = 0; i < count && !ret; i++) {
 		int id = (int)desc[i].location.id;
 
-		if (id == dev_id) {
-			pr.access = desc[i].flags;
-			if (drmIoctl(dev->fd, DRM_IOCTL_ASCEND_VA_PROTECT, &pr))
-				ret = vmm_errno(errno, dev_id, "changing the access failed");
-			else
-				m->access = desc[i].flags;
-		} else if (!reaches(id, dev_id)) {
+		if (id == dev_id)
+			continue;
+		if (!reaches(id, dev_id))
 			ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
 				      "device %d has no peer access to device %d (aclrtDeviceEnablePeerAccess first)",
 				      id, dev_id);
-		} else if (desc[i].flags == ACL_RT_MEM_ACCESS_FLAGS_READWRITE) {
-			m->peers |= 1ULL << id;
-		} else if (desc[i].flags == ACL_RT_MEM_ACCESS_FLAGS_NONE) {
-			m->peers &= ~(1ULL << id);
-		} else {
+		else if (desc[i].flags == ACL_RT_MEM_ACCESS_FLAGS_READ)
 			ret = acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 				      "read-only access for another device (%d) is not supported: peers get READWRITE or NONE",
 				      id);
+	}
+	for (i = 0; i < count && !ret; i++) {
+		int id = (int)desc[i].location.id;
+
+		if (id != dev_id) {
+			if (desc[i].flags == ACL_RT_MEM_ACCESS_FLAGS_READWRITE)
+				m->peers |= 1ULL << id;
+			else
+				m->peers &= ~(1ULL << id);
+			continue;
 		}
+		pr.access = desc[i].flags;
+		if (drmIoctl(dev->fd, DRM_IOCTL_ASCEND_VA_PROTECT, &pr))
+			ret = vmm_errno(errno, dev_id, "changing the access failed");
+		else
+			m->access = desc[i].flags;
 	}
 out:
 	pthread_mutex_unlock(&v_lock);
@@ -877,7 +913,6 @@ static aclError export_phys(aclrtDrvMemHandle handle, uint64_t flags, uint64_t *
 	struct acl_phys *p;
 	char key[KEYLEN];
 	aclError ret;
-	int dev_id;
 
 	if (!share)
 		return acl_err_at(acl_api_name, ACL_ERROR_INVALID_PARAM, "shareableHandle is NULL");
@@ -885,17 +920,9 @@ static aclError export_phys(aclrtDrvMemHandle handle, uint64_t flags, uint64_t *
 		return acl_err_at(acl_api_name, ACL_ERROR_INVALID_PARAM,
 				  "flags %#" PRIx64 " are not ACL_RT_VMM_EXPORT_FLAG_DEFAULT or _DISABLE_PID_VALIDATION",
 				  flags);
-	ret = phys_get(handle, &p);
+	ret = phys_acquire(handle, &p, &dev);
 	if (ret)
 		return ret;
-	dev_id = p->dev_id;
-	pthread_mutex_unlock(&v_lock);
-	ret = dev_acquire(dev_id, &dev);
-	if (ret)
-		return ret;
-	ret = phys_get(handle, &p);
-	if (ret)
-		goto out;
 	if (p->key[0]) {
 		ret = acl_err_at(acl_api_name, ACL_ERROR_RT_PARAM_INVALID,
 				 "handle %p is exported already (as %#" PRIx64 "): one shareable handle per handle",
@@ -910,7 +937,6 @@ static aclError export_phys(aclrtDrvMemHandle handle, uint64_t flags, uint64_t *
 		}
 	}
 	pthread_mutex_unlock(&v_lock);
-out:
 	dev_release(dev);
 	return ret;
 }
@@ -1079,28 +1105,19 @@ aclError ascendMemExportToFd(aclrtDrvMemHandle handle, int *fd)
 	struct acl_device *dev;
 	struct acl_phys *p;
 	aclError ret;
-	int dev_id;
 
 	API_ENTER();
 	if (!fd)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "fd is NULL");
-	ret = phys_get(handle, &p);
+	ret = phys_acquire(handle, &p, &dev);
 	if (ret)
 		return ret;
-	dev_id = p->dev_id;
+	ph.handle = p->gem;
+	if (drmIoctl(dev->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph))
+		ret = vmm_errno(errno, dev->id, "making a dma-buf of the allocation failed");
+	else
+		*fd = ph.fd;
 	pthread_mutex_unlock(&v_lock);
-	ret = dev_acquire(dev_id, &dev);
-	if (ret)
-		return ret;
-	ret = phys_get(handle, &p);
-	if (!ret) {
-		ph.handle = p->gem;
-		if (drmIoctl(dev->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph))
-			ret = vmm_errno(errno, dev_id, "making a dma-buf of the allocation failed");
-		else
-			*fd = ph.fd;
-		pthread_mutex_unlock(&v_lock);
-	}
 	dev_release(dev);
 	return ret;
 }
