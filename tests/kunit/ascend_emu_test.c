@@ -486,8 +486,10 @@ static void emu_put(struct kunit *test, struct ascend_emu *emu, u64 addr,
 
 /*
  * A handle finds its slot through the directory and the leaf; a handle
- * of an absent leaf, an empty entry, an out-of-range slot or handle, and
- * no table at all name no event.
+ * of an absent leaf, an empty entry, an out-of-range slot or handle, a
+ * reserved bit, a device bit without REMOTE, a remote device that is not
+ * up, and no table at all name no event.  A remote entry of a device that
+ * is up names that device's slot.
  */
 static void emu_event_lookup(struct kunit *test)
 {
@@ -496,30 +498,73 @@ static void emu_event_lookup(struct kunit *test)
 	/* two table pages in the page-table memory, past the event memory */
 	u64 dir = EMU_HBM_SIZE + ASCEND_HW_EVENT_MEM_SIZE;
 	u64 leaf = dir + ASCEND_MMU_TABLE_SIZE;
-	u32 slot = 0;
+	const u32 last = ASCEND_HW_MAX_DEVICES - 1;
+	struct ascend_emu_evref ref = { };
+	unsigned int index;
 
 	/* leaf 2: handles 2048 .. 3071 */
 	emu_put(test, emu, dir + 2 * 8, leaf, 8);
 	emu_put(test, emu, leaf + 5 * 4, 77, 4);		/* handle 2053 */
 	emu_put(test, emu, leaf + 6 * 4, ASCEND_HW_EVENT_SLOTS, 4);
+	emu_put(test, emu, leaf + 7 * 4, 77 | BIT(24), 4);	/* reserved */
+	emu_put(test, emu, leaf + 8 * 4, 77 | 1 << 16, 4);	/* no REMOTE */
+	emu_put(test, emu, leaf + 9 * 4, ascend_hw_evtab_remote(78, last), 4);
+	emu_put(test, emu, leaf + 10 * 4, ascend_hw_evtab_remote(0, last), 4);
 
-	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 2053, &slot), 0);
-	KUNIT_EXPECT_EQ(test, slot, 77U);
-	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 2054, &slot),
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 2053, &ref), 0);
+	KUNIT_EXPECT_PTR_EQ(test, ref.owner, emu);
+	KUNIT_EXPECT_EQ(test, ref.slot, 77U);
+	KUNIT_EXPECT_EQ(test, ref.entry, 77U);
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 2054, &ref),
 			-ENOENT);
-	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 2052, &slot),
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 2055, &ref),
 			-ENOENT);
-	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 5, &slot),
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 2056, &ref),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 2052, &ref),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 5, &ref),
 			-ENOENT);
 	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir,
 						      ASCEND_HW_EVTAB_HANDLES,
-						      &slot), -ENOENT);
-	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, 0, 2053, &slot),
+						      &ref), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, 0, 2053, &ref),
 			-ENOENT);
+
+	/* the last device index is free unless a real device has it */
+	if (!ascend_emu_peer(ASCEND_AS_PEER(last))) {
+		KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 2057,
+							      &ref), -ENOENT);
+		index = emu->index;
+		emu->index = last;
+		ascend_emu_set_up(emu, true);
+		KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 2057,
+							      &ref), 0);
+		KUNIT_EXPECT_PTR_EQ(test, ref.owner, emu);
+		KUNIT_EXPECT_EQ(test, ref.slot, 78U);
+		KUNIT_EXPECT_EQ(test, ref.entry,
+				ascend_hw_evtab_remote(78, last));
+		/* slot 0 is no slot, remote or not */
+		KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 2058,
+							      &ref), -ENOENT);
+		ascend_emu_set_up(emu, false);
+		emu->index = index;
+		KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 2057,
+							      &ref), -ENOENT);
+	}
+
 	/* a directory entry that is no table page */
 	emu_put(test, emu, dir + 3 * 8, leaf + 4, 8);
-	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 3 * 1024, &slot),
+	KUNIT_EXPECT_EQ(test, ascend_emu_event_lookup(emu, dir, 3 * 1024, &ref),
 			-ENOENT);
+}
+
+/* The generation of a slot of @emu's own event memory. */
+static u64 emu_gen(struct ascend_emu *emu, u32 slot)
+{
+	struct ascend_emu_evref ref = { .owner = emu, .slot = slot };
+
+	return ascend_emu_event_gen(&ref);
 }
 
 /*
@@ -543,16 +588,16 @@ static void emu_event_record(struct kunit *test)
 
 	emu_put(test, emu, ascend_hw_event_slot_addr(EMU_HBM_SIZE, 300) + 16,
 		ASCEND_HW_EVENT_TIMESTAMP, 4);
-	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu, 300), 0ULL);
+	KUNIT_EXPECT_EQ(test, emu_gen(emu, 300), 0ULL);
 	/* nobody on the host armed it: recorded, not notified */
 	ascend_emu_event_record(emu, 300, 4);
-	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu, 300), 4ULL);
+	KUNIT_EXPECT_EQ(test, emu_gen(emu, 300), 4ULL);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(area[0]), 0ULL);
 	/* armed: notified once, and the arm is used up */
 	emu_put(test, emu, ascend_hw_event_slot_addr(EMU_HBM_SIZE, 300) + 20,
 		1, 4);
 	ascend_emu_event_record(emu, 300, 5);
-	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu, 300), 5ULL);
+	KUNIT_EXPECT_EQ(test, emu_gen(emu, 300), 5ULL);
 	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, ts_addr, &ts,
 						sizeof(ts), false), 0);
 	KUNIT_EXPECT_NE(test, le64_to_cpu(ts), 0ULL);
@@ -569,7 +614,7 @@ static void emu_event_record(struct kunit *test)
 	emu_put(test, emu, ascend_hw_event_slot_addr(EMU_HBM_SIZE, 300) + 20,
 		1, 4);
 	ascend_emu_event_record(emu, 300, 3);
-	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu, 300), 6ULL);
+	KUNIT_EXPECT_EQ(test, emu_gen(emu, 300), 6ULL);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(area[ASCEND_HW_EVENT_SUMMARY + 4]),
 			0ULL);
 
@@ -578,9 +623,7 @@ static void emu_event_record(struct kunit *test)
 						     ASCEND_HW_EVENT_SLOTS - 1) + 20,
 		1, 4);
 	ascend_emu_event_record(emu, ASCEND_HW_EVENT_SLOTS - 1, 1);
-	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu,
-						   ASCEND_HW_EVENT_SLOTS - 1),
-			1ULL);
+	KUNIT_EXPECT_EQ(test, emu_gen(emu, ASCEND_HW_EVENT_SLOTS - 1), 1ULL);
 	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw,
 						ascend_hw_event_slot_addr(EMU_HBM_SIZE,
 									  ASCEND_HW_EVENT_SLOTS - 1) + 8,
@@ -593,7 +636,7 @@ static void emu_event_record(struct kunit *test)
 			BIT_ULL(63));
 	/* slot 0 does not exist */
 	ascend_emu_event_record(emu, 0, 9);
-	KUNIT_EXPECT_EQ(test, ascend_emu_event_gen(emu, 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, emu_gen(emu, 0), 0ULL);
 	ascend_emu_set_event_notify(&ctx->emu->hw, 0);
 }
 

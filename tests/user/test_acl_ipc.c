@@ -159,7 +159,8 @@ static int role_evwait(char **av)
 	memset(&h, 0, sizeof(h));
 	for (i = 0; i < sizeof(h.reserved) && sscanf(av[2] + 2 * i, "%2x", &b) == 1; i++)
 		h.reserved[i] = (char)b;
-	if (aclInit(NULL) || aclrtSetDevice(0))
+	/* mode: 's' (host wait) or 'w' (stream wait), then the device */
+	if (aclInit(NULL) || aclrtSetDevice(av[4][1] ? av[4][1] - '0' : 0))
 		return 10;
 	if (aclrtIpcOpenEventHandle(h, &ev))
 		return 11;
@@ -415,6 +416,13 @@ static void ipc_event_case(const char *mode)
 	aclError r;
 
 	acl_setup();
+	if (mode[1]) {	/* the importer on another device */
+		uint32_t n = 0;
+
+		REQUIRE_ACL(aclrtGetDeviceCount(&n));
+		if (n < 2)
+			SKIP("needs two devices (num_devices=2)");
+	}
 	REQUIRE_ACL(aclrtCreateEventWithFlag(&ev, ACL_EVENT_SYNC | ACL_EVENT_IPC));
 	r = aclrtIpcGetEventHandle(ev, &h);
 	if (r == ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
@@ -467,6 +475,17 @@ TEST(ipc_event_host_wait)
 TEST(ipc_event_stream_wait)
 {
 	ipc_event_case("w");
+}
+
+/* The importer on device 1 (CANN's ipcevent multi-device sample). */
+TEST(ipc_event_other_device_host_wait)
+{
+	ipc_event_case("s1");
+}
+
+TEST(ipc_event_other_device_stream_wait)
+{
+	ipc_event_case("w1");
 }
 
 TEST(ipc_event_args)

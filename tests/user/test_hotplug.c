@@ -394,6 +394,93 @@ TEST(unplug_peer_of_a_linked_device)
 	CHECK_EQ(count_in_child(), 2);
 }
 
+/*
+ * An IPC event of device 1 opened on device 0 (a remote entry in device
+ * 0's event table): device 1 goes; a host wait on it ends with an error,
+ * a device-0 stream recording or waiting on it fails instead of hanging,
+ * device 0 still works, and the last handle, closed after device 1 is
+ * gone, frees the event without touching the removed device.
+ */
+static int remote_event_user(int ready, int go)
+{
+	aclrtEvent ev1, ev0;
+	aclrtStream s1, s0;
+	aclrtIpcEventHandle h;
+	unsigned char *hb = malloc(SZ), *back = malloc(SZ);
+	void *d0;
+	int fails = 0;
+	char c = 'r';
+
+	REQUIRE(hb && back);
+	REQUIRE_ACL(aclInit(NULL));
+	REQUIRE_ACL(aclrtSetDevice(1));
+	REQUIRE_ACL(aclrtCreateStream(&s1));
+	REQUIRE_ACL(aclrtCreateEventExWithFlag(&ev1, ACL_EVENT_IPC));
+	REQUIRE_ACL(aclrtIpcGetEventHandle(ev1, &h));
+	REQUIRE_ACL(aclrtRecordEvent(ev1, s1));
+	REQUIRE_ACL(aclrtSynchronizeStream(s1));
+	REQUIRE_ACL(aclrtSetDevice(0));
+	REQUIRE_ACL(aclrtIpcOpenEventHandle(h, &ev0));
+	REQUIRE_ACL(aclrtCreateStream(&s0));
+	REQUIRE_ACL(aclrtMalloc(&d0, SZ, ACL_MEM_MALLOC_HUGE_FIRST));
+	/* before: device 0's stream waits on device 1's record */
+	REQUIRE_ACL(aclrtStreamWaitEvent(s0, ev0));
+	REQUIRE_ACL(aclrtSynchronizeStream(s0));
+	REQUIRE(write(ready, &c, 1) == 1);
+	REQUIRE(read(go, &c, 1) == 1);	/* device 1 is gone now */
+
+	USER_FAIL(aclrtRecordEvent(ev0, s0) != ACL_SUCCESS ||
+		  aclrtSynchronizeStream(s0) != ACL_SUCCESS);
+	USER_FAIL(aclrtSynchronizeEvent(ev0) != ACL_SUCCESS);
+	/* device 1's handle goes first: device 0's is the last */
+	aclrtDestroyEvent(ev1);
+	aclrtResetDevice(1);
+	aclrtDestroyStream(s0);
+	/* device 0 itself is untouched */
+	REQUIRE_ACL(aclrtCreateStream(&s0));
+	fill_pattern(hb, SZ, 9);
+	USER_FAIL(aclrtMemcpyAsync(d0, SZ, hb, SZ, ACL_MEMCPY_HOST_TO_DEVICE, s0) ==
+		  ACL_SUCCESS);
+	USER_FAIL(aclrtSynchronizeStream(s0) == ACL_SUCCESS);
+	memset(back, 0, SZ);
+	USER_FAIL(aclrtMemcpy(back, SZ, d0, SZ, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
+	USER_FAIL(check_pattern(back, SZ, 9) < 0);
+	USER_FAIL(aclrtFree(d0) == ACL_SUCCESS);
+	USER_FAIL(aclrtDestroyEvent(ev0) == ACL_SUCCESS);
+	USER_FAIL(aclrtResetDevice(0) == ACL_SUCCESS);
+	aclFinalize();
+	fflush(stdout);
+	return fails ? 1 : 0;
+}
+
+TEST(unplug_owner_of_an_imported_event)
+{
+	int ready[2], go[2], st;
+	pid_t pid;
+	char c = 'g';
+
+	need_two();
+	REQUIRE(pipe(ready) == 0 && pipe(go) == 0);
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		close(ready[0]);
+		close(go[1]);
+		_exit(remote_event_user(ready[1], go[0]));
+	}
+	close(ready[1]);
+	close(go[0]);
+	if (read(ready[0], &c, 1) == 1) {
+		CHECK_EQ(sysfs_write(EMU "/del_device", "1"), 0);
+		CHECK(write(go[1], &c, 1) == 1);
+	}
+	REQUIRE(waitpid(pid, &st, 0) == pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK(reliab_wait_clean(0, 30));
+	restore_dev1();
+	CHECK_EQ(count_in_child(), 2);
+}
+
 int main(void)
 {
 	return tap_main();

@@ -822,6 +822,92 @@ TEST(event_wait_across_processes)
 	close(fd);
 }
 
+/* The generation @fd's @handle has completed (a poll, no sleep). */
+static int event_gen_now(int fd, uint32_t handle, uint64_t *completed)
+{
+	struct drm_ascend_event_wait w = { .handle = handle };
+	int ret = aioctl(fd, DRM_IOCTL_ASCEND_EVENT_WAIT, &w);
+
+	*completed = w.completed;
+	return ret;
+}
+
+/*
+ * An event of device 0 imported into a file of device 1: one slot, which
+ * either file signals and waits on; memory still stays on its device; the
+ * import keeps the event alive after the creator's handle and the export
+ * are gone.
+ */
+TEST(event_import_into_other_device)
+{
+	int fd = open_ready(), fd1 = open("/dev/accel/accel1", O_RDWR | O_CLOEXEC);
+	struct drm_ascend_event_create ec = { 0 };
+	struct drm_ascend_ipc_export e = { .type = DRM_ASCEND_IPC_EVENT };
+	struct drm_ascend_event_destroy ed = { 0 };
+	struct drm_ascend_device_info info;
+	struct drm_ascend_bo_create bo;
+	struct drm_ascend_ipc_import im;
+	char key[DRM_ASCEND_IPC_KEY_LEN];
+	uint64_t done = 0;
+
+	if (fd1 < 0)
+		SKIP("needs num_devices >= 2 (/dev/accel/accel1)");
+	setup_window(fd1);
+	query_info(fd1, &info);
+	REQUIRE(info.capabilities & DRM_ASCEND_CAP_IPC_EVENT_ANY_DEVICE);
+	REQUIRE_OK(aioctl(fd, DRM_IOCTL_ASCEND_EVENT_CREATE, &ec));
+	e.event = ec.handle;
+	REQUIRE_OK(aioctl(fd, DRM_IOCTL_ASCEND_IPC_EXPORT, &e));
+	REQUIRE_OK(ipc_set_pid(fd, e.key, getpid()));
+	REQUIRE_OK(ipc_import(fd1, e.key, DRM_ASCEND_IPC_EVENT, &im));
+
+	/* memory is still its device's alone */
+	bo = make_bo(fd, BUF_SIZE, 1);
+	REQUIRE_OK(ipc_export_mem(fd, bo.va, BUF_SIZE, 0, key));
+	REQUIRE_OK(ipc_set_pid(fd, key, getpid()));
+	{
+		struct drm_ascend_ipc_import mi;
+
+		CHECK_EQ(ipc_import(fd1, key, DRM_ASCEND_IPC_MEM, &mi), -ENOENT);
+	}
+
+	/* a signal through either file is the other's generation */
+	{
+		struct drm_ascend_event_signal s1 = { .handle = im.handle, .gen = 3 };
+		struct drm_ascend_event_signal s0 = { .handle = ec.handle, .gen = 5 };
+
+		CHECK_EQ(aioctl(fd1, DRM_IOCTL_ASCEND_EVENT_SIGNAL, &s1), 0);
+		CHECK_EQ(event_gen_now(fd, ec.handle, &done), 0);
+		CHECK_EQ(done, 3);
+		CHECK_EQ(aioctl(fd, DRM_IOCTL_ASCEND_EVENT_SIGNAL, &s0), 0);
+		CHECK_EQ(event_gen_now(fd1, im.handle, &done), 0);
+		CHECK_EQ(done, 5);
+	}
+
+	/* the creator's handle and the export go; the import lives on */
+	ed.handle = ec.handle;
+	CHECK_EQ(aioctl(fd, DRM_IOCTL_ASCEND_EVENT_DESTROY, &ed), 0);
+	CHECK_EQ(ipc_close(fd, e.key), 0);
+	{
+		struct drm_ascend_event_signal s1 = { .handle = im.handle, .gen = 6 };
+		struct drm_ascend_event_wait w = {
+			.handle = im.handle, .gen = 6,
+			.timeout_ns = DRM_ASCEND_TIMEOUT_INFINITE,
+		};
+
+		CHECK_EQ(aioctl(fd1, DRM_IOCTL_ASCEND_EVENT_SIGNAL, &s1), 0);
+		CHECK_EQ(aioctl(fd1, DRM_IOCTL_ASCEND_EVENT_WAIT, &w), 0);
+		CHECK_EQ(w.completed, 6);
+	}
+	ed.handle = im.handle;
+	CHECK_EQ(aioctl(fd1, DRM_IOCTL_ASCEND_EVENT_DESTROY, &ed), 0);
+	CHECK_EQ(aioctl(fd1, DRM_IOCTL_ASCEND_EVENT_DESTROY, &ed), -ENOENT);
+	CHECK_EQ(ipc_close(fd, key), 0);
+	CHECK_EQ(gem_close(fd, bo.handle), 0);
+	close(fd1);
+	close(fd);
+}
+
 #define HBM_DEBUGFS	"/sys/kernel/debug/accel/ascend.0/hbm"
 #define STALL_KNOB	"/sys/kernel/debug/accel/ascend.0/stall_ipc_import"
 

@@ -23,11 +23,16 @@
  * cgroup of the caller that allocates them (GFP_KERNEL_ACCOUNT).  A
  * file's event table is device memory (page-table pages, ascend_evtab.c).
  *
- * IPC (ascend_ipc.c) shares one event between files of the device: an
- * export and every importer's table hold a "handle" (@handles) besides a
- * reference.  Destroying a handle, or closing its file, kills the event
- * (marks it dead, wakes its waiters) only when it was the last handle or
- * export naming it; a queue parked on a handle its file destroyed faults.
+ * IPC (ascend_ipc.c) shares one event between files, of its device or of
+ * another one: an export and every importer's table hold a "handle"
+ * (@handles) besides a reference.  A file of another device gets a remote
+ * entry in its event table (ascend_hw.h, "Event tables"): its device's
+ * commands record and wait on the owner's slot across the bus, the owner's
+ * interrupt wakes the host waiters, and every access goes through the
+ * owner's device (e->adev), which each event keeps a reference on.
+ * Destroying a handle, or closing its file, kills the event (marks it
+ * dead, wakes its waiters) only when it was the last handle or export
+ * naming it; a queue parked on a handle its file destroyed faults.
  */
 
 #include <drm/drm_drv.h>
@@ -59,22 +64,31 @@ int ascend_event_device_init(struct ascend_device *adev)
 					&adev->event_slots);
 }
 
-static void ascend_event_release(struct kref *ref)
+/* No command of @adev still uses a slot it looked up before. */
+static void ascend_event_sync(struct ascend_device *adev)
 {
-	struct ascend_event *e = container_of(ref, struct ascend_event, ref);
-	struct ascend_device *adev = e->adev;
 	int idx;
 
-	/* no command the device looked the slot up for still uses it */
 	if (drm_dev_enter(&adev->drm, &idx)) {
 		adev->hw_ops->event_sync(adev->hw);
 		drm_dev_exit(idx);
 	}
+}
+
+static void ascend_event_release(struct kref *ref)
+{
+	struct ascend_event *e = container_of(ref, struct ascend_event, ref);
+	struct ascend_device *adev = e->adev;
+
+	/* no command the device looked the slot up for still uses it */
+	ascend_event_sync(adev);
 	xa_erase(&adev->event_slots, e->slot);
 	ascend_user_uncharge_event(e->user);
 	ascend_user_put(e->user);
 	/* the interrupt handler may still be looking at it */
 	kfree_rcu(e, rcu);
+	/* a file of another device may have held the last reference */
+	drm_dev_put(&adev->drm);
 }
 
 void ascend_event_put(struct ascend_event *e)
@@ -191,6 +205,13 @@ void ascend_event_device_lost(struct ascend_device *adev)
 	rcu_read_unlock();
 }
 
+/* @af's event table entry for @e: a remote one for another device's. */
+static u32 ascend_event_entry(struct ascend_file *af, struct ascend_event *e)
+{
+	return e->adev == af->adev ? e->slot :
+	       ascend_hw_evtab_remote(e->slot, e->adev->index);
+}
+
 /* Put @e under a new handle of @af, in both tables; holds a handle. */
 static int ascend_event_add(struct ascend_file *af, struct ascend_event *e,
 			    u32 *handle)
@@ -201,7 +222,8 @@ static int ascend_event_add(struct ascend_file *af, struct ascend_event *e,
 		       XA_LIMIT(1, ASCEND_MAX_EVENTS_PER_FILE), GFP_KERNEL_ACCOUNT);
 	if (ret)
 		return ret == -EBUSY ? -ENOSPC : ret;
-	ret = ascend_evtab_set(af->adev, &af->evtab, *handle, e->slot);
+	ret = ascend_evtab_set(af->adev, &af->evtab, *handle,
+			       ascend_event_entry(af, e));
 	if (ret) {
 		xa_erase(&af->events, *handle);
 		return ret;
@@ -252,6 +274,7 @@ static struct ascend_event *ascend_event_new(struct ascend_device *adev,
 		return ERR_PTR(-ENOMEM);
 	}
 	e->user = ascend_user_get(user);
+	drm_dev_get(&adev->drm);
 	kref_init(&e->ref);
 	refcount_set(&e->handles, 1);
 	e->adev = adev;
@@ -264,6 +287,7 @@ static struct ascend_event *ascend_event_new(struct ascend_device *adev,
 	if (ret) {
 		ascend_user_uncharge_event(user);
 		ascend_user_put(user);
+		drm_dev_put(&adev->drm);
 		kfree(e);
 		return ERR_PTR(ret == -EBUSY ? -ENOSPC : ret);
 	}
@@ -274,6 +298,7 @@ static struct ascend_event *ascend_event_new(struct ascend_device *adev,
 		xa_erase(&adev->event_slots, e->slot);
 		ascend_user_uncharge_event(user);
 		ascend_user_put(user);
+		drm_dev_put(&adev->drm);
 		kfree_rcu(e, rcu);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -332,6 +357,12 @@ int ascend_ioctl_event_destroy(struct drm_device *drm, void *data,
 		return -ENOENT;
 	/* the device's commands no longer find it under this handle */
 	ascend_evtab_set(af->adev, &af->evtab, args->handle, 0);
+	/*
+	 * The release syncs the owner's device; for another device's event
+	 * this device's commands must be done with the slot too.
+	 */
+	if (e->adev != af->adev)
+		ascend_event_sync(af->adev);
 	/* queues parked on it re-check and fault */
 	ascend_event_kick(af->adev);
 	ascend_event_unhold(e);
@@ -371,7 +402,8 @@ int ascend_ioctl_event_wait(struct drm_device *drm, void *data,
 
 	args->completed = 0;
 	args->timestamp_ns = 0;
-	if (drm_dev_enter(drm, &idx)) {
+	/* the slot is in the owner's memory, maybe another device's */
+	if (drm_dev_enter(&e->adev->drm, &idx)) {
 		args->completed = ascend_event_gen(e);
 		if (e->flags & DRM_ASCEND_EVENT_TIMESTAMP)
 			args->timestamp_ns = le64_to_cpu(READ_ONCE(e->hw->timestamp));
@@ -395,6 +427,7 @@ int ascend_ioctl_event_signal(struct drm_device *drm, void *data,
 	struct ascend_file *af = to_ascend_file(file);
 	struct drm_ascend_event_signal *args = data;
 	struct ascend_event *e;
+	int idx;
 
 	if (args->pad)
 		return -EINVAL;
@@ -403,8 +436,13 @@ int ascend_ioctl_event_signal(struct drm_device *drm, void *data,
 	if (!e)
 		return -ENOENT;
 	/* the device records it and wakes its own waiters and the host's */
-	if (!READ_ONCE(e->dead))
+	if (!READ_ONCE(e->dead) && drm_dev_enter(&e->adev->drm, &idx)) {
 		e->adev->hw_ops->event_signal(e->adev->hw, e->slot, args->gen);
+		drm_dev_exit(idx);
+	}
+	/* queues of this file's device parked on another device's event */
+	if (e->adev != af->adev)
+		ascend_event_kick(af->adev);
 	ascend_event_put(e);
 	return 0;
 }

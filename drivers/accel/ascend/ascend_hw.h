@@ -255,11 +255,32 @@ static inline u64 ascend_hw_event_slot_addr(u64 hbm_size, u32 slot)
  * ASCEND_HW_EVTAB_LEAF_ENTRIES little-endian 32-bit slot numbers (0: no
  * event); handle h is entry h % LEAF_ENTRIES of leaf h / LEAF_ENTRIES.  A
  * handle without a slot faults the command (ASCEND_FAULT_BAD_COMMAND).
+ *
+ * An entry is a slot number of this device's event memory, or, with
+ * %ASCEND_HW_EVTAB_REMOTE set, slot (entry & %ASCEND_HW_EVTAB_SLOT_MASK) of
+ * the event memory of device ASCEND_HW_EVTAB_DEV(entry), reached through
+ * that device's backend like a peer's HBM: a record there is that device's
+ * record (its notification and interrupt, its parked queues re-check); a
+ * wait re-checks the remote slot every round of the command processor.
+ * An entry with a reserved bit set, or naming a device that is not up,
+ * names no event.
  */
 #define ASCEND_HW_EVTAB_DIR_ENTRIES	512
 #define ASCEND_HW_EVTAB_LEAF_ENTRIES	1024
 #define ASCEND_HW_EVTAB_HANDLES \
 	(ASCEND_HW_EVTAB_DIR_ENTRIES * ASCEND_HW_EVTAB_LEAF_ENTRIES)
+#define ASCEND_HW_EVTAB_SLOT_MASK	GENMASK(15, 0)
+#define ASCEND_HW_EVTAB_DEV_MASK	GENMASK(23, 16)
+#define ASCEND_HW_EVTAB_RSVD_MASK	GENMASK(30, 24)
+#define ASCEND_HW_EVTAB_REMOTE		BIT(31)
+#define ASCEND_HW_EVTAB_DEV(entry)	(((entry) & ASCEND_HW_EVTAB_DEV_MASK) >> 16)
+
+/* The entry for @slot of device @dev's event memory (a remote one). */
+static inline u32 ascend_hw_evtab_remote(u32 slot, u32 dev)
+{
+	return ASCEND_HW_EVTAB_REMOTE | (dev << 16 & ASCEND_HW_EVTAB_DEV_MASK) |
+	       (slot & ASCEND_HW_EVTAB_SLOT_MASK);
+}
 
 /*
  * Interrupts.  The device has one interrupt line (the platform device's
@@ -629,8 +650,8 @@ struct ascend_dma_engine_info {
  * @event_signal: register EVENT_SIGNAL: record generation @gen in event
  *	slot @slot as an EVENT_RECORD command would (notification included)
  * @event_sync: on return no command still uses an event table entry or a
- *	slot it looked up before the call: a slot the driver took out of
- *	every table may be handed out again
+ *	slot it looked up before the call, its own or a remote one: a slot
+ *	the driver took out of every table may be handed out again
  * @set_event_notify: register EVENT_NOTIFY: the bus address of the event
  *	notification area (%ASCEND_HW_EVENT_NOTIFY_SIZE bytes of host memory
  *	the driver mapped for the device), 0: none.  Written at probe after

@@ -418,8 +418,13 @@ int ascend_ipc_import_take_locked(struct ascend_ipc_table *t,
 	lockdep_assert_held(&t->lock);
 	memset(take, 0, sizeof(*take));
 	exp = ascend_ipc_find_locked(t, key, NULL);
-	/* Every refusal is the same refusal. */
-	if (!exp || exp->adev != adev || exp->type != type ||
+	/*
+	 * Every refusal is the same refusal.  An event may go to a file of
+	 * another device (its table entry names the owner's slot); memory
+	 * is mapped by the importer's MMU and must be its device's.
+	 */
+	if (!exp || exp->type != type ||
+	    (exp->adev != adev && type != DRM_ASCEND_IPC_EVENT) ||
 	    !ascend_ipc_may_import_locked(exp, tgid))
 		return -ENOENT;
 	if (exp->buf) {

@@ -205,6 +205,9 @@ struct drm_ascend_dev_query {
 							 * IPC of physical
 							 * memory, PRIME export
 							 * of it */
+#define DRM_ASCEND_CAP_IPC_EVENT_ANY_DEVICE (1ULL << 19) /* IPC import of an
+							 * event into a file
+							 * of another device */
 
 #define DRM_ASCEND_SOC_NAME_LEN		32
 
@@ -703,9 +706,13 @@ struct drm_ascend_ipc_set_pid {
  * @page_size: in: must be 0; out (PHYS): page size of the allocation (was
  *	a pad, which had to be 0)
  *
- * The importer's file must be on the exporter's device.  An unknown key, a
- * closed export, a key of another type and a process not allowed to import
- * all fail alike with -ENOENT, so guessing learns nothing.
+ * For MEM, NOTIFY and PHYS the importer's file must be on the exporter's
+ * device.  An EVENT may be imported into a file of any device
+ * (%DRM_ASCEND_CAP_IPC_EVENT_ANY_DEVICE): that file's queues record and
+ * wait on the exporter's device's event, and its EVENT_WAIT and
+ * EVENT_SIGNAL act on it too.  An unknown key, a closed export, a key of
+ * another type, another device and a process not allowed to import all
+ * fail alike with -ENOENT, so guessing learns nothing.
  */
 struct drm_ascend_ipc_import {
 	char key[DRM_ASCEND_IPC_KEY_LEN];

@@ -534,6 +534,11 @@ static void ascend_emu_fini(struct ascend_hw_device *hw)
 
 	/* no other NPU's new access finds this one from here on */
 	ascend_emu_set_up(emu, false);
+	/*
+	 * and none in flight still has it (a record through a remote event
+	 * entry kicks this one's command processor, which goes next)
+	 */
+	ascend_emu_smmu_sync();
 	ascend_emu_cp_fini(emu);
 	ascend_emu_dma_fini(emu);
 	/*

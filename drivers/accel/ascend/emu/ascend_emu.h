@@ -429,7 +429,7 @@ bool ascend_emu_copy_try_now(struct ascend_emu *emu, u32 asid,
  * @cur_seq: number of the stalled or running command
  * @cur_deadline: ktime_get_ns() deadline of that command, 0 = none
  * @cur_cmd: copy of the stalled command (command processor only)
- * @cur_slot: event slot a stalled EVENT_WAIT watches
+ * @cur_entry: event table entry a stalled EVENT_WAIT watches
  * @cur_job: job of a running command (under the command processor's lock)
  * @grp: the scheduling group of &ascend_hw_queue_ctx.sched_group, held
  *	from queue_start to queue_stop
@@ -482,7 +482,7 @@ struct ascend_emu_queue {
 	u64 cur_seq;
 	u64 cur_deadline;
 	struct ascend_cmd cur_cmd;
-	u32 cur_slot;
+	u32 cur_entry;
 	void *cur_job;
 	struct ascend_cp_group *grp;
 
@@ -541,17 +541,33 @@ void ascend_emu_queue_halt(struct ascend_hw_device *hw, u32 qid);
 void ascend_emu_set_cmd_timeout(struct ascend_hw_device *hw, u32 ms);
 
 /* ascend_emu_event.c: event slots, event tables, notifications */
+/**
+ * struct ascend_emu_evref - an event slot a table entry names
+ * @owner: the device whose event memory holds it (this one or a remote)
+ * @slot: the slot there
+ * @entry: the entry itself, to tell whether a handle still names it
+ */
+struct ascend_emu_evref {
+	struct ascend_emu *owner;
+	u32 slot;
+	u32 entry;
+};
+
 /*
  * The slot event @handle names in the event table at @table: 0 and
- * *@slot, or -ENOENT (no such event).  Inside an access section, so that
- * event_sync() waits for the use of what it found.
+ * *@ref, or -ENOENT (no such event).  Inside an access section, so that
+ * event_sync() waits for the use of what it found, and @ref->owner stays
+ * valid until the section ends.
  */
 int ascend_emu_event_lookup(struct ascend_emu *emu, u64 table, u32 handle,
-			    u32 *slot);
-/* Record @gen in @slot (max), then notify the driver. */
+			    struct ascend_emu_evref *ref);
+/* Record @gen in @slot of @emu's event memory (max), then notify. */
 void ascend_emu_event_record(struct ascend_emu *emu, u32 slot, u64 gen);
-/* The generation @slot completed (acquire). */
-u64 ascend_emu_event_gen(struct ascend_emu *emu, u32 slot);
+/* The same for a command of @emu's: kicks a remote owner too. */
+void ascend_emu_event_record_ref(struct ascend_emu *emu,
+				 const struct ascend_emu_evref *ref, u64 gen);
+/* The generation the slot completed (acquire). */
+u64 ascend_emu_event_gen(const struct ascend_emu_evref *ref);
 /* hw ops event_signal, event_sync, set_event_notify */
 void ascend_emu_event_signal(struct ascend_hw_device *hw, u32 slot, u64 gen);
 void ascend_emu_event_sync(struct ascend_hw_device *hw);

@@ -859,14 +859,17 @@ static u32 ascend_cp_mem_fault(int err)
  * Every lookup and the slot access after it are one access section, so
  * that the driver's event_sync() waits for them.
  */
-static int ascend_cp_event_find(struct ascend_emu_queue *q, u32 handle, u32 *slot)
+static int ascend_cp_event_find(struct ascend_emu_queue *q, u32 handle,
+				u32 *entry)
 {
+	struct ascend_emu_evref ref;
 	int ret;
 
 	ascend_emu_smmu_access_begin();
-	ret = ascend_emu_event_lookup(q->emu,
-				      q->ctx.event_table, handle, slot);
+	ret = ascend_emu_event_lookup(q->emu, q->ctx.event_table, handle, &ref);
 	ascend_emu_smmu_access_end();
+	if (!ret)
+		*entry = ref.entry;
 	return ret;
 }
 
@@ -874,14 +877,15 @@ static u32 ascend_cp_event_record(struct ascend_emu_queue *q,
 				  const struct ascend_cmd *cmd)
 {
 	struct ascend_emu *emu = q->emu;
-	u32 slot, code = ASCEND_FAULT_NONE;
+	struct ascend_emu_evref ref;
+	u32 code = ASCEND_FAULT_NONE;
 
 	ascend_emu_smmu_access_begin();
 	if (ascend_emu_event_lookup(emu, q->ctx.event_table,
-				    cmd->event.handle, &slot))
+				    cmd->event.handle, &ref))
 		code = ASCEND_FAULT_BAD_COMMAND;
 	else
-		ascend_emu_event_record(emu, slot, cmd->event.gen);
+		ascend_emu_event_record_ref(emu, &ref, cmd->event.gen);
 	ascend_emu_smmu_access_end();
 	return code;
 }
@@ -895,15 +899,16 @@ static u32 ascend_cp_event_check(struct ascend_emu_queue *q,
 				 const struct ascend_cmd *cmd, bool *done)
 {
 	struct ascend_emu *emu = q->emu;
-	u32 slot, code = ASCEND_FAULT_NONE;
+	struct ascend_emu_evref ref;
+	u32 code = ASCEND_FAULT_NONE;
 
 	ascend_emu_smmu_access_begin();
 	if (ascend_emu_event_lookup(emu, q->ctx.event_table,
-				    cmd->event.handle, &slot) ||
-	    slot != q->cur_slot)
+				    cmd->event.handle, &ref) ||
+	    ref.entry != q->cur_entry)
 		code = ASCEND_FAULT_BAD_COMMAND;
 	else
-		*done = ascend_emu_event_gen(emu, slot) >= cmd->event.gen;
+		*done = ascend_emu_event_gen(&ref) >= cmd->event.gen;
 	ascend_emu_smmu_access_end();
 	return code;
 }
@@ -954,7 +959,7 @@ static bool ascend_cp_park(struct ascend_emu_cp *cp, struct ascend_emu_queue *q,
 	u32 timeout_ms;
 
 	if (cmd->opcode == ASCEND_CMD_EVENT_WAIT) {
-		if (ascend_cp_event_find(q, cmd->event.handle, &q->cur_slot)) {
+		if (ascend_cp_event_find(q, cmd->event.handle, &q->cur_entry)) {
 			ascend_emu_queue_fault(q, ASCEND_FAULT_BAD_COMMAND, seq,
 					       0, cmd->opcode);
 			return false;

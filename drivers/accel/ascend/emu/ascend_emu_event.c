@@ -8,10 +8,17 @@
  * the slot's notification bits in host memory and raises its interrupt
  * line; a record nobody on the host waits for costs no interrupt.
  *
+ * A remote entry names a slot of another device's event memory: the
+ * record is made in that device's memory, with its notification and its
+ * interrupt, and its command processor is kicked; a queue parked on a
+ * remote slot re-checks it every round, as it does a WAIT_VALUE word.
+ *
  * Lookups and the accesses that follow them happen in one access section
  * of the SMMU's (ascend_emu_smmu_access_begin()), so event_sync() is that
  * section barrier: once it returns, no command still holds a slot it
- * found in a table entry the driver had cleared.
+ * found in a table entry the driver had cleared.  The section also keeps
+ * the device a remote entry named from going away under the access (its
+ * fini waits for the sections in flight before anything is freed).
  */
 
 #include <linux/bitops.h>
@@ -23,14 +30,18 @@
 #include "ascend_emu.h"
 
 int ascend_emu_event_lookup(struct ascend_emu *emu, u64 table, u32 handle,
-			    u32 *slot)
+			    struct ascend_emu_evref *ref)
 {
 	unsigned int leaf_idx = handle / ASCEND_HW_EVTAB_LEAF_ENTRIES;
+	struct ascend_emu *owner = emu;
 	__le64 *dir;
 	__le32 *ent;
 	u64 leaf;
-	u32 s;
+	u32 e, s;
 
+	BUILD_BUG_ON(ASCEND_HW_EVENT_SLOTS - 1 > ASCEND_HW_EVTAB_SLOT_MASK);
+	BUILD_BUG_ON(ASCEND_HW_MAX_DEVICES - 1 >
+		     ASCEND_HW_EVTAB_DEV(ASCEND_HW_EVTAB_DEV_MASK));
 	if (!table || leaf_idx >= ASCEND_HW_EVTAB_DIR_ENTRIES)
 		return -ENOENT;
 	dir = ascend_emu_mem_ptr(emu, table + leaf_idx * sizeof(*dir), false);
@@ -46,10 +57,23 @@ int ascend_emu_event_lookup(struct ascend_emu *emu, u64 table, u32 handle,
 	if (!ent)
 		return -ENOENT;
 	/* acquire: the slot was initialised before the entry naming it */
-	s = le32_to_cpu(smp_load_acquire(ent));
+	e = le32_to_cpu(smp_load_acquire(ent));
+	if (e & ASCEND_HW_EVTAB_RSVD_MASK)
+		return -ENOENT;
+	s = e & ASCEND_HW_EVTAB_SLOT_MASK;
+	if (e & ASCEND_HW_EVTAB_REMOTE) {
+		/* stays valid to the end of the section (see ascend_emu_up) */
+		owner = ascend_emu_peer(ASCEND_AS_PEER(ASCEND_HW_EVTAB_DEV(e)));
+		if (!owner)
+			return -ENOENT;
+	} else if (e & ~ASCEND_HW_EVTAB_SLOT_MASK) {
+		return -ENOENT;
+	}
 	if (!s || s >= ASCEND_HW_EVENT_SLOTS)
 		return -ENOENT;
-	*slot = s;
+	ref->owner = owner;
+	ref->slot = s;
+	ref->entry = e;
 	return 0;
 }
 
@@ -63,9 +87,10 @@ static struct ascend_hw_event_slot *ascend_emu_slot(struct ascend_emu *emu,
 							    slot), write);
 }
 
-u64 ascend_emu_event_gen(struct ascend_emu *emu, u32 slot)
+u64 ascend_emu_event_gen(const struct ascend_emu_evref *ref)
 {
-	struct ascend_hw_event_slot *s = ascend_emu_slot(emu, slot, false);
+	struct ascend_hw_event_slot *s = ascend_emu_slot(ref->owner, ref->slot,
+							 false);
 
 	if (!s)
 		return 0;
@@ -126,6 +151,15 @@ void ascend_emu_event_record(struct ascend_emu *emu, u32 slot, u64 gen)
 	smp_mb();
 	if (READ_ONCE(s->irq_armed) && xchg(&s->irq_armed, cpu_to_le32(0)))
 		ascend_emu_event_notify(emu, slot);
+}
+
+void ascend_emu_event_record_ref(struct ascend_emu *emu,
+				 const struct ascend_emu_evref *ref, u64 gen)
+{
+	ascend_emu_event_record(ref->owner, ref->slot, gen);
+	/* the owner's queues parked on the slot re-check now */
+	if (ref->owner != emu)
+		ascend_emu_cp_kick(ref->owner);
 }
 
 void ascend_emu_event_signal(struct ascend_hw_device *hw, u32 slot, u64 gen)
