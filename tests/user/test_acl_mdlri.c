@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "acl/acl.h"
 #include "acl_util.h"
@@ -423,6 +424,193 @@ TEST(updated_kernel_argument)
 	CHECK_ACL_OK(aclmdlRIDestroy(m));
 	CHECK_ACL_ERR(aclmdlRITaskGetType(tasks[0], &type), ACL_ERROR_INVALID_PARAM);
 	aclrtFree(p);
+}
+
+static int cb_calls[2];
+static void *cb_data[2];
+
+static void destroy_cb0(void *data)
+{
+	cb_calls[0]++;
+	cb_data[0] = data;
+}
+
+static void destroy_cb1(void *data)
+{
+	cb_calls[1]++;
+	cb_data[1] = data;
+}
+
+/* Destroy callbacks: registered once each, run once at destroy. */
+TEST(destroy_callbacks)
+{
+	aclrtStream s;
+	aclmdlRI m;
+	int tag;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	REQUIRE_ACL(aclmdlRICaptureEnd(s, &m));
+	CHECK_ACL_ERR(aclmdlRIDestroyRegisterCallback(NULL, destroy_cb0, NULL),
+		      ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclmdlRIDestroyRegisterCallback(m, NULL, NULL), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_OK(aclmdlRIDestroyRegisterCallback(m, destroy_cb0, &tag));
+	CHECK_ACL_ERR(aclmdlRIDestroyRegisterCallback(m, destroy_cb0, NULL),
+		      ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_OK(aclmdlRIDestroyRegisterCallback(m, destroy_cb1, NULL));
+	CHECK_ACL_OK(aclmdlRIDestroyUnregisterCallback(m, destroy_cb1));
+	CHECK_ACL_ERR(aclmdlRIDestroyUnregisterCallback(m, destroy_cb1),
+		      ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclmdlRIDestroyUnregisterCallback(m, NULL), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_EQ(cb_calls[0], 0);
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+	CHECK_EQ(cb_calls[0], 1);
+	CHECK(cb_data[0] == &tag);
+	CHECK_EQ(cb_calls[1], 0);
+	CHECK_ACL_ERR(aclmdlRIDestroyRegisterCallback(m, destroy_cb0, NULL),
+		      ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_OK(aclrtDestroyStream(s));
+}
+
+/*
+ * Sequence ids are the tasks' order on their stream; a disabled task is
+ * skipped by the replays after aclmdlRIUpdate, not before.
+ */
+TEST(task_seq_id_and_disable)
+{
+	aclmdlRITask tasks[4];
+	uint32_t nt = 4, id = 99, k;
+	aclmdlRITaskType type;
+	aclrtStream s, x;
+	int *a, *one;
+	aclmdlRI m;
+	char path[] = "/tmp/mdlri-json-XXXXXX", buf[4096];
+	FILE *f;
+	size_t n;
+	int fd;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtCreateStream(&x));
+	a = dev_ints(0);
+	one = dev_ints(0);
+	REQUIRE_ACL(launch_fill32(x, one, 1, N, 1));
+	REQUIRE_ACL(aclrtSynchronizeStream(x));
+	REQUIRE_ACL(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	CHECK_ACL_OK(launch_fill32(s, a, 5, N, 1));
+	CHECK_ACL_OK(launch_add32(s, a, one, a, N, 1));
+	CHECK_ACL_OK(launch_add32(s, a, one, a, N, 1));
+	REQUIRE_ACL(aclmdlRICaptureEnd(s, &m));
+	REQUIRE_ACL(aclmdlRIGetTasksByStream(s, tasks, &nt));
+	REQUIRE(nt == 3);
+	for (k = 0; k < nt; k++) {
+		CHECK_ACL_OK(aclmdlRITaskGetSeqId(tasks[k], &id));
+		CHECK_EQ(id, k);
+	}
+	CHECK_ACL_ERR(aclmdlRITaskGetSeqId(tasks[0], NULL), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclmdlRITaskGetSeqId((aclmdlRITask)&nt, &id), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclmdlRITaskDisable(NULL), ACL_ERROR_INVALID_PARAM);
+
+	CHECK_ACL_OK(aclmdlRIExecuteAsync(m, x));
+	CHECK_ACL_OK(aclrtSynchronizeStream(x));
+	CHECK(all_equal(a, 7));
+	CHECK_ACL_OK(aclmdlRITaskDisable(tasks[2]));
+	/* not in effect before the update */
+	CHECK_ACL_OK(aclmdlRIExecuteAsync(m, x));
+	CHECK_ACL_OK(aclrtSynchronizeStream(x));
+	CHECK(all_equal(a, 7));
+	CHECK_ACL_OK(aclmdlRIUpdate(m));
+	CHECK_ACL_OK(aclmdlRIExecuteAsync(m, x));
+	CHECK_ACL_OK(aclrtSynchronizeStream(x));
+	CHECK(all_equal(a, 6));
+	CHECK_ACL_OK(aclmdlRITaskGetType(tasks[2], &type));
+	CHECK_EQ(type, ACL_MODEL_RI_TASK_KERNEL);
+
+	/* the debug views name the instance's tasks */
+	CHECK_ACL_OK(aclmdlRISetName(m, "seq\"test"));
+	/* deprecated in CANN's header, still there */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	CHECK_ACL_OK(aclmdlRIDebugPrint(m));
+	CHECK_ACL_ERR(aclmdlRIDebugPrint(NULL), ACL_ERROR_INVALID_PARAM);
+#pragma GCC diagnostic pop
+	fd = mkstemp(path);
+	REQUIRE(fd >= 0);
+	close(fd);
+	CHECK_ACL_ERR(aclmdlRIDebugJsonPrint(m, NULL, 0), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclmdlRIDebugJsonPrint(m, path, 1), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_ERR(aclmdlRIDebugJsonPrint(m, "/nonexistent/dir/x.json", 0),
+		      ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_OK(aclmdlRIDebugJsonPrint(m, path, 0));
+	f = fopen(path, "r");
+	REQUIRE(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	unlink(path);
+	buf[n] = '\0';
+	CHECK(strstr(buf, "\"name\": \"seq\\\"test\"") != NULL);
+	CHECK(strstr(buf, "{\"seq\": 0, \"type\": \"KERNEL\"") != NULL);
+	CHECK(strstr(buf, "{\"seq\": 2, \"type\": \"DISABLED\"") != NULL);
+	CHECK(strstr(buf, "{\"seq\": 3,") == NULL);
+	if (!strstr(buf, "\"type\": \"DISABLED\""))
+		printf("#   json: %s\n", buf);
+
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+	CHECK_ACL_ERR(aclmdlRITaskDisable(tasks[0]), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_OK(aclrtDestroyStream(s));
+	CHECK_ACL_OK(aclrtDestroyStream(x));
+	aclrtFree(a);
+	aclrtFree(one);
+}
+
+/*
+ * aclmdlRIAbort stops a built instance's replay (the task behind a long
+ * kernel never runs); the next replay runs whole.  A captured instance
+ * cannot be aborted (CANN).
+ */
+TEST(abort_built_instance)
+{
+	aclrtStream ls, x;
+	aclmdlRI m, c;
+	aclError r;
+	int *a;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStreamWithConfig(&ls, 0, ACL_STREAM_PERSISTENT));
+	REQUIRE_ACL(aclrtCreateStream(&x));
+	a = dev_ints(0);
+	REQUIRE_ACL(aclmdlRIBuildBegin(&m, 0));
+	REQUIRE_ACL(aclmdlRIBindStream(m, ls, 0));
+	CHECK_ACL_OK(launch_spin(ls, 2000000));
+	CHECK_ACL_OK(launch_fill32(ls, a, 9, N, 1));
+	CHECK_ACL_OK(aclmdlRIEndTask(m, ls));
+	REQUIRE_ACL(aclmdlRIBuildEnd(m, NULL));
+
+	CHECK_ACL_ERR(aclmdlRIAbort(NULL), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_OK(aclmdlRIAbort(m));		/* nothing running: a no-op */
+	REQUIRE_ACL(aclmdlRIExecuteAsync(m, x));
+	usleep(200000);
+	CHECK_ACL_OK(aclmdlRIAbort(m));
+	r = aclrtSynchronizeStream(x);
+	CHECK(r == ACL_SUCCESS || r == ACL_ERROR_RT_STREAM_ABORT);
+	CHECK(all_equal(a, 0));
+	REQUIRE_ACL(aclmdlRIExecuteAsync(m, x));
+	CHECK_ACL_OK(aclrtSynchronizeStream(x));
+	CHECK(all_equal(a, 9));
+	CHECK_ACL_OK(aclmdlRIUnbindStream(m, ls));
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+
+	REQUIRE_ACL(aclmdlRICaptureBegin(x, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	REQUIRE_ACL(aclmdlRICaptureEnd(x, &c));
+	CHECK_ACL_ERR(aclmdlRIAbort(c), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	CHECK_ACL_OK(aclmdlRIDestroy(c));
+	CHECK_ACL_OK(aclrtDestroyStream(ls));
+	CHECK_ACL_OK(aclrtDestroyStream(x));
+	aclrtFree(a);
 }
 
 int main(void)

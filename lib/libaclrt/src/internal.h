@@ -286,6 +286,8 @@ struct stream_uses {
 };
 void stream_uses_add(struct stream_uses *u, struct acl_stream *s, uint64_t seq);
 bool stream_uses_idle(const struct stream_uses *u);	/* every one ran */
+/* Has u->s executed (or discarded) command u->seq for good? */
+bool stream_use_done(const struct stream_use *u);
 void stream_uses_drop(struct stream_uses *u);		/* references put */
 void stream_uses_free(struct stream_uses *u);
 /* The fault of @s is being reported: reset its queue (report once). */
@@ -458,6 +460,8 @@ aclError mdl_record(struct acl_stream *s, const void *a, size_t alen, const void
 		    size_t blen);
 bool mdl_event_record(aclrtEvent event, aclrtStream stream, bool external, aclError *ret);
 bool mdl_event_wait(aclrtStream stream, aclrtEvent event, bool external, aclError *ret);
+/* An unsafe call (@what) under the capture modes: 0 or @code, with a message. */
+aclError mdl_mode_check(const char *what, aclError code);
 /* event.c: a record / wait as aclrtRecordEvent / aclrtStreamWaitEvent */
 aclError event_record_on(aclrtEvent event, aclrtStream stream);
 aclError event_wait_on(aclrtStream stream, aclrtEvent event);

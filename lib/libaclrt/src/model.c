@@ -34,9 +34,21 @@
  * SWITCH whose table (the label list's device memory) is filled at build
  * time; a label must be set on the stream of the switches that use it.
  *
- * Locking: mdl_lock protects every instance's recording state and the
- * event records of captures; it nests inside a stream's lock.
+ * Capture modes.  While a capture is active, the calls CANN calls unsafe
+ * (synchronous copies and memsets, and asynchronous copies it would turn
+ * into synchronous ones: pageable host memory) are refused with
+ * ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT (or _BLOCK_ASYNC) according to
+ * three modes: the device's (the strictest of its active captures), the
+ * thread's (the strictest of the captures it began) and the thread's
+ * exchange mode (aclmdlRICaptureThreadExchangeMode, GLOBAL until set).
+ * CANN keeps the first per context; here it is per device.
+ *
+ * Locking: mdl_lock protects every instance's recording state, the event
+ * records of captures and the list of active captures; it nests inside a
+ * stream's lock.
  */
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +57,8 @@
 
 ACL_TLS_HOT const char *mdl_norec;
 int mdl_recording;		/* streams recording (__atomic) */
+static int mdl_capturing;	/* active captures (__atomic): the fast path */
+static __thread aclmdlRICaptureMode mdl_xmode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
 
 static pthread_mutex_t mdl_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -58,6 +72,7 @@ struct mdl_item {
 	uint32_t nw;
 	uint32_t at;			/* IT_CMD: its index in the lists, built */
 	bool dirty;			/* IT_CMD: changed, not yet in the list */
+	bool disabled;			/* IT_CMD: aclmdlRITaskDisable: a NOP */
 };
 
 /* aclmdlRITask: a recorded task of a built instance. */
@@ -102,6 +117,16 @@ struct acl_model {
 	char name[128];
 	aclrtStream exec_own;		/* aclmdlRIExecute's stream */
 	struct stream_uses uses;	/* replays submitted (under mdl_lock) */
+	pthread_t thread;		/* capture: the thread that began it */
+	bool in_caps;			/* capture: on the active list */
+	struct acl_model *cap_next;	/* active captures, under mdl_lock */
+	struct mdl_cb *cbs;		/* aclmdlRIDestroyRegisterCallback */
+	size_t ncbs;
+};
+
+struct mdl_cb {
+	aclrtCallback fn;
+	void *data;
 };
 
 struct acl_label {
@@ -125,6 +150,7 @@ struct cap_rec {
 	size_t item;
 };
 static struct acl_model *built_models;
+static struct acl_model *active_caps;
 static struct cap_rec *cap_recs;
 static size_t ncap_recs, cap_cap;
 static uint32_t next_id = 1;
@@ -212,6 +238,97 @@ static void cap_recs_drop(struct acl_model *m)
 		if (cap_recs[i].m != m)
 			cap_recs[j++] = cap_recs[i];
 	ncap_recs = j;
+}
+
+/* @m's capture is active from now on (mdl_lock held). */
+static void cap_enter(struct acl_model *m)
+{
+	m->thread = pthread_self();
+	m->in_caps = true;
+	m->cap_next = active_caps;
+	active_caps = m;
+	__atomic_add_fetch(&mdl_capturing, 1, __ATOMIC_SEQ_CST);
+}
+
+/* @m's capture ended or is gone (mdl_lock held); idempotent. */
+static void cap_leave(struct acl_model *m)
+{
+	struct acl_model **pp;
+
+	if (!m->in_caps)
+		return;
+	for (pp = &active_caps; *pp; pp = &(*pp)->cap_next)
+		if (*pp == m) {
+			*pp = m->cap_next;
+			break;
+		}
+	m->in_caps = false;
+	__atomic_sub_fetch(&mdl_capturing, 1, __ATOMIC_SEQ_CST);
+}
+
+static const char *mode_name(aclmdlRICaptureMode mode)
+{
+	switch (mode) {
+	case ACL_MODEL_RI_CAPTURE_MODE_GLOBAL:		return "GLOBAL";
+	case ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL:	return "THREAD_LOCAL";
+	case ACL_MODEL_RI_CAPTURE_MODE_RELAXED:		return "RELAXED";
+	default:					return "none";
+	}
+}
+
+/*
+ * May this thread make an unsafe call (@what) on the current device now?
+ * GLOBAL < THREAD_LOCAL < RELAXED < none (3): the strictest wins.
+ */
+aclError mdl_mode_check(const char *what, aclError code)
+{
+	aclmdlRICaptureMode dev_mode = 3, thr_mode = 3, x = mdl_xmode;
+	struct acl_model *m;
+	pthread_t self;
+	bool ok = true;
+	int dev;
+
+	if (!__atomic_load_n(&mdl_capturing, __ATOMIC_SEQ_CST))
+		return ACL_SUCCESS;
+	dev = dev_current();
+	self = pthread_self();
+	pthread_mutex_lock(&mdl_lock);
+	for (m = active_caps; m; m = m->cap_next) {
+		if (m->dev_id == dev && m->mode < dev_mode)
+			dev_mode = m->mode;
+		if (pthread_equal(m->thread, self) && m->mode < thr_mode)
+			thr_mode = m->mode;
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	if (dev_mode == 3 || x == ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+		return ACL_SUCCESS;
+	if (x == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)
+		ok = dev_mode != ACL_MODEL_RI_CAPTURE_MODE_GLOBAL &&
+		     thr_mode != ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL;
+	else
+		ok = thr_mode != ACL_MODEL_RI_CAPTURE_MODE_GLOBAL &&
+		     thr_mode != ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL;
+	if (ok)
+		return ACL_SUCCESS;
+	return acl_err(code,
+		       "%s is not allowed while a capture is active: the device's capture mode is %s, this thread's %s, its exchange mode %s (aclmdlRICaptureThreadExchangeMode with RELAXED allows it)",
+		       what, mode_name(dev_mode), mode_name(thr_mode), mode_name(x));
+}
+
+aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode)
+{
+	aclmdlRICaptureMode old;
+
+	API_ENTER();
+	if (!mode)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "mode is NULL");
+	if ((unsigned int)*mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "capture mode %d is not an aclmdlRICaptureMode",
+			       (int)*mode);
+	old = mdl_xmode;
+	mdl_xmode = *mode;
+	*mode = old;
+	return ACL_SUCCESS;
 }
 
 /* Called by submit_locked() for a recording stream (its lock held). */
@@ -839,8 +956,10 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
 		m->mode = mode;
 		pthread_mutex_lock(&mdl_lock);
 		ret = stream_add(m, stream, &si);
-		if (!ret)
+		if (!ret) {
 			set_rec(s, m, si);
+			cap_enter(m);
+		}
 		pthread_mutex_unlock(&mdl_lock);
 	}
 	stream_put(s);
@@ -868,6 +987,7 @@ static void model_free(struct acl_model *m)
 		aclrtFree(m->mem);
 	acl_api_name = api;
 	stream_uses_free(&m->uses);
+	free(m->cbs);
 	free(m->st);
 	free(m);
 }
@@ -888,6 +1008,14 @@ aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
 		return acl_err(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
 			       "stream %p is not the origin of a capture (aclmdlRICaptureBegin)", stream);
 	}
+	if (m->mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED &&
+	    !pthread_equal(m->thread, pthread_self())) {
+		pthread_mutex_unlock(&mdl_lock);
+		return acl_err(ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD,
+			       "the capture of stream %p (mode %s) was begun by another thread: only a RELAXED capture ends on another thread",
+			       stream, mode_name(m->mode));
+	}
+	cap_leave(m);
 	if (m->invalid) {
 		stop_all(m);
 		cap_recs_drop(m);
@@ -1034,6 +1162,7 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI)
 	pthread_mutex_lock(&mdl_lock);
 	stop_all(m);
 	cap_recs_drop(m);
+	cap_leave(m);
 	for (pp = &built_models; *pp; pp = &(*pp)->next)
 		if (*pp == m) {
 			*pp = m->next;
@@ -1044,8 +1173,115 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI)
 	for (i = 0; i < m->uses.n; i++)
 		stream_sync(m->uses.v[i].s, DRM_ASCEND_TIMEOUT_INFINITE, -1);
 	stream_uses_drop(&m->uses);
+	/* nothing of the instance runs any more; no library lock is held */
+	for (i = 0; i < m->ncbs; i++)
+		m->cbs[i].fn(m->cbs[i].data);
 	model_free(m);
 	return ACL_SUCCESS;
+}
+
+aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void *userData)
+{
+	struct acl_model *m;
+	struct mdl_cb *v;
+	aclError ret;
+	size_t i;
+
+	API_ENTER();
+	ret = model_get(modelRI, &m);
+	if (ret)
+		return ret;
+	if (!func)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "func is NULL");
+	pthread_mutex_lock(&mdl_lock);
+	for (i = 0; i < m->ncbs; i++)
+		if (m->cbs[i].fn == func)
+			break;
+	if (i < m->ncbs) {
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "func %p is registered with model run instance %u already",
+			      (void *)func, m->id);
+	} else {
+		v = realloc(m->cbs, (m->ncbs + 1) * sizeof(*v));
+		if (v) {
+			m->cbs = v;
+			v[m->ncbs++] = (struct mdl_cb){ func, userData };
+		} else {
+			ret = no_mem();
+		}
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func)
+{
+	struct acl_model *m;
+	aclError ret;
+	size_t i;
+
+	API_ENTER();
+	ret = model_get(modelRI, &m);
+	if (ret)
+		return ret;
+	if (!func)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "func is NULL");
+	pthread_mutex_lock(&mdl_lock);
+	for (i = 0; i < m->ncbs; i++)
+		if (m->cbs[i].fn == func)
+			break;
+	if (i == m->ncbs)
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "func %p is not registered with model run instance %u",
+			      (void *)func, m->id);
+	else
+		m->cbs[i] = m->cbs[--m->ncbs];
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+/*
+ * Stop a built instance's replays: every stream with a replay of it still
+ * queued is aborted (aclrtStreamAbort: what is queued on it behind the
+ * replay goes too), then its gate words are cleared, so that the next
+ * replay starts clean.  CANN does not abort captured instances.
+ */
+aclError aclmdlRIAbort(aclmdlRI modelRI)
+{
+	const char *api = acl_api_name;
+	struct stream_uses pend = { 0 };
+	struct acl_model *m;
+	aclError ret, r;
+	uint64_t *zero;
+	size_t i;
+
+	API_ENTER();
+	ret = model_get_built(modelRI, &m);
+	if (ret)
+		return ret;
+	if (m->capture)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "model run instance %u was captured: aclmdlRIAbort takes built instances only (aclmdlRIBuildBegin), as in CANN",
+			       m->id);
+	pthread_mutex_lock(&mdl_lock);
+	for (i = 0; i < m->uses.n; i++)
+		stream_uses_add(&pend, m->uses.v[i].s, m->uses.v[i].seq);
+	pthread_mutex_unlock(&mdl_lock);
+	for (i = 0; i < pend.n; i++) {
+		if (stream_use_done(&pend.v[i]))
+			continue;
+		r = aclrtStreamAbort(pend.v[i].s->is_default ? NULL : (aclrtStream)pend.v[i].s);
+		if (r && !ret)
+			ret = r;
+	}
+	stream_uses_free(&pend);
+	if (!ret && m->words_sz) {
+		zero = calloc(1, m->words_sz);
+		ret = zero ? copy_h2d(m->mem, zero, m->words_sz) : no_mem();
+		free(zero);
+	}
+	acl_api_name = api;
+	return ret;
 }
 
 aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uint32_t *numStreams)
@@ -1263,6 +1499,7 @@ aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams *params)
 
 aclError aclmdlRIUpdate(aclmdlRI modelRI)
 {
+	const struct ascend_cmd nop = { .opcode = ASCEND_CMD_NOP };
 	struct acl_model *m;
 	struct mdl_item *it;
 	aclError ret;
@@ -1280,11 +1517,157 @@ aclError aclmdlRIUpdate(aclmdlRI modelRI)
 			if (it->kind != IT_CMD || !it->dirty)
 				continue;
 			ret = copy_h2d((char *)m->mem + m->words_sz + (size_t)it->at * sizeof(it->cmd),
-				       &it->cmd, sizeof(it->cmd));
+				       it->disabled ? &nop : &it->cmd, sizeof(it->cmd));
 			it->dirty = ret != ACL_SUCCESS;
 		}
 	pthread_mutex_unlock(&mdl_lock);
 	return ret;
+}
+
+/* The task's position among its stream's tasks (aclmdlRIGetTasksByStream). */
+aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t *id)
+{
+	struct mdl_task *t = task;
+	struct mdl_item *it;
+	aclError ret = ACL_SUCCESS;
+
+	API_ENTER();
+	if (!id)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "id is NULL");
+	pthread_mutex_lock(&mdl_lock);
+	it = task_get(task, &ret);
+	if (it)
+		*id = (uint32_t)(t - t->m->st[t->si].tasks);
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+/* The task becomes a NOP in the replays after the next aclmdlRIUpdate. */
+aclError aclmdlRITaskDisable(aclmdlRITask task)
+{
+	struct mdl_item *it;
+	aclError ret = ACL_SUCCESS;
+
+	API_ENTER();
+	pthread_mutex_lock(&mdl_lock);
+	it = task_get(task, &ret);
+	if (it) {
+		it->disabled = true;
+		it->dirty = true;
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Debug printing */
+
+static const char *op_name(const struct mdl_item *it)
+{
+	static const char *const names[] = {
+		[ASCEND_CMD_NOP] = "NOP", [ASCEND_CMD_LAUNCH] = "KERNEL",
+		[ASCEND_CMD_COPY] = "MEMCPY", [ASCEND_CMD_FILL] = "MEMSET",
+		[ASCEND_CMD_WRITE_VALUE] = "VALUE_WRITE", [ASCEND_CMD_WAIT_VALUE] = "VALUE_WAIT",
+		[ASCEND_CMD_COPY_2D] = "MEMCPY_2D", [ASCEND_CMD_COPY_BATCH] = "MEMCPY_BATCH",
+		[ASCEND_CMD_COPY_INDIRECT] = "MEMCPY_DESC", [ASCEND_CMD_COPY_OFFSET] = "MEMCPY_OFFSET",
+		[ASCEND_CMD_REDUCE] = "REDUCE",
+	};
+
+	if (it->disabled)
+		return "DISABLED";
+	if (it->cmd.opcode < sizeof(names) / sizeof(names[0]) && names[it->cmd.opcode])
+		return names[it->cmd.opcode];
+	return "OTHER";
+}
+
+/* One line per stream and per task, to @f (mdl_lock held). */
+static void describe(struct acl_model *m, FILE *f, bool json)
+{
+	struct mdl_stream *ms;
+	struct mdl_item *it;
+	unsigned int i;
+	size_t k;
+
+	if (json)
+		fprintf(f, "{\"modelRI\": %u, \"name\": \"", m->id);
+	else
+		fprintf(f, "model run instance %u \"", m->id);
+	for (k = 0; m->name[k]; k++)	/* a JSON string either way */
+		fprintf(f, m->name[k] == '"' || m->name[k] == '\\' ? "\\%c" :
+			   (unsigned char)m->name[k] < 0x20 ? "?" : "%c", m->name[k]);
+	if (json)
+		fprintf(f, "\", \"device\": %d, \"captured\": %s, \"streams\": [",
+			m->dev_id, m->capture ? "true" : "false");
+	else
+		fprintf(f, "\": device %d, %s, %u stream(s)\n", m->dev_id,
+			m->capture ? "captured" : "built", m->ns);
+	for (i = 0; i < m->ns; i++) {
+		ms = &m->st[i];
+		if (json)
+			fprintf(f, "%s{\"index\": %u, \"stream\": \"%p\", \"tasks\": [",
+				i ? ", " : "", i, ms->h);
+		else
+			fprintf(f, "  stream %u (%p): %zu task(s), %zu submission(s) per replay\n",
+				i, ms->h, ms->ntasks, ms->nsteps);
+		for (k = 0; k < ms->ntasks; k++) {
+			it = &ms->it[ms->tasks[k].item];
+			if (json)
+				fprintf(f, "%s{\"seq\": %zu, \"type\": \"%s\", \"list_index\": %u}",
+					k ? ", " : "", k, op_name(it), it->at);
+			else
+				fprintf(f, "    task %zu: %s (list index %u)\n", k, op_name(it),
+					it->at);
+		}
+		if (json)
+			fprintf(f, "]}");
+	}
+	if (json)
+		fprintf(f, "]}\n");
+}
+
+/* To stderr, where libaclrt's log lines go (CANN: its log). */
+aclError aclmdlRIDebugPrint(aclmdlRI modelRI)
+{
+	struct acl_model *m;
+	aclError ret;
+
+	API_ENTER();
+	ret = model_get_built(modelRI, &m);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&mdl_lock);
+	flockfile(stderr);
+	describe(m, stderr, false);
+	funlockfile(stderr);
+	pthread_mutex_unlock(&mdl_lock);
+	return ACL_SUCCESS;
+}
+
+aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t flags)
+{
+	struct acl_model *m;
+	aclError ret;
+	FILE *f;
+
+	API_ENTER();
+	ret = model_get_built(modelRI, &m);
+	if (ret)
+		return ret;
+	if (!path)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "path is NULL");
+	if (flags)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "flags %#x must be 0", flags);
+	f = fopen(path, "we");
+	if (!f)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "cannot create %s: %s", path,
+			       strerror(errno));
+	pthread_mutex_lock(&mdl_lock);
+	describe(m, f, true);
+	pthread_mutex_unlock(&mdl_lock);
+	if (fclose(f))
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "writing %s failed: %s", path,
+			       strerror(errno));
+	return ACL_SUCCESS;
 }
 
 /* ------------------------------------------------------------------------ */

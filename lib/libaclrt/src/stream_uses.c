@@ -9,8 +9,7 @@
 
 #include "internal.h"
 
-/* Has @s executed (or discarded) command @seq for good? */
-static bool use_done(const struct stream_use *u)
+bool stream_use_done(const struct stream_use *u)
 {
 	return __atomic_load_n(&u->s->dead, __ATOMIC_ACQUIRE) ||
 	       __atomic_load_n(&u->s->q.status->completed, __ATOMIC_ACQUIRE) >= u->seq;
@@ -28,7 +27,7 @@ void stream_uses_add(struct stream_uses *u, struct acl_stream *s, uint64_t seq)
 	}
 	/* drop finished uses before growing */
 	for (i = 0; i < u->n;) {
-		if (use_done(&u->v[i])) {
+		if (stream_use_done(&u->v[i])) {
 			stream_put(u->v[i].s);
 			u->v[i] = u->v[--u->n];
 		} else {
@@ -55,7 +54,7 @@ bool stream_uses_idle(const struct stream_uses *u)
 	size_t i;
 
 	for (i = 0; i < u->n; i++)
-		if (!use_done(&u->v[i]))
+		if (!stream_use_done(&u->v[i]))
 			return false;
 	return true;
 }
