@@ -8,6 +8,7 @@
  * a replay failing its stream only.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -611,6 +612,124 @@ TEST(abort_built_instance)
 	CHECK_ACL_OK(aclrtDestroyStream(ls));
 	CHECK_ACL_OK(aclrtDestroyStream(x));
 	aclrtFree(a);
+}
+
+/* A call made on another thread, with that thread's exchange mode. */
+struct other_call {
+	aclrtContext ctx;
+	int set_mode;			/* >= 0: exchange to it first */
+	int op;				/* 0: aclrtMemcpy; 1: aclmdlRICaptureEnd */
+	int *d;
+	aclrtStream s;
+	aclmdlRI m;
+	aclError r;
+};
+
+static void *other_thread(void *p)
+{
+	struct other_call *c = p;
+	aclmdlRICaptureMode mode;
+	int h = 3;
+
+	c->r = aclrtSetCurrentContext(c->ctx);
+	if (c->r)
+		return NULL;
+	if (c->set_mode >= 0) {
+		mode = (aclmdlRICaptureMode)c->set_mode;
+		c->r = aclmdlRICaptureThreadExchangeMode(&mode);
+		if (c->r)
+			return NULL;
+	}
+	if (c->op == 0)
+		c->r = aclrtMemcpy(c->d, 4, &h, 4, ACL_MEMCPY_HOST_TO_DEVICE);
+	else
+		c->r = aclmdlRICaptureEnd(c->s, &c->m);
+	return NULL;
+}
+
+static aclError on_other_thread(struct other_call *c)
+{
+	pthread_t t;
+
+	REQUIRE(pthread_create(&t, NULL, other_thread, c) == 0);
+	REQUIRE(pthread_join(t, NULL) == 0);
+	return c->r;
+}
+
+/*
+ * CANN's capture modes: what the unsafe calls (synchronous copies and
+ * memsets, pageable asynchronous copies) may do while a capture is
+ * active, per thread, and which thread may end the capture.
+ */
+TEST(capture_modes)
+{
+	static char pageable[64];
+	const aclError no = ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT;
+	struct other_call c = { 0 };
+	aclmdlRICaptureMode mode;
+	aclrtStream s, t;
+	aclmdlRI m;
+	int h = 5, *d;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtCreateStream(&t));
+	REQUIRE_ACL(aclrtGetCurrentContext(&c.ctx));
+	d = dev_ints(0);
+	c.d = d;
+	CHECK_ACL_ERR(aclmdlRICaptureThreadExchangeMode(NULL), ACL_ERROR_INVALID_PARAM);
+	mode = (aclmdlRICaptureMode)7;
+	CHECK_ACL_ERR(aclmdlRICaptureThreadExchangeMode(&mode), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_OK(aclrtMemcpy(d, 4, &h, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+
+	/* GLOBAL: no thread, unless it exchanges its mode */
+	REQUIRE_ACL(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	CHECK_ACL_ERR(aclrtMemcpy(d, 4, &h, 4, ACL_MEMCPY_HOST_TO_DEVICE), no);
+	CHECK(strstr(acl_errmsg(), "aclmdlRICaptureThreadExchangeMode") != NULL);
+	CHECK_ACL_ERR(aclrtMemset(d, 4, 0, 4), no);
+	CHECK_ACL_ERR(aclrtMemcpy2d(d, 4, &h, 4, 4, 1, ACL_MEMCPY_HOST_TO_DEVICE), no);
+	CHECK_ACL_ERR(aclrtMemcpyAsync(d, 64, pageable, 64, ACL_MEMCPY_HOST_TO_DEVICE, t),
+		      ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
+	c.set_mode = -1;
+	CHECK_ACL_ERR(on_other_thread(&c), no);
+	c.set_mode = ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL;
+	CHECK_ACL_OK(on_other_thread(&c));
+	mode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
+	CHECK_ACL_OK(aclmdlRICaptureThreadExchangeMode(&mode));
+	CHECK_EQ(mode, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL);
+	CHECK_ACL_OK(aclrtMemcpy(d, 4, &h, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+	CHECK_ACL_OK(aclmdlRICaptureThreadExchangeMode(&mode));
+	CHECK_EQ(mode, ACL_MODEL_RI_CAPTURE_MODE_RELAXED);
+	CHECK_ACL_ERR(aclrtMemcpy(d, 4, &h, 4, ACL_MEMCPY_HOST_TO_DEVICE), no);
+	/* only its own thread ends a GLOBAL capture */
+	c.set_mode = -1;
+	c.op = 1;
+	c.s = s;
+	CHECK_ACL_ERR(on_other_thread(&c), ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD);
+	REQUIRE_ACL(aclmdlRICaptureEnd(s, &m));
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+	CHECK_ACL_OK(aclrtMemcpy(d, 4, &h, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+
+	/* THREAD_LOCAL: the capturing thread only */
+	REQUIRE_ACL(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+	CHECK_ACL_ERR(aclrtMemcpy(d, 4, &h, 4, ACL_MEMCPY_HOST_TO_DEVICE), no);
+	c.op = 0;
+	CHECK_ACL_OK(on_other_thread(&c));
+	REQUIRE_ACL(aclmdlRICaptureEnd(s, &m));
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+
+	/* RELAXED: everybody, and any thread may end it */
+	REQUIRE_ACL(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	CHECK_ACL_OK(aclrtMemcpy(d, 4, &h, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+	CHECK_ACL_OK(aclrtMemset(d, 4, 0, 4));
+	CHECK_ACL_OK(on_other_thread(&c));
+	c.op = 1;
+	CHECK_ACL_OK(on_other_thread(&c));
+	CHECK_ACL_OK(aclmdlRIDestroy(c.m));
+	CHECK_ACL_OK(aclrtDestroyStream(s));
+	CHECK_ACL_OK(aclrtDestroyStream(t));
+	aclrtFree(d);
 }
 
 int main(void)

@@ -395,10 +395,6 @@ TEST(rest_unsupported)
 	CHECK_UNSUP(aclrtMemMapSetLink((aclrtDrvMemHandle)0, (aclrtMemLinkType)0), "aclrtMemMapSetLink");
 	CHECK_UNSUP(aclrtReserveMemAddressNoUCMemory((void **)0, (size_t)0, (size_t)0, (void *)0, (uint64_t)0), "aclrtReserveMemAddressNoUCMemory");
 	CHECK_UNSUP(aclmdlRIAddCondTask((aclmdlRICondTaskParams){0}, (aclrtStream)0, (uint32_t)0), "aclmdlRIAddCondTask");
-	CHECK_UNSUP(aclmdlRICaptureTaskGrpBegin((aclrtStream)0), "aclmdlRICaptureTaskGrpBegin");
-	CHECK_UNSUP(aclmdlRICaptureTaskGrpEnd((aclrtStream)0, (aclrtTaskGrp *)0), "aclmdlRICaptureTaskGrpEnd");
-	CHECK_UNSUP(aclmdlRICaptureTaskUpdateBegin((aclrtStream)0, (aclrtTaskGrp)0), "aclmdlRICaptureTaskUpdateBegin");
-	CHECK_UNSUP(aclmdlRICaptureTaskUpdateEnd((aclrtStream)0), "aclmdlRICaptureTaskUpdateEnd");
 	CHECK_UNSUP(aclmdlRICaptureToModelRIBegin((aclrtStream)0, (aclmdlRI)0, (aclmdlRICaptureMode)0), "aclmdlRICaptureToModelRIBegin");
 	CHECK_UNSUP(aclmdlRICondHandleCreate((aclmdlRI)0, (uint32_t)0, (aclmdlRICondHandleFlag)0, (aclmdlRICondHandle *)0), "aclmdlRICondHandleCreate");
 	CHECK_UNSUP(aclmdlRICondHandleGetCondPtr((aclmdlRICondHandle)0, (uint64_t **)0), "aclmdlRICondHandleGetCondPtr");

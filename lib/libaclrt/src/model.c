@@ -122,6 +122,30 @@ struct acl_model {
 	struct acl_model *cap_next;	/* active captures, under mdl_lock */
 	struct mdl_cb *cbs;		/* aclmdlRIDestroyRegisterCallback */
 	size_t ncbs;
+	struct mdl_grp *grps;		/* task groups, under mdl_lock */
+	bool collector;			/* a task update's recording, no instance */
+};
+
+/*
+ * aclrtTaskGrp: kernel tasks recorded between aclmdlRICaptureTaskGrpBegin
+ * and _End on one stream of a capture, which aclmdlRICaptureTaskUpdate*
+ * may later rewrite.
+ */
+struct mdl_grp {
+	struct mdl_grp *next;		/* the instance's groups */
+	struct acl_model *m;
+	unsigned int si;
+	size_t first, count;		/* items of stream @si */
+	bool updating;			/* a stream is in its update now */
+};
+
+/* A stream in a task group's recording (SAMPLE) or update (UPDATE). */
+struct grp_state {
+	struct grp_state *next;
+	aclrtStream h;
+	bool update;
+	struct mdl_grp *g;		/* SAMPLE: the open group */
+	struct acl_model *coll;		/* UPDATE: what the stream recorded */
 };
 
 struct mdl_cb {
@@ -151,6 +175,7 @@ struct cap_rec {
 };
 static struct acl_model *built_models;
 static struct acl_model *active_caps;
+static struct grp_state *grp_states;	/* under mdl_lock */
 static struct cap_rec *cap_recs;
 static size_t ncap_recs, cap_cap;
 static uint32_t next_id = 1;
@@ -240,6 +265,38 @@ static void cap_recs_drop(struct acl_model *m)
 	ncap_recs = j;
 }
 
+/*
+ * Forget the open groups of @m's capture and end the updates of its groups
+ * (their streams run their work again); mdl_lock held.
+ */
+static void grp_states_drop(struct acl_model *m)
+{
+	struct grp_state **pp = &grp_states, *st;
+	struct acl_stream *s;
+
+	while ((st = *pp)) {
+		if (st->g->m != m) {
+			pp = &st->next;
+			continue;
+		}
+		*pp = st->next;
+		if (st->update) {
+			if (stream_ref(st->h, &s) == ACL_SUCCESS) {
+				set_rec(s, NULL, 0);
+				stream_put(s);
+			}
+			for (size_t i = 0; i < st->coll->st[0].n; i++)
+				free(st->coll->st[0].it[i].words);
+			free(st->coll->st[0].it);
+			free(st->coll->st);
+			free(st->coll);
+		} else {
+			free(st->g);
+		}
+		free(st);
+	}
+}
+
 /* @m's capture is active from now on (mdl_lock held). */
 static void cap_enter(struct acl_model *m)
 {
@@ -323,12 +380,37 @@ aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode)
 	if (!mode)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "mode is NULL");
 	if ((unsigned int)*mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "capture mode %d is not an aclmdlRICaptureMode",
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "capture mode %d is not an aclmdlRICaptureMode",
 			       (int)*mode);
 	old = mdl_xmode;
 	mdl_xmode = *mode;
 	*mode = old;
 	return ACL_SUCCESS;
+}
+
+/* The task group state of stream @h (mdl_lock held), or NULL. */
+static struct grp_state *grp_state_of(aclrtStream h)
+{
+	struct grp_state *g;
+
+	for (g = grp_states; g; g = g->next)
+		if (g->h == h)
+			return g;
+	return NULL;
+}
+
+/* Is @s recording a group or an update (mdl_lock held)? */
+static struct grp_state *grp_of(struct acl_stream *s, struct grp_state ***pp)
+{
+	struct grp_state **p;
+
+	for (p = &grp_states; *p; p = &(*p)->next)
+		if ((*p)->h == (aclrtStream)s || ((*p)->h == NULL && s->is_default)) {
+			if (pp)
+				*pp = p;
+			return *p;
+		}
+	return NULL;
 }
 
 /* Called by submit_locked() for a recording stream (its lock held). */
@@ -356,6 +438,10 @@ aclError mdl_record(struct acl_stream *s, const void *a, size_t alen, const void
 			      mdl_norec ? mdl_norec :
 			      cmd.opcode == ASCEND_CMD_CALL ? "a model replay" : "a host callback",
 			      m->id, m->capture ? "; the capture is invalidated" : "");
+	} else if (cmd.opcode != ASCEND_CMD_LAUNCH && grp_states && grp_of(s, NULL)) {
+		ret = acl_err(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT,
+			      "only kernel launches can be %s a task group (opcode %u)",
+			      m->collector ? "the update of" : "recorded in", cmd.opcode);
 	} else {
 		it = item_add(&m->st[s->rec_i], IT_CMD);
 		if (it)
@@ -987,6 +1073,12 @@ static void model_free(struct acl_model *m)
 		aclrtFree(m->mem);
 	acl_api_name = api;
 	stream_uses_free(&m->uses);
+	while (m->grps) {
+		struct mdl_grp *g = m->grps;
+
+		m->grps = g->next;
+		free(g);
+	}
 	free(m->cbs);
 	free(m->st);
 	free(m);
@@ -1016,6 +1108,7 @@ aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
 			       stream, mode_name(m->mode));
 	}
 	cap_leave(m);
+	grp_states_drop(m);	/* groups left open end with the capture */
 	if (m->invalid) {
 		stop_all(m);
 		cap_recs_drop(m);
@@ -1163,6 +1256,7 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI)
 	stop_all(m);
 	cap_recs_drop(m);
 	cap_leave(m);
+	grp_states_drop(m);
 	for (pp = &built_models; *pp; pp = &(*pp)->next)
 		if (*pp == m) {
 			*pp = m->next;
@@ -1556,6 +1650,251 @@ aclError aclmdlRITaskDisable(aclmdlRITask task)
 		it->dirty = true;
 	}
 	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Task groups and their updates */
+
+/* The live group @h (mdl_lock held), or NULL. */
+static struct mdl_grp *grp_find(aclrtTaskGrp h)
+{
+	struct acl_model *m;
+	struct mdl_grp *g;
+
+	for (m = built_models; m; m = m->next)
+		for (g = m->grps; g; g = g->next)
+			if (g == h)
+				return g;
+	for (m = active_caps; m; m = m->cap_next)
+		for (g = m->grps; g; g = g->next)
+			if (g == h)
+				return g;
+	return NULL;
+}
+
+static void grp_state_drop(struct grp_state *st)
+{
+	struct grp_state **pp;
+
+	for (pp = &grp_states; *pp; pp = &(*pp)->next)
+		if (*pp == st) {
+			*pp = st->next;
+			break;
+		}
+	free(st);
+}
+
+aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream)
+{
+	struct grp_state *st;
+	struct acl_model *m;
+	unsigned int si;
+	aclError ret = ACL_SUCCESS;
+
+	API_ENTER();
+	pthread_mutex_lock(&mdl_lock);
+	m = rec_of(stream, &si);
+	if (!m || !m->capture || m->built || m->collector) {
+		ret = acl_err(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+			      "stream %p is not being captured (aclmdlRICaptureBegin)", stream);
+	} else if (grp_state_of(stream)) {
+		ret = acl_err(ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+			      "stream %p has a task group open already", stream);
+	} else {
+		st = calloc(1, sizeof(*st));
+		if (st)
+			st->g = calloc(1, sizeof(*st->g));
+		if (!st || !st->g) {
+			free(st);
+			ret = no_mem();
+		} else {
+			st->h = stream;
+			st->g->m = m;
+			st->g->si = si;
+			st->g->first = m->st[si].n;
+			st->next = grp_states;
+			grp_states = st;
+		}
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *handle)
+{
+	struct grp_state *st;
+	struct mdl_grp *g;
+	aclError ret = ACL_SUCCESS;
+
+	API_ENTER();
+	if (!handle)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "handle is NULL");
+	*handle = NULL;
+	pthread_mutex_lock(&mdl_lock);
+	st = grp_state_of(stream);
+	if (!st || st->update) {
+		ret = acl_err(ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+			      "stream %p has no task group open (aclmdlRICaptureTaskGrpBegin)", stream);
+		goto out;
+	}
+	g = st->g;
+	grp_state_drop(st);
+	if (g->m->invalid) {
+		free(g);
+		ret = acl_err(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,
+			      "the capture of stream %p was invalidated: no task group", stream);
+		goto out;
+	}
+	g->count = g->m->st[g->si].n - g->first;
+	g->next = g->m->grps;
+	g->m->grps = g;
+	*handle = g;
+out:
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+/*
+ * The kernel launches submitted to @stream until aclmdlRICaptureTaskUpdateEnd
+ * do not run: they replace the group's tasks, one for one.
+ */
+aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle)
+{
+	struct acl_model *coll = NULL;
+	struct grp_state *st = NULL;
+	struct acl_stream *s;
+	struct mdl_grp *g;
+	unsigned int si;
+	aclError ret;
+
+	API_ENTER();
+	ret = stream_ref(stream, &s);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&mdl_lock);
+	g = handle ? grp_find(handle) : NULL;
+	if (!g) {
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "handle %p is not a task group of a live model run instance", handle);
+	} else if (rec_of(stream, &si)) {
+		ret = acl_err(ACL_ERROR_RT_STREAM_CAPTURED,
+			      "stream %p is being captured: a task update needs a stream that is not",
+			      stream);
+	} else if (grp_state_of(stream) || g->updating) {
+		ret = acl_err(ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+			      "%s is in a task update already",
+			      g->updating ? "the task group" : "the stream");
+	} else if (!g->m->built) {
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "the task group's model run instance %u is not built yet (aclmdlRICaptureEnd)",
+			      g->m->id);
+	} else {
+		coll = calloc(1, sizeof(*coll));
+		st = calloc(1, sizeof(*st));
+		if (!coll || !st || stream_add(coll, stream, &si)) {
+			ret = no_mem();
+		} else {
+			coll->collector = true;
+			coll->id = g->m->id;
+			coll->dev_id = g->m->dev_id;
+			st->h = stream;
+			st->update = true;
+			st->g = g;
+			st->coll = coll;
+			st->next = grp_states;
+			grp_states = st;
+			g->updating = true;
+			set_rec(s, coll, si);
+			coll = NULL;
+			st = NULL;
+		}
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	if (coll) {
+		free(coll->st);
+		free(coll);
+	}
+	free(st);
+	stream_put(s);
+	return ret;
+}
+
+/*
+ * The update takes effect for the replays submitted after this returns:
+ * the replays already queued finish first with the old tasks, then the
+ * new ones are written into the command list.
+ */
+aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
+{
+	const struct ascend_cmd nop = { .opcode = ASCEND_CMD_NOP };
+	struct stream_uses pend = { 0 };
+	struct acl_model *coll, *m;
+	struct mdl_item *it, *nw;
+	struct grp_state *st;
+	struct acl_stream *s;
+	struct mdl_grp *g;
+	aclError ret;
+	size_t i;
+
+	API_ENTER();
+	ret = stream_ref(stream, &s);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&mdl_lock);
+	st = grp_state_of(stream);
+	if (!st || !st->update) {
+		pthread_mutex_unlock(&mdl_lock);
+		stream_put(s);
+		return acl_err(ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+			       "stream %p is not in a task update (aclmdlRICaptureTaskUpdateBegin)",
+			       stream);
+	}
+	set_rec(s, NULL, 0);
+	stream_put(s);
+	g = st->g;
+	m = g->m;
+	coll = st->coll;
+	g->updating = false;
+	grp_state_drop(st);
+	if (coll->st[0].n != g->count) {
+		ret = acl_err(ACL_ERROR_RT_INTERNAL_ERROR,
+			      "the update has %zu tasks, the task group %zu: they must match one for one",
+			      coll->st[0].n, g->count);
+		goto out;
+	}
+	for (i = 0; i < g->count && !ret; i++) {
+		it = &m->st[g->si].it[g->first + i];
+		nw = &coll->st[0].it[i];
+		if (nw->kind != IT_CMD || nw->cmd.opcode != it->cmd.opcode)
+			ret = acl_err(ACL_ERROR_RT_INTERNAL_ERROR,
+				      "task %zu of the update is not a kernel launch like the group's",
+				      i);
+	}
+	if (ret)
+		goto out;
+	for (i = 0; i < m->uses.n; i++)
+		stream_uses_add(&pend, m->uses.v[i].s, m->uses.v[i].seq);
+	pthread_mutex_unlock(&mdl_lock);
+	/* the queued replays still read the old tasks */
+	for (i = 0; i < pend.n; i++)
+		stream_sync(pend.v[i].s, DRM_ASCEND_TIMEOUT_INFINITE, -1);
+	stream_uses_free(&pend);
+	pthread_mutex_lock(&mdl_lock);
+	for (i = 0; i < g->count && !ret; i++) {
+		it = &m->st[g->si].it[g->first + i];
+		it->cmd = coll->st[0].it[i].cmd;
+		ret = copy_h2d((char *)m->mem + m->words_sz + (size_t)it->at * sizeof(it->cmd),
+			       it->disabled ? &nop : &it->cmd, sizeof(it->cmd));
+		it->dirty = false;
+	}
+out:
+	pthread_mutex_unlock(&mdl_lock);
+	for (i = 0; i < coll->st[0].n; i++)
+		free(coll->st[0].it[i].words);
+	free(coll->st[0].it);
+	free(coll->st);
+	free(coll);
 	return ret;
 }
 

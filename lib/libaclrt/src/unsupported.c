@@ -234,10 +234,6 @@ ACL_STUB(aclrtMemMapSetLink, aclrtDrvMemHandle handle, aclrtMemLinkType adviceLi
 ACL_STUB(aclrtReserveMemAddressNoUCMemory, void **virPtr, size_t size, size_t alignment, void *expectPtr, uint64_t flags)
 /* acl_rt.h: issue 18: model run instances, labels and the tasks they hold */
 ACL_STUB(aclmdlRIAddCondTask, aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags)
-ACL_STUB(aclmdlRICaptureTaskGrpBegin, aclrtStream stream)
-ACL_STUB(aclmdlRICaptureTaskGrpEnd, aclrtStream stream, aclrtTaskGrp *handle)
-ACL_STUB(aclmdlRICaptureTaskUpdateBegin, aclrtStream stream, aclrtTaskGrp handle)
-ACL_STUB(aclmdlRICaptureTaskUpdateEnd, aclrtStream stream)
 ACL_STUB(aclmdlRICaptureToModelRIBegin, aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode)
 ACL_STUB(aclmdlRICondHandleCreate, aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle *handle)
 ACL_STUB(aclmdlRICondHandleGetCondPtr, aclmdlRICondHandle handle, uint64_t **ptr)
