@@ -74,6 +74,18 @@ TEST(memcpy2d_width_gt_dpitch_is_100000)
 		      ACL_ERROR_INVALID_PARAM);
 }
 
+/* CANN's ACL layer looks at the widths before the kind (both 100000). */
+TEST(memcpy2d_width_checked_before_kind)
+{
+	setup();
+	CHECK_EQ(aclrtMemcpy2d(dev, 16, host, 16, 17, 2, (aclrtMemcpyKind)99),
+		 ACL_ERROR_INVALID_PARAM);
+	CHECK(strstr(acl_errmsg(), "width") != NULL);
+	CHECK_EQ(aclrtMemcpy2dAsync(dev, 16, host, 16, 17, 2, ACL_MEMCPY_HOST_TO_HOST, NULL),
+		 ACL_ERROR_INVALID_PARAM);
+	CHECK(strstr(acl_errmsg(), "width") != NULL);
+}
+
 /* ---- runtime: 107000 ---------------------------------------------------- */
 
 /* A zero pitch never reaches the runtime's check (107000): width 0 is a
@@ -146,6 +158,16 @@ TEST(memcpy2d_no_current_device_is_107002)
 	CHECK_ACL_ERR(aclrtMemcpy2d(a, 16, b, 16, 8, 2, H2D), ACL_ERROR_RT_CONTEXT_NULL);
 }
 
+/* CANN's runtime refuses a D2D aclrtMemcpy2d before it looks for a context. */
+TEST(memcpy2d_sync_device_to_device_is_207000_before_107002)
+{
+	char a[64], b[64];
+
+	REQUIRE_ACL(aclInit(NULL));
+	CHECK_ACL_ERR(aclrtMemcpy2d(a, 16, b, 16, 8, 2, D2D), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	CHECK_ACL_ERR(aclrtMemcpy2d(a, 16, b, 16, 8, 2, H2D), ACL_ERROR_RT_CONTEXT_NULL);
+}
+
 /* ---- supported directions ---------------------------------------------- */
 
 /* CANN's runtime: the synchronous 2D copy takes DEFAULT, H2D or D2H only
@@ -192,6 +214,35 @@ TEST(memcpy2d_async_kind_excluded_by_pageable_pointers_is_107000)
 	/* pageable -> device accepts H2D and D2D only (CANN's auto-correction) */
 	CHECK_ACL_ERR(aclrtMemcpy2dAsync(dev, 16, pg, 16, 8, 2, D2H, NULL),
 		      ACL_ERROR_RT_PARAM_INVALID);
+}
+
+/* The synchronous 2D copy corrects the kind the same way (CANN's
+ * MemCopy2DSync): pageable memory keeps a kind it accepts, else 107000. */
+TEST(memcpy2d_sync_kind_excluded_by_pageable_pointers_is_107000)
+{
+	uint8_t *pg = malloc(64), *got;
+
+	setup();
+	REQUIRE(pg);
+	fill_pat(pg, 64, 5);
+	dev_put_byte(dev, 64, 0);
+	/* pageable -> device: H2D or DEFAULT, not D2H */
+	CHECK_ACL_ERR(aclrtMemcpy2d(dev, 16, pg, 16, 8, 2, D2H), ACL_ERROR_RT_PARAM_INVALID);
+	got = dev_get(dev, 64);
+	CHECK_EQ(diff_byte(got, 64, 0), -1);
+	/* device -> pageable: D2H or DEFAULT, not H2D */
+	memset(pg, 0xab, 64);
+	CHECK_ACL_ERR(aclrtMemcpy2d(pg, 16, dev, 16, 8, 2, H2D), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_EQ(diff_byte(pg, 64, 0xab), -1);
+	/* the accepted kinds copy */
+	fill_pat(pg, 64, 5);
+	CHECK_ACL_OK(aclrtMemcpy2d(dev, 16, pg, 16, 16, 4, H2D));
+	got = dev_get(dev, 64);
+	CHECK_EQ(diff_pat(got, 64, 5), -1);
+	memset(pg, 0, 64);
+	CHECK_ACL_OK(aclrtMemcpy2d(pg, 16, dev, 16, 16, 4, ACL_MEMCPY_DEFAULT));
+	CHECK_EQ(diff_pat(pg, 64, 5), -1);
+	free(pg);
 }
 
 TEST(memcpy2d_kind_corrected_from_the_pointers)

@@ -571,6 +571,51 @@ TEST(batch_async_zero_sized_entry_is_107000_failindex)
 	CHECK_ACL_OK(aclrtDestroyStream(s));
 }
 
+/* CANN's runtime checks an async entry's size before anything else of it. */
+TEST(batch_async_zero_sized_entry_is_checked_before_its_pointers)
+{
+	struct bfx f;
+
+	bfx_h2d(&f, 3);
+	f.sizes[2] = 0;
+	f.dsts[2] = f.host;			/* host memory, attr says DEVICE */
+	CHECK_EQ(aclrtMemcpyBatchAsync(f.dsts, f.dmax, f.srcs, f.sizes, f.n, f.attrs, f.idx, f.nattrs,
+				       &f.fi, NULL), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK(strstr(acl_errmsg(), "size is 0") != NULL);
+	CHECK_EQ(f.fi, 2);
+	f.fi = FI_UNTOUCHED;
+	f.dsts[2] = NULL;
+	CHECK_EQ(aclrtMemcpyBatchAsync(f.dsts, f.dmax, f.srcs, f.sizes, f.n, f.attrs, f.idx, f.nattrs,
+				       &f.fi, NULL), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK(strstr(acl_errmsg(), "size is 0") != NULL);
+	CHECK_EQ(f.fi, 2);
+}
+
+/* A NULL pointer in an entry with bytes to move: 107000 at that entry
+ * (CANN's async runtime checks src, then dst), and nothing moves. */
+TEST(batch_null_entry_pointer_is_107000_failindex)
+{
+	struct bfx f;
+	uint8_t *got;
+
+	bfx_h2d(&f, 3);
+	dev_put_byte(f.dev, NB * ESZ, 0);
+	f.srcs[1] = NULL;
+	f.dsts[1] = NULL;
+	CHECK_EQ(aclrtMemcpyBatchAsync(f.dsts, f.dmax, f.srcs, f.sizes, f.n, f.attrs, f.idx, f.nattrs,
+				       &f.fi, NULL), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK(strstr(acl_errmsg(), "srcs[1] is NULL") != NULL);
+	CHECK_EQ(f.fi, 1);
+	f.fi = FI_UNTOUCHED;
+	f.srcs[1] = f.host + ESZ;
+	CHECK_EQ(run(&f), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK(strstr(acl_errmsg(), "dsts[1] is NULL") != NULL);
+	CHECK_EQ(f.fi, 1);
+	CHECK_ACL_OK(aclrtSynchronizeDevice());
+	got = dev_get(f.dev, NB * ESZ);
+	CHECK_EQ(diff_byte(got, NB * ESZ, 0), -1);
+}
+
 TEST(batch_async_pinned_d2h_in_stream_order)
 {
 	void *dsts[NB], *srcs[NB];

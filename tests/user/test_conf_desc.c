@@ -150,6 +150,19 @@ TEST(setdesc_no_current_device_is_107002)
 					 16, NULL), ACL_ERROR_RT_CONTEXT_NULL);
 }
 
+/* CANN's runtime looks at the kind, the count and the descriptor's
+ * alignment before anything needs a context. */
+TEST(setdesc_kind_and_alignment_are_checked_before_107002)
+{
+	setup();
+	REQUIRE_ACL(aclrtResetDevice(0));
+	CHECK_ACL_ERR(aclrtSetMemcpyDesc((void *)0x1000, ACL_MEMCPY_DEVICE_TO_DEVICE,
+					 (void *)0x2000, (void *)0x3000, 16, NULL),
+		      ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	CHECK_ACL_ERR(aclrtSetMemcpyDesc((void *)0x1020, INNER, (void *)0x2000, (void *)0x3000,
+					 16, NULL), ACL_ERROR_RT_PARAM_INVALID);
+}
+
 TEST(setdesc_writes_the_descriptor_into_device_memory)
 {
 	struct ascend_memcpy_desc d;

@@ -87,10 +87,17 @@ TEST(memcpy_dst_equals_src_is_success)
 /* CANN: async dst == src succeeds once kind and locations check out. */
 TEST(memcpyasync_dst_equals_src_is_success)
 {
+	uint8_t *got;
+
 	setup();
+	dev_put_pat(dev, 64, 7);
 	CHECK_ACL_OK(aclrtMemcpyAsync(dev, 16, dev, 16, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
 	CHECK_ACL_OK(aclrtMemcpyAsync(dev, 16, dev, 16, ACL_MEMCPY_DEFAULT, s));
+	/* device memory on both sides: the kind is corrected to D2D first */
+	CHECK_ACL_OK(aclrtMemcpyAsync(dev, 16, dev, 16, ACL_MEMCPY_HOST_TO_DEVICE, s));
 	CHECK_ACL_OK(aclrtSynchronizeStream(s));
+	got = dev_get(dev, 64);
+	CHECK_EQ(diff_pat(got, 64, 7), -1);
 	/* the checks before it still apply */
 	CHECK_ACL_ERR(aclrtMemcpyAsync(dev, 8, dev, 16, ACL_MEMCPY_DEVICE_TO_DEVICE, s),
 		      ACL_ERROR_RT_PARAM_INVALID);
@@ -103,19 +110,37 @@ TEST(memcpyasync_dst_equals_src_is_success)
 TEST(memcpyasync_host_to_buf_to_device_wrong_locations_is_107000)
 {
 	char *pg = malloc(64);
+	uint8_t *got;
 
 	setup();
 	REQUIRE(pg);
+	fill_pat(pg, 64, 9);
+	memset(host, 0x11, 64);
+	dev_put_byte(dev + 64, 64, 0);
+	dev_put_pat(dev, 64, 3);
 	CHECK_ACL_ERR(aclrtMemcpyAsync(host, 64, dev, 64, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, s),
 		      ACL_ERROR_RT_PARAM_INVALID);
 	CHECK_ACL_ERR(aclrtMemcpyAsync(dev + 64, 64, dev, 64, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, s),
 		      ACL_ERROR_RT_PARAM_INVALID);
 	CHECK_ACL_ERR(aclrtMemcpyAsync(pg, 64, host, 64, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, s),
 		      ACL_ERROR_RT_PARAM_INVALID);
+	/* dst == src is no exception: the locations are checked first */
+	CHECK_ACL_ERR(aclrtMemcpyAsync(dev, 64, dev, 64, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, s),
+		      ACL_ERROR_RT_PARAM_INVALID);
+	/* nothing was copied */
+	CHECK_ACL_OK(aclrtSynchronizeStream(s));
+	got = dev_get(dev, 128);
+	CHECK_EQ(diff_pat(got, 64, 3), -1);
+	CHECK_EQ(diff_byte(got + 64, 64, 0), -1);
+	CHECK_EQ(diff_byte(host, 64, 0x11), -1);
+	CHECK_EQ(diff_pat(pg, 64, 9), -1);
 	/* the right way round, pinned or pageable */
 	CHECK_ACL_OK(aclrtMemcpyAsync(dev, 64, host, 64, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, s));
-	CHECK_ACL_OK(aclrtMemcpyAsync(dev, 64, pg, 64, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, s));
+	CHECK_ACL_OK(aclrtMemcpyAsync(dev + 64, 64, pg, 64, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, s));
 	CHECK_ACL_OK(aclrtSynchronizeStream(s));
+	got = dev_get(dev, 128);
+	CHECK_EQ(diff_byte(got, 64, 0x11), -1);
+	CHECK_EQ(diff_pat(got + 64, 64, 9), -1);
 	free(pg);
 }
 

@@ -6,20 +6,20 @@
  *
  * Checks in CANN's order (hicann/runtime src/acl/aclrt_impl/memory.cpp
  * CheckMemcpy2dParam, api_error.cc MemCopy2DCheckParam/Sync/Async): width 0
- * or height 0 -> success, before anything else; NULL dst/src, a kind other
- * than H2D/D2H/D2D/DEFAULT, width > spitch or width > dpitch -> 100000 (ACL
+ * or height 0 -> success, before anything else; NULL dst/src, width > spitch
+ * or width > dpitch, a kind other than H2D/D2H/D2D/DEFAULT -> 100000 (ACL
  * layer); dpitch or spitch 0, height > 5242880, width > 5000000 -> 107000
  * (runtime); no current device -> 107002.  Each side's span,
  * pitch * (height - 1) + width, must lie in one allocation (device memory,
  * acl-pinned host memory) or be pageable memory.
  *
  * aclrtMemcpy2d: an explicit ACL_MEMCPY_DEVICE_TO_DEVICE -> 207000 (the
- * synchronous 2D copy is host to device or device to host only); the
- * direction comes from the pointers (pageable memory is host memory), and
- * pointers that make it anything but H2D or D2H -> 107000; one
- * DRM_IOCTL_ASCEND_COPY_2D.  aclrtMemcpy2dAsync: the kind is auto-corrected
- * as for aclrtMemcpyAsync (107000 for a kind the pointers exclude), host to
- * host -> 107000; device memory and pinned host memory -> one ring
+ * synchronous 2D copy is host to device or device to host only; checked
+ * before the current device); the kind is auto-corrected from the pointers
+ * as for aclrtMemcpyAsync (107000 for a kind pageable pointers exclude),
+ * and pointers that make it anything but H2D or D2H -> 107000; one
+ * DRM_IOCTL_ASCEND_COPY_2D.  aclrtMemcpy2dAsync: the same auto-correction,
+ * host to host -> 107000; device memory and pinned host memory -> one ring
  * ASCEND_CMD_COPY_2D; pageable host memory -> CANN's rule: synchronize the
  * stream, then copy synchronously.
  */
@@ -43,12 +43,12 @@ struct req2d {
 	size_t dspan, sspan;
 };
 
-/* The checks before any address is looked at; *nothing: a 0-sized copy. */
-static aclError args_2d(struct req2d *r, aclrtMemcpyKind kind, bool *nothing)
+/*
+ * CANN's argument checks, before any address is looked at; *nothing: a
+ * 0-sized copy (success before every other check).
+ */
+static aclError args_2d(const struct req2d *r, aclrtMemcpyKind kind, bool *nothing)
 {
-	struct acl_device *cur;
-	aclError ret;
-
 	*nothing = false;
 	if (!r->width || !r->height) {
 		*nothing = true;
@@ -58,16 +58,16 @@ static aclError args_2d(struct req2d *r, aclrtMemcpyKind kind, bool *nothing)
 		return ERR(ACL_ERROR_INVALID_PARAM, "dst is NULL");
 	if (!r->src)
 		return ERR(ACL_ERROR_INVALID_PARAM, "src is NULL");
-	if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST &&
-	    kind != ACL_MEMCPY_DEVICE_TO_DEVICE && kind != ACL_MEMCPY_DEFAULT)
-		return ERR(ACL_ERROR_INVALID_PARAM,
-			   "kind %d is not supported by 2D copies (HOST_TO_DEVICE, DEVICE_TO_HOST, DEVICE_TO_DEVICE, DEFAULT)",
-			   (int)kind);
 	if (r->width > r->spitch || r->width > r->dpitch)
 		return ERR(ACL_ERROR_INVALID_PARAM,
 			   "width %zu is larger than %s %zu", r->width,
 			   r->width > r->spitch ? "spitch" : "dpitch",
 			   r->width > r->spitch ? r->spitch : r->dpitch);
+	if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST &&
+	    kind != ACL_MEMCPY_DEVICE_TO_DEVICE && kind != ACL_MEMCPY_DEFAULT)
+		return ERR(ACL_ERROR_INVALID_PARAM,
+			   "kind %d is not supported by 2D copies (HOST_TO_DEVICE, DEVICE_TO_HOST, DEVICE_TO_DEVICE, DEFAULT)",
+			   (int)kind);
 	if (!r->dpitch || !r->spitch)
 		return ERR(ACL_ERROR_RT_PARAM_INVALID, "%s is 0", !r->dpitch ? "dpitch" : "spitch");
 	if (r->height > MAX_2D_HEIGHT)
@@ -76,6 +76,19 @@ static aclError args_2d(struct req2d *r, aclrtMemcpyKind kind, bool *nothing)
 	if (r->width > MAX_2D_WIDTH)
 		return ERR(ACL_ERROR_RT_PARAM_INVALID, "width %zu is larger than %lu",
 			   r->width, MAX_2D_WIDTH);
+	return ACL_SUCCESS;
+}
+
+/* A current device, then each side's span. */
+static aclError spans_2d(struct req2d *r)
+{
+	struct acl_device *cur;
+	aclError ret;
+
+	ret = dev_acquire_current(&cur);
+	if (ret)
+		return ret;
+	dev_release(cur);
 	if (__builtin_mul_overflow(r->dpitch, r->height - 1, &r->dspan) ||
 	    __builtin_add_overflow(r->dspan, r->width, &r->dspan) ||
 	    __builtin_mul_overflow(r->spitch, r->height - 1, &r->sspan) ||
@@ -83,10 +96,6 @@ static aclError args_2d(struct req2d *r, aclrtMemcpyKind kind, bool *nothing)
 		return ERR(ACL_ERROR_RT_PARAM_INVALID,
 			   "pitch * (height - 1) + width overflows (dpitch %zu, spitch %zu, height %zu)",
 			   r->dpitch, r->spitch, r->height);
-	ret = dev_acquire_current(&cur);
-	if (ret)
-		return ret;
-	dev_release(cur);
 	return ACL_SUCCESS;
 }
 
@@ -153,11 +162,20 @@ aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
 	ret = args_2d(&r, kind, &nothing);
 	if (ret || nothing)
 		return ret;
+	/* CANN's runtime refuses the kind before it looks for a context */
 	if (kind == ACL_MEMCPY_DEVICE_TO_DEVICE)
 		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 			       "kind ACL_MEMCPY_DEVICE_TO_DEVICE: aclrtMemcpy2d copies only host to device or device to host (aclrtMemcpy2dAsync copies device to device)");
+	ret = spans_2d(&r);
+	if (ret)
+		return ret;
 	copy_locate(dst, &ds);
 	copy_locate(src, &ss);
+	/* CANN corrects the kind as for async copies, then wants H2D or D2H */
+	if (copy_auto_correct(ss.loc, ds.loc, kind) < 0)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "kind %d is not accepted for src %p (%s) and dst %p (%s)", (int)kind,
+			       src, copy_loc_name[ss.loc], dst, copy_loc_name[ds.loc]);
 	if ((ds.loc == CL_DEV) == (ss.loc == CL_DEV))
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "dst %p and src %p are both %s; aclrtMemcpy2d copies only host to device or device to host%s",
@@ -208,6 +226,8 @@ aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t sp
 
 	API_ENTER();
 	ret = args_2d(&r, kind, &nothing);
+	if (!ret && !nothing)
+		ret = spans_2d(&r);
 	if (ret || nothing)
 		return ret;
 	copy_locate(dst, &ds);

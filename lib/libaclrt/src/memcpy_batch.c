@@ -17,7 +17,8 @@
  *  4. Per entry -> 107000 with *failIndex = the first failing entry: in an
  *     asynchronous batch an entry of size 0 (api_impl.cc
  *     ValidateMemCpyParamsAndAttributes: CANN queues such a batch entry by
- *     entry; a synchronous one skips them); the real
+ *     entry; a synchronous one skips them); a NULL dst or src of an entry
+ *     with bytes to move (src first, as CANN's runtime); the real
  *     location of dst/src (pageable counts as HOST) against the entry's
  *     attribute (HOST_NUMA counts as HOST; DEVICE ids must match), dst and
  *     src on the same side (only H2D or D2H), a direction other than the
@@ -100,6 +101,9 @@ static aclError check_entry(struct batch *b, size_t i, void *dst, const void *sr
 	if (async && !size)
 		return entry_fail(fi, i, ERR(ACL_ERROR_RT_PARAM_INVALID,
 			"entry %zu: size is 0; every entry of an asynchronous batch must copy bytes", i));
+	if (size && (!src || !dst))
+		return entry_fail(fi, i, ERR(ACL_ERROR_RT_PARAM_INVALID,
+			"entry %zu: %s[%zu] is NULL", i, !src ? "srcs" : "dsts", i));
 	copy_locate(dst, &ds);
 	copy_locate(src, &ss);
 	if (!loc_matches(&at->dstLoc, &ds))

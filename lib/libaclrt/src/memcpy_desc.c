@@ -11,8 +11,10 @@
  * enum (0..7), count 0 in aclrtSetMemcpyDesc, a non-NULL config and a NULL
  * stream for aclrtMemcpyAsyncWithDesc -> 100000 (ACL layer).  A kind inside
  * the enum other than ACL_MEMCPY_INNER_DEVICE_TO_DEVICE -> 207000 (the only
- * kind CANN supports here).  A descriptor not 64-byte aligned -> 107000
- * (CANN's runtime: api_error.cc SetMemcpyDesc, MemcpyAsyncPtr); a base
+ * kind CANN supports here; checked before the current device, as CANN's
+ * runtime does).  A descriptor not 64-byte aligned -> 107000 (CANN's
+ * runtime: api_error.cc SetMemcpyDesc, MemcpyAsyncPtr; for
+ * aclrtSetMemcpyDesc before the current device too); a base
  * pointer slot not 8-byte aligned -> 107008 (our device reads 8-byte
  * slots; CANN has no such check); a descriptor, slot or range not inside a
  * device allocation, count > 4 GiB, count > destMax -> 107000; memory of
@@ -139,16 +141,21 @@ aclError aclrtSetMemcpyDesc(void *desc, aclrtMemcpyKind kind, void *srcAddr, voi
 		return acl_err(ACL_ERROR_INVALID_PARAM, "count is 0");
 	if (config)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "config must be NULL (reserved)");
-	ret = dev_acquire_current(&cur);
-	if (ret)
-		return ret;
-	dev_release(cur);
+	/* CANN's runtime: the kind, the count and the alignment, then the
+	 * memory (api_error.cc SetMemcpyDesc) */
 	ret = check_kind(kind);
 	if (ret)
 		return ret;
 	if (count > MAX_DESC_COPY)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "count %zu is larger than 4 GiB, the most a descriptor copies", count);
+	if ((uintptr_t)desc % ASCEND_MEMCPY_DESC_ALIGN)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "desc %p is not %d-byte aligned", desc,
+			       ASCEND_MEMCPY_DESC_ALIGN);
+	ret = dev_acquire_current(&cur);
+	if (ret)
+		return ret;
+	dev_release(cur);
 	ret = check_dev_obj("desc", desc, ASCEND_MEMCPY_DESC_SIZE, ASCEND_MEMCPY_DESC_ALIGN,
 			    ACL_ERROR_RT_PARAM_INVALID, &dev);
 	if (!ret)
@@ -207,14 +214,15 @@ aclError aclrtMemcpyAsyncWithDesc(void *desc, aclrtMemcpyKind kind, aclrtStream 
 	if (!stream)
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "stream is NULL; descriptor copies need an explicit stream");
+	ret = check_kind(kind);		/* before the context, as CANN's runtime */
+	if (ret)
+		return ret;
 	ret = dev_acquire_current(&cur);
 	if (ret)
 		return ret;
 	dev_release(cur);
-	ret = check_kind(kind);
-	if (!ret)
-		ret = check_dev_obj("desc", desc, ASCEND_MEMCPY_DESC_SIZE,
-				    ASCEND_MEMCPY_DESC_ALIGN, ACL_ERROR_RT_PARAM_INVALID, &dev);
+	ret = check_dev_obj("desc", desc, ASCEND_MEMCPY_DESC_SIZE, ASCEND_MEMCPY_DESC_ALIGN,
+			    ACL_ERROR_RT_PARAM_INVALID, &dev);
 	if (ret)
 		return ret;
 	cmd.copy_indirect.desc = (uintptr_t)desc;
