@@ -462,6 +462,8 @@ bool mdl_event_record(aclrtEvent event, aclrtStream stream, bool external, aclEr
 bool mdl_event_wait(aclrtStream stream, aclrtEvent event, bool external, aclError *ret);
 /* An unsafe call (@what) under the capture modes: 0 or @code, with a message. */
 aclError mdl_mode_check(const char *what, aclError code);
+/* An asynchronous copy of pageable memory on @s (made synchronous): 0 or why not. */
+aclError mdl_pageable_check(struct acl_stream *s, const char *what);
 /* event.c: a record / wait as aclrtRecordEvent / aclrtStreamWaitEvent */
 aclError event_record_on(aclrtEvent event, aclrtStream stream);
 aclError event_wait_on(aclrtStream stream, aclrtEvent event);

@@ -290,6 +290,10 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
 	API_ENTER();
 	if (count == 0)
 		return ACL_SUCCESS;
+	ret = mdl_mode_check("aclrtMemcpy (a synchronous copy)",
+			     ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+	if (ret)
+		return ret;
 	/* the current device stays read-held into copy_sync() */
 	ret = common_checks_hold(dst, destMax, src, count, kind, &cur);
 	if (ret)
@@ -555,7 +559,10 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
 				ret = ring_copy(s, dst, src, count, &ss);
 			goto out;
 		}
-		ret = host_stage_h2d(s, dst, src, count, &staged);
+		ret = pinned ? ACL_SUCCESS :
+		      mdl_pageable_check(s, "an asynchronous host-to-device copy");
+		if (!ret)
+			ret = host_stage_h2d(s, dst, src, count, &staged);
 		if (!ret && !staged)	/* no staging memory: the CANN way */
 			ret = sync_then_copy(s, dir, dst, src, count);
 		goto out;
@@ -564,10 +571,13 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
 	ret = copy_check_host_side("dst", dst, count, &ds, dev->id, true);
 	if (ret)
 		goto out;
-	if (ds.loc == CL_HOST && host_usable(&ds.a, dev->id))
+	if (ds.loc == CL_HOST && host_usable(&ds.a, dev->id)) {
 		ret = ring_copy(s, dst, src, count, &ds);
-	else
-		ret = sync_then_copy(s, dir, dst, src, count);
+	} else {
+		ret = mdl_pageable_check(s, "an asynchronous device-to-host copy");
+		if (!ret)
+			ret = sync_then_copy(s, dir, dst, src, count);
+	}
 out:
 	stream_release(s, dev);
 	return ret;

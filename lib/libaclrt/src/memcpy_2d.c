@@ -166,6 +166,10 @@ aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
 	if (kind == ACL_MEMCPY_DEVICE_TO_DEVICE)
 		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 			       "kind ACL_MEMCPY_DEVICE_TO_DEVICE: aclrtMemcpy2d copies only host to device or device to host (aclrtMemcpy2dAsync copies device to device)");
+	ret = mdl_mode_check("aclrtMemcpy2d (a synchronous copy)",
+			     ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+	if (ret)
+		return ret;
 	ret = spans_2d(&r);
 	if (ret)
 		return ret;
@@ -274,7 +278,9 @@ aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t sp
 		goto out;
 	}
 	/* Pageable host memory: CANN synchronizes the stream and copies. */
-	ret = stream_sync(s, deadline_from_ms(-1), -1);
+	ret = mdl_pageable_check(s, "an asynchronous 2D copy");
+	if (!ret)
+		ret = stream_sync(s, deadline_from_ms(-1), -1);
 	if (!ret)
 		ret = ioctl_2d(dev, &r);
 out:

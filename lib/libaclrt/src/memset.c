@@ -263,6 +263,9 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
 	if (!count)
 		return ACL_SUCCESS;
 	ret = memset_args(devPtr, maxCount, value, count, &r);
+	if (!ret)
+		ret = mdl_mode_check("aclrtMemset (a synchronous memset)",
+				     ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
 	return ret ? ret : fill_sync(&r);
 }
 

@@ -372,6 +372,28 @@ aclError mdl_mode_check(const char *what, aclError code)
 		       what, mode_name(dev_mode), mode_name(thr_mode), mode_name(x));
 }
 
+/*
+ * An asynchronous copy of pageable host memory on @s: CANN makes it a
+ * synchronous copy, which a recording stream cannot record (107000) and
+ * the capture modes may forbid (107041).
+ */
+aclError mdl_pageable_check(struct acl_stream *s, const char *what)
+{
+	bool rec;
+
+	if (!__atomic_load_n(&mdl_recording, __ATOMIC_SEQ_CST) &&
+	    !__atomic_load_n(&mdl_capturing, __ATOMIC_SEQ_CST))
+		return ACL_SUCCESS;
+	pthread_mutex_lock(&s->lock);
+	rec = s->rec_m != NULL;
+	pthread_mutex_unlock(&s->lock);
+	if (rec)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "%s of pageable host memory cannot be recorded into a model run instance: pin it (aclrtMallocHost, aclrtHostRegister)",
+			       what);
+	return mdl_mode_check(what, ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
+}
+
 aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode)
 {
 	aclmdlRICaptureMode old;
