@@ -18,7 +18,12 @@
  * instance, they stay real event operations, issued at each replay.  Work
  * that cannot be replayed (copies staged through libaclrt's buffers, host
  * callbacks, a replay of another instance) fails with
- * ACL_ERROR_RT_FEATURE_NOT_SUPPORT and invalidates the capture.
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT and invalidates the capture; a copy of
+ * pageable memory fails with 107000 (mdl_pageable_check()), as in CANN.
+ *
+ * Task groups (aclmdlRICaptureTaskGrp*) name a run of kernel items of a
+ * capture; a task update records a stream into a collector instance
+ * (@collector) and swaps the group's commands for the collected ones.
  *
  * Building.  aclmdlRIBuildEnd / aclmdlRICaptureEnd expand each stream's
  * record into a command list in device memory (ASCEND_CMD_CALL, uAPI
