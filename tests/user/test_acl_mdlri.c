@@ -827,6 +827,150 @@ TEST(task_group_update)
 	aclrtFree(one);
 }
 
+/* Capture @fill of @p with @v as body @b, on stream @bs. */
+static void capture_fill_body(aclmdlRI b, aclrtStream bs, int *p, int v)
+{
+	aclmdlRI out = NULL;
+
+	REQUIRE_ACL(aclmdlRICaptureToModelRIBegin(bs, b, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	REQUIRE_ACL(launch_fill32(bs, p, v, N, 1));
+	REQUIRE_ACL(aclmdlRICaptureEnd(bs, &out));
+	CHECK(out == b);
+}
+
+static void set_cond(uint64_t *p, uint64_t v)
+{
+	REQUIRE_ACL(aclrtMemcpy(p, 8, &v, 8, ACL_MEMCPY_HOST_TO_DEVICE));
+}
+
+/*
+ * Conditional tasks, decided by the device at each replay: an if with an
+ * else on a condition the host sets, a while whose body counts its
+ * condition (reset to its default at each replay) down to 0, and a switch
+ * with a selector past its bodies.
+ */
+TEST(conditional_tasks)
+{
+	aclmdlRI m, m2, ifb[2], wb[1], sb[3], bad[2];
+	aclmdlRICondHandle hi, hw, hs;
+	aclmdlRICaptureStatus st;
+	uint64_t *pi, *pw, *ps;
+	aclrtStream s, bs, x;
+	int *px, *py, *pz, *one, *minus1;
+	int k;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtCreateStream(&bs));
+	REQUIRE_ACL(aclrtCreateStream(&x));
+	px = dev_ints(0);
+	py = dev_ints(0);
+	pz = dev_ints(0);
+	one = dev_ints(0);
+	minus1 = dev_ints(-1);
+	REQUIRE_ACL(launch_fill32(x, one, 1, N, 1));
+	REQUIRE_ACL(aclrtSynchronizeStream(x));
+
+	CHECK_ACL_ERR(aclmdlRIAddCondTask((aclmdlRICondTaskParams){ 0 }, s, 0),
+		      ACL_ERROR_RT_PARAM_INVALID);
+	REQUIRE_ACL(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	REQUIRE_ACL(aclmdlRICaptureGetInfo(s, &st, &m));
+	CHECK_ACL_ERR(aclmdlRICondHandleCreate(m, 0, (aclmdlRICondHandleFlag)2, &hi),
+		      ACL_ERROR_RT_PARAM_INVALID);
+	REQUIRE_ACL(aclmdlRICondHandleCreate(m, 0, 0, &hi));
+	REQUIRE_ACL(aclmdlRICondHandleCreate(m, 3, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &hw));
+	REQUIRE_ACL(aclmdlRICondHandleCreate(m, 0, 0, &hs));
+	REQUIRE_ACL(aclmdlRICondHandleGetCondPtr(hi, &pi));
+	REQUIRE_ACL(aclmdlRICondHandleGetCondPtr(hw, &pw));
+	REQUIRE_ACL(aclmdlRICondHandleGetCondPtr(hs, &ps));
+	CHECK_ACL_ERR(aclmdlRICondHandleGetCondPtr(hi, NULL), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK(pi && pw && ps && pi != pw);
+
+	/* if (*pi) x = 10; else x = 20; */
+	CHECK_ACL_ERR(aclmdlRIAddCondTask((aclmdlRICondTaskParams){
+			hi, ACL_MODEL_RI_COND_TYPE_IF, 3, bad }, s, 0), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclmdlRIAddCondTask((aclmdlRICondTaskParams){
+			hi, ACL_MODEL_RI_COND_TYPE_IF, 2, bad }, s, 1), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclmdlRIAddCondTask((aclmdlRICondTaskParams){
+			hi, ACL_MODEL_RI_COND_TYPE_IF, 2, bad }, x, 0), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+	REQUIRE_ACL(aclmdlRIAddCondTask((aclmdlRICondTaskParams){
+			hi, ACL_MODEL_RI_COND_TYPE_IF, 2, ifb }, s, 0));
+	capture_fill_body(ifb[0], bs, px, 10);
+	capture_fill_body(ifb[1], bs, px, 20);
+	CHECK_ACL_ERR(aclmdlRICaptureToModelRIBegin(bs, ifb[0], ACL_MODEL_RI_CAPTURE_MODE_RELAXED),
+		      ACL_ERROR_RT_MODEL_CAPTURED);
+	CHECK_ACL_ERR(aclmdlRICaptureToModelRIBegin(bs, m, ACL_MODEL_RI_CAPTURE_MODE_RELAXED),
+		      ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	CHECK_ACL_ERR(aclmdlRIDestroy(ifb[0]), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+
+	/* while (*pw) { y += 1; *pw -= 1; } with *pw = 3 at each replay */
+	REQUIRE_ACL(aclmdlRIAddCondTask((aclmdlRICondTaskParams){
+			hw, ACL_MODEL_RI_COND_TYPE_WHILE, 1, wb }, s, 0));
+	REQUIRE_ACL(aclmdlRICaptureToModelRIBegin(bs, wb[0], ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	REQUIRE_ACL(launch_add32(bs, py, one, py, N, 1));
+	REQUIRE_ACL(launch_add32(bs, (int *)pw, minus1, (int *)pw, 1, 1));
+	REQUIRE_ACL(aclmdlRICaptureEnd(bs, &m2));
+
+	/* switch (*ps) { 0: z = 100; 1: z = 101; 2: z = 102; } */
+	REQUIRE_ACL(aclmdlRIAddCondTask((aclmdlRICondTaskParams){
+			hs, ACL_MODEL_RI_COND_TYPE_SWITCH, 3, sb }, s, 0));
+	for (k = 0; k < 3; k++)
+		capture_fill_body(sb[k], bs, pz, 100 + k);
+	REQUIRE_ACL(aclmdlRICaptureEnd(s, &m2));
+	CHECK(m2 == m);
+
+	for (k = 0; k < 4; k++) {
+		static const uint64_t sel[4] = { 1, 0, 7, 2 };
+		static const int zs[4] = { 101, 100, 100, 102 };
+
+		set_cond(pi, k % 2 ? 0 : 0x100000000ULL);	/* only the high word set */
+		set_cond(ps, sel[k]);
+		REQUIRE_ACL(aclmdlRIExecuteAsync(m, x));
+		REQUIRE_ACL(aclrtSynchronizeStream(x));
+		CHECK(all_equal(px, k % 2 ? 20 : 10));
+		CHECK(all_equal(py, 3 * (k + 1)));
+		CHECK(all_equal(pz, zs[k]));
+	}
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+	CHECK_ACL_ERR(aclmdlRICondHandleGetCondPtr(hi, &pi), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclmdlRIDestroy(ifb[0]), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_OK(aclrtDestroyStream(s));
+	CHECK_ACL_OK(aclrtDestroyStream(bs));
+	CHECK_ACL_OK(aclrtDestroyStream(x));
+	aclrtFree(px);
+	aclrtFree(py);
+	aclrtFree(pz);
+	aclrtFree(one);
+	aclrtFree(minus1);
+}
+
+/* A body left uncaptured, or spanning two streams, fails the build. */
+TEST(conditional_task_errors)
+{
+	aclmdlRICaptureStatus st;
+	aclmdlRICondHandle h;
+	aclmdlRI m, m2, b[1];
+	aclrtStream s, bs;
+	uint64_t *cp;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtCreateStream(&bs));
+	REQUIRE_ACL(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	REQUIRE_ACL(aclmdlRICaptureGetInfo(s, &st, &m));
+	REQUIRE_ACL(aclmdlRICondHandleCreate(m, 0, 0, &h));
+	REQUIRE_ACL(aclmdlRIAddCondTask((aclmdlRICondTaskParams){
+			h, ACL_MODEL_RI_COND_TYPE_WHILE, 1, b }, s, 0));
+	CHECK_ACL_ERR(aclmdlRICaptureEnd(s, &m2), ACL_ERROR_RT_PARAM_INVALID);
+	/* the instance is gone, its handle too; the streams work again */
+	CHECK_ACL_ERR(aclmdlRICondHandleGetCondPtr(h, &cp), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_OK(aclrtSynchronizeStream(s));
+	CHECK_ACL_OK(aclrtDestroyStream(s));
+	CHECK_ACL_OK(aclrtDestroyStream(bs));
+}
+
 int main(void)
 {
 	return tap_main();

@@ -394,10 +394,6 @@ TEST(rest_unsupported)
 	CHECK_UNSUP(aclrtMemMapSelectedLink((void *)0, (size_t)0, (void *)0, (uint32_t)0), "aclrtMemMapSelectedLink");
 	CHECK_UNSUP(aclrtMemMapSetLink((aclrtDrvMemHandle)0, (aclrtMemLinkType)0), "aclrtMemMapSetLink");
 	CHECK_UNSUP(aclrtReserveMemAddressNoUCMemory((void **)0, (size_t)0, (size_t)0, (void *)0, (uint64_t)0), "aclrtReserveMemAddressNoUCMemory");
-	CHECK_UNSUP(aclmdlRIAddCondTask((aclmdlRICondTaskParams){0}, (aclrtStream)0, (uint32_t)0), "aclmdlRIAddCondTask");
-	CHECK_UNSUP(aclmdlRICaptureToModelRIBegin((aclrtStream)0, (aclmdlRI)0, (aclmdlRICaptureMode)0), "aclmdlRICaptureToModelRIBegin");
-	CHECK_UNSUP(aclmdlRICondHandleCreate((aclmdlRI)0, (uint32_t)0, (aclmdlRICondHandleFlag)0, (aclmdlRICondHandle *)0), "aclmdlRICondHandleCreate");
-	CHECK_UNSUP(aclmdlRICondHandleGetCondPtr((aclmdlRICondHandle)0, (uint64_t **)0), "aclmdlRICondHandleGetCondPtr");
 	CHECK_UNSUP(aclmdlRIKernelTaskGetAttribute((aclmdlRITask)0, (aclrtLaunchKernelAttrId)0, (aclrtLaunchKernelAttrValue *)0), "aclmdlRIKernelTaskGetAttribute");
 	CHECK_UNSUP(aclrtActiveStream((aclrtStream)0, (aclrtStream)0), "aclrtActiveStream");
 	CHECK_UNSUP(aclrtPersistentTaskClean((aclrtStream)0), "aclrtPersistentTaskClean");

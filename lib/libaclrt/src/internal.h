@@ -142,7 +142,7 @@ int devnode_query(int fd, uint32_t type, void *buf, uint32_t *size);
 
 /* handle.c: registry of live opaque handles (streams, binaries, ...) */
 enum handle_type { H_STREAM = 1, H_BINARY, H_FUNC, H_ARGS, H_EVENT, H_CONTEXT, H_NOTIFY,
-		   H_CNT_NOTIFY, H_PHYS, H_MODEL, H_LABEL, H_LABEL_LIST };
+		   H_CNT_NOTIFY, H_PHYS, H_MODEL, H_LABEL, H_LABEL_LIST, H_COND };
 void handle_add(void *p, enum handle_type type);
 void handle_del(void *p);
 bool handle_ok(const void *p, enum handle_type type);

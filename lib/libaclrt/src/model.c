@@ -67,12 +67,13 @@ static __thread aclmdlRICaptureMode mdl_xmode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL
 
 static pthread_mutex_t mdl_lock = PTHREAD_MUTEX_INITIALIZER;
 
-enum item_kind { IT_CMD, IT_SIGNAL, IT_WAITW, IT_EXT_RECORD, IT_EXT_WAIT, IT_LABEL, IT_SWITCH };
+enum item_kind { IT_CMD, IT_SIGNAL, IT_WAITW, IT_EXT_RECORD, IT_EXT_WAIT, IT_LABEL, IT_SWITCH,
+		 IT_COND };
 
 struct mdl_item {
 	enum item_kind kind;
 	struct ascend_cmd cmd;		/* IT_CMD; IT_SWITCH: all but the table */
-	void *obj;			/* event, label or label list */
+	void *obj;			/* event, label, label list or struct mdl_cond */
 	uint32_t *words;		/* IT_SIGNAL: words to set; IT_WAITW: [0] */
 	uint32_t nw;
 	uint32_t at;			/* IT_CMD: its index in the lists, built */
@@ -129,6 +130,36 @@ struct acl_model {
 	size_t ncbs;
 	struct mdl_grp *grps;		/* task groups, under mdl_lock */
 	bool collector;			/* a task update's recording, no instance */
+	/* conditional tasks: bodies are sub-instances of the root instance */
+	struct acl_model *parent;	/* a body: its root instance */
+	bool body_done;			/* a body: captured (aclmdlRICaptureEnd) */
+	struct mdl_condh *condhs;	/* root: condition handles */
+	struct mdl_cond *conds;		/* root: conditional tasks, bodies' too */
+};
+
+/* aclmdlRICondHandle: a 64-bit condition in device memory. */
+struct mdl_condh {
+	struct mdl_condh *next;
+	struct acl_model *root;
+	uint64_t *dptr;
+	uint32_t def;
+	bool assign;			/* ASSIGN_DEFAULT: set at each replay's start */
+};
+
+/*
+ * A conditional task: a SWITCH on the condition, with the bodies inlined
+ * after it (if: [skip or else, then]; while: [leave, body] and a JUMP
+ * back; switch: [body 0 .. n-1, leave]).
+ */
+struct mdl_cond {
+	struct mdl_cond *next;		/* the root's conditional tasks */
+	aclmdlRICondTaskType type;
+	struct mdl_condh *h;
+	uint32_t n;			/* bodies */
+	struct acl_model **body;
+	uint32_t tword;			/* the table's first word, built */
+	uint32_t count;			/* table entries */
+	uint32_t *table;		/* list indices, built */
 };
 
 /*
@@ -648,6 +679,120 @@ static bool step_add(struct mdl_stream *ms, const struct mdl_step *st)
 	return true;
 }
 
+static bool push_jump(struct cmdvec *c, uint32_t target)
+{
+	struct ascend_cmd cmd = { .opcode = ASCEND_CMD_JUMP };
+
+	cmd.jump.target = target;
+	return push(c, &cmd);
+}
+
+static aclError expand_cond(struct acl_model *m, struct mdl_cond *cd, struct cmdvec *c,
+			    size_t seg, unsigned int depth);
+
+/*
+ * The items of body @b inlined into @c (list indices from @seg): device
+ * tasks and conditional tasks only.
+ */
+static aclError expand_body(struct acl_model *m, struct acl_model *b, struct cmdvec *c,
+			    size_t seg, unsigned int depth)
+{
+	struct mdl_item *it;
+	aclError ret;
+	size_t j;
+
+	if (!b->body_done)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "a body of a conditional task of model run instance %u was never captured (aclmdlRICaptureToModelRIBegin ... aclmdlRICaptureEnd)",
+			       m->id);
+	if (b->ns > 1)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "a body of a conditional task of model run instance %u spans %u streams: bodies are captured on one stream",
+			       m->id, b->ns);
+	for (j = 0; b->ns && j < b->st[0].n; j++) {
+		it = &b->st[0].it[j];
+		if (it->kind == IT_CMD) {
+			it->at = (uint32_t)c->n;
+			if (!push(c, &it->cmd))
+				return no_mem();
+		} else if (it->kind == IT_COND) {
+			ret = expand_cond(m, it->obj, c, seg, depth + 1);
+			if (ret)
+				return ret;
+		} else {
+			return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+				       "a body of a conditional task of model run instance %u holds an event or label task: bodies hold device tasks and conditional tasks only",
+				       m->id);
+		}
+	}
+	return ACL_SUCCESS;
+}
+
+/* Conditional task @cd at the end of @c (see struct mdl_cond). */
+static aclError expand_cond(struct acl_model *m, struct mdl_cond *cd, struct cmdvec *c,
+			    size_t seg, unsigned int depth)
+{
+	struct ascend_cmd sw = { .opcode = ASCEND_CMD_SWITCH };
+	uint32_t top = (uint32_t)(c->n - seg), i;
+	size_t *jumps;
+	aclError ret = ACL_SUCCESS;
+
+	if (depth > 16)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "conditional tasks of model run instance %u nest deeper than 16", m->id);
+	sw.label_switch.value = (uintptr_t)cd->h->dptr;
+	sw.label_switch.table = word_va(m, cd->tword);
+	sw.label_switch.count = cd->count;
+	sw.label_switch.value_size = 8;
+	if (!push(c, &sw))
+		return no_mem();
+	jumps = calloc(cd->n, sizeof(*jumps));
+	if (!jumps)
+		return no_mem();
+	switch (cd->type) {
+	case ACL_MODEL_RI_COND_TYPE_IF:
+		/* [else or leave, then]: the else body first, then the then body */
+		if (cd->n == 2) {
+			cd->table[0] = (uint32_t)(c->n - seg);
+			ret = expand_body(m, cd->body[1], c, seg, depth);
+			jumps[0] = c->n;
+			if (!ret && !push_jump(c, 0))
+				ret = no_mem();
+		}
+		cd->table[1] = (uint32_t)(c->n - seg);
+		if (!ret)
+			ret = expand_body(m, cd->body[0], c, seg, depth);
+		if (cd->n == 1)
+			cd->table[0] = (uint32_t)(c->n - seg);
+		break;
+	case ACL_MODEL_RI_COND_TYPE_WHILE:
+		cd->table[1] = (uint32_t)(c->n - seg);
+		ret = expand_body(m, cd->body[0], c, seg, depth);
+		if (!ret && !push_jump(c, top))
+			ret = no_mem();
+		cd->table[0] = (uint32_t)(c->n - seg);
+		break;
+	default:
+		for (i = 0; i < cd->n && !ret; i++) {
+			cd->table[i] = (uint32_t)(c->n - seg);
+			ret = expand_body(m, cd->body[i], c, seg, depth);
+			jumps[i] = c->n;
+			if (!ret && i + 1 < cd->n && !push_jump(c, 0))
+				ret = no_mem();
+		}
+		cd->table[cd->n] = (uint32_t)(c->n - seg);
+		break;
+	}
+	/* the jumps out of the bodies go past the last one */
+	for (i = 0; !ret && i < cd->n; i++)
+		if (jumps[i] && jumps[i] < c->n &&
+		    c->v[jumps[i]].opcode == ASCEND_CMD_JUMP &&
+		    cd->type != ACL_MODEL_RI_COND_TYPE_WHILE)
+			c->v[jumps[i]].jump.target = (uint32_t)(c->n - seg);
+	free(jumps);
+	return ret;
+}
+
 /* Stream @i's commands into @c, its steps (list offsets) into ms->steps. */
 static aclError expand(struct acl_model *m, unsigned int i, struct cmdvec *c, bool *labels)
 {
@@ -657,8 +802,20 @@ static aclError expand(struct acl_model *m, unsigned int i, struct cmdvec *c, bo
 	bool ext = false;
 	unsigned int o;
 	struct mdl_item *it;
+	aclError ret;
 	bool ok = true;
 
+	/* each replay starts with the conditions that take a default */
+	if (i == 0)
+		for (struct mdl_condh *h = m->condhs; h && ok; h = h->next) {
+			struct ascend_cmd w = { .opcode = ASCEND_CMD_WRITE_VALUE };
+
+			if (!h->assign)
+				continue;
+			w.value.addr = (uintptr_t)h->dptr;
+			w.value.value = h->def;
+			ok = push(c, &w);
+		}
 	/* words 0 .. 2 * (ns - 1): start and done of streams 1 .. ns-1 */
 	if (i == 0)
 		for (o = 1; o < m->ns && ok; o++)
@@ -687,6 +844,13 @@ static aclError expand(struct acl_model *m, unsigned int i, struct cmdvec *c, bo
 			ok = push(c, &it->cmd);
 			*labels = true;
 			break;
+		case IT_COND:
+			/* its jumps are list indices: like labels, no cut */
+			*labels = true;
+			ret = expand_cond(m, it->obj, c, seg, 0);
+			if (ret)
+				return ret;
+			break;
 		case IT_EXT_RECORD:
 		case IT_EXT_WAIT:
 			ext = true;
@@ -713,7 +877,7 @@ static aclError expand(struct acl_model *m, unsigned int i, struct cmdvec *c, bo
 		return no_mem();
 	if (ext && *labels)
 		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "stream %u of model run instance %u has both labels and external event tasks: not supported together",
+			       "stream %u of model run instance %u has both labels or conditional tasks and external event tasks: not supported together",
 			       i, m->id);
 	for (j = 0; j < ms->nsteps; j++)
 		if (ms->steps[j].kind == IT_CMD && ms->steps[j].count > ASCEND_CALL_MAX_CMDS)
@@ -723,11 +887,16 @@ static aclError expand(struct acl_model *m, unsigned int i, struct cmdvec *c, bo
 	return ACL_SUCCESS;
 }
 
+/* The library's own copy into an instance's memory: no capture mode applies. */
 static aclError copy_h2d(void *dst, const void *src, size_t n)
 {
 	const char *api = acl_api_name;
-	aclError ret = aclrtMemcpy(dst, n, src, n, ACL_MEMCPY_HOST_TO_DEVICE);
+	aclmdlRICaptureMode x = mdl_xmode;
+	aclError ret;
 
+	mdl_xmode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
+	ret = aclrtMemcpy(dst, n, src, n, ACL_MEMCPY_HOST_TO_DEVICE);
+	mdl_xmode = x;
 	acl_api_name = api;
 	return ret;
 }
@@ -795,6 +964,11 @@ static aclError build(struct acl_model *m)
 				for (k = 0; k < it->nw; k++)
 					it->words[k] += m->ns > 1 ? 2 * (m->ns - 1) : 0;
 		}
+	/* the conditional tasks' tables follow the words */
+	for (struct mdl_cond *cd = m->conds; cd; cd = cd->next) {
+		cd->tword = m->nwords;
+		m->nwords += (cd->count * 4 + 7) / 8;
+	}
 	words_sz = ((size_t)m->nwords * 8 + 127) & ~(size_t)127;
 	/* the lists' size is known after an expansion, which needs the
 	 * words' addresses: count with a base of 0, allocate, expand again */
@@ -837,6 +1011,9 @@ static aclError build(struct acl_model *m)
 							 m->st[i].steps[j].list * sizeof(*c.v);
 	if (!ret)
 		ret = fill_tables(m);
+	for (struct mdl_cond *cd = m->conds; cd && !ret; cd = cd->next)
+		ret = copy_h2d((void *)(uintptr_t)word_va(m, cd->tword), cd->table,
+			       cd->count * sizeof(*cd->table));
 	if (ret)
 		return ret;
 	m->words_sz = words_sz;
@@ -1107,8 +1284,64 @@ static void model_free(struct acl_model *m)
 		free(g);
 	}
 	free(m->cbs);
+	while (m->conds) {
+		struct mdl_cond *cd = m->conds;
+
+		m->conds = cd->next;
+		for (i = 0; i < cd->n; i++) {
+			handle_del(cd->body[i]);
+			model_free(cd->body[i]);
+		}
+		free(cd->body);
+		free(cd->table);
+		free(cd);
+	}
+	while (m->condhs) {
+		struct mdl_condh *h = m->condhs;
+
+		m->condhs = h->next;
+		handle_del(h);
+		aclrtFree(h->dptr);
+		free(h);
+	}
+	acl_api_name = api;
 	free(m->st);
 	free(m);
+}
+
+static void grp_states_drop(struct acl_model *m);
+
+/* No body of @m's conditional tasks records any more (mdl_lock held). */
+static void bodies_stop(struct acl_model *m)
+{
+	struct mdl_cond *cd;
+	uint32_t i;
+
+	for (cd = m->conds; cd; cd = cd->next)
+		for (i = 0; i < cd->n; i++) {
+			stop_all(cd->body[i]);
+			cap_recs_drop(cd->body[i]);
+			cap_leave(cd->body[i]);
+			grp_states_drop(cd->body[i]);
+		}
+}
+
+/* Forget what a body recorded, so that it can be captured again. */
+static void body_reset(struct acl_model *b)
+{
+	unsigned int i;
+	size_t j;
+
+	for (i = 0; i < b->ns; i++) {
+		for (j = 0; j < b->st[i].n; j++)
+			free(b->st[i].it[j].words);
+		free(b->st[i].it);
+	}
+	free(b->st);
+	b->st = NULL;
+	b->ns = 0;
+	b->invalid = false;
+	b->body_done = false;
 }
 
 aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
@@ -1136,6 +1369,22 @@ aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
 	}
 	cap_leave(m);
 	grp_states_drop(m);	/* groups left open end with the capture */
+	if (m->parent) {
+		/* a conditional task's body: kept for its root's build */
+		ret = ACL_SUCCESS;
+		stop_all(m);
+		cap_recs_drop(m);
+		if (m->invalid) {
+			body_reset(m);
+			ret = acl_err(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,
+				      "the capture of the body was invalidated by a task that cannot be recorded");
+		} else {
+			m->body_done = true;
+			*modelRI = m;
+		}
+		pthread_mutex_unlock(&mdl_lock);
+		return ret;
+	}
 	if (m->invalid) {
 		stop_all(m);
 		cap_recs_drop(m);
@@ -1144,6 +1393,8 @@ aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
 	} else {
 		ret = build(m);
 	}
+	if (ret)
+		bodies_stop(m);
 	pthread_mutex_unlock(&mdl_lock);
 	if (ret) {
 		handle_del(m);
@@ -1278,12 +1529,17 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI)
 	ret = model_get(modelRI, &m);
 	if (ret)
 		return ret;
+	if (m->parent)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "model run instance %u is a body of a conditional task: it goes with its root instance %u",
+			       m->id, m->parent->id);
 	handle_del(m);
 	pthread_mutex_lock(&mdl_lock);
 	stop_all(m);
 	cap_recs_drop(m);
 	cap_leave(m);
 	grp_states_drop(m);
+	bodies_stop(m);
 	for (pp = &built_models; *pp; pp = &(*pp)->next)
 		if (*pp == m) {
 			*pp = m->next;
@@ -1677,6 +1933,213 @@ aclError aclmdlRITaskDisable(aclmdlRITask task)
 		it->dirty = true;
 	}
 	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Conditional tasks */
+
+static struct acl_model *root_of(struct acl_model *m)
+{
+	return m->parent ? m->parent : m;
+}
+
+aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue,
+				  aclmdlRICondHandleFlag flag, aclmdlRICondHandle *handle)
+{
+	const char *api = acl_api_name;
+	struct mdl_condh *h;
+	struct acl_model *m;
+	aclError ret;
+
+	API_ENTER();
+	if (!modelRI || !handle)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "%s is NULL", handle ? "modelRI" : "handle");
+	ret = model_get(modelRI, &m);
+	if (ret)
+		return ret;
+	if ((unsigned int)flag > ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "flag %d is neither 0 nor ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT", (int)flag);
+	if (!m->capture || m->built)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "model run instance %u is not a capture in progress: conditions belong to captures",
+			       m->id);
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return no_mem();
+	ret = aclrtMalloc((void **)&h->dptr, sizeof(*h->dptr), ACL_MEM_MALLOC_HUGE_FIRST);
+	if (!ret)
+		ret = aclrtMemsetAsync(h->dptr, sizeof(*h->dptr), 0, sizeof(*h->dptr), NULL);
+	if (!ret)
+		ret = aclrtSynchronizeStream(NULL);
+	acl_api_name = api;
+	if (ret) {
+		if (h->dptr)
+			aclrtFree(h->dptr);
+		acl_api_name = api;
+		free(h);
+		return ret;
+	}
+	h->def = defaultLaunchValue;
+	h->assign = flag == ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT;
+	pthread_mutex_lock(&mdl_lock);
+	h->root = root_of(m);
+	h->next = h->root->condhs;
+	h->root->condhs = h;
+	handle_add(h, H_COND);
+	pthread_mutex_unlock(&mdl_lock);
+	*handle = h;
+	return ACL_SUCCESS;
+}
+
+aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t **ptr)
+{
+	API_ENTER();
+	if (!ptr)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "ptr is NULL");
+	if (!handle || !handle_ok(handle, H_COND))
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "handle %p is not a live condition handle (aclmdlRICondHandleCreate)", handle);
+	*ptr = ((struct mdl_condh *)handle)->dptr;
+	return ACL_SUCCESS;
+}
+
+/* Most bodies of one switch: a table entry per body and one to leave. */
+#define COND_MAX_BODIES	(ASCEND_CALL_MAX_CMDS - 1)
+
+aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags)
+{
+	struct mdl_cond *cd = NULL;
+	struct mdl_condh *h = params.handle;
+	struct acl_model *m, *b;
+	struct mdl_item *it;
+	unsigned int si;
+	aclError ret = ACL_SUCCESS;
+	uint32_t i;
+
+	API_ENTER();
+	if ((unsigned int)params.type > ACL_MODEL_RI_COND_TYPE_SWITCH || flags ||
+	    !params.handle || !params.modelRIArray)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "%s", flags ? "flags must be 0" :
+			       !params.handle ? "params.handle is NULL" :
+			       !params.modelRIArray ? "params.modelRIArray is NULL" :
+			       "params.type is not an aclmdlRICondTaskType");
+	if ((params.type == ACL_MODEL_RI_COND_TYPE_IF && params.size != 1 && params.size != 2) ||
+	    (params.type == ACL_MODEL_RI_COND_TYPE_WHILE && params.size != 1) ||
+	    (params.type == ACL_MODEL_RI_COND_TYPE_SWITCH &&
+	     (params.size == 0 || params.size > COND_MAX_BODIES)))
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "params.size %u: an if takes 1 or 2 bodies, a while 1, a switch 1 to %u",
+			       params.size, COND_MAX_BODIES);
+	if (!handle_ok(h, H_COND))
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "params.handle %p is not a live condition handle", (void *)h);
+	pthread_mutex_lock(&mdl_lock);
+	m = rec_of(stream, &si);
+	if (!m || !m->capture || m->built || m->collector) {
+		ret = acl_err(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+			      "stream %p is not being captured (aclmdlRICaptureBegin)", stream);
+		goto out;
+	}
+	if (h->root != root_of(m)) {
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			      "the condition handle belongs to model run instance %u, the capture of stream %p to %u",
+			      h->root->id, stream, root_of(m)->id);
+		goto out;
+	}
+	cd = calloc(1, sizeof(*cd));
+	if (cd) {
+		cd->body = calloc(params.size, sizeof(*cd->body));
+		cd->count = params.type == ACL_MODEL_RI_COND_TYPE_SWITCH ? params.size + 1 : 2;
+		cd->table = calloc(cd->count, sizeof(*cd->table));
+	}
+	if (!cd || !cd->body || !cd->table) {
+		ret = no_mem();
+		goto out;
+	}
+	cd->type = params.type;
+	cd->h = h;
+	for (i = 0; i < params.size; i++) {
+		b = calloc(1, sizeof(*b));
+		if (!b) {
+			ret = no_mem();
+			goto out;
+		}
+		b->dev_id = m->dev_id;
+		b->capture = true;
+		b->parent = root_of(m);
+		b->id = next_id++;
+		cd->body[cd->n++] = b;
+	}
+	it = item_add(&m->st[si], IT_COND);
+	if (!it) {
+		ret = no_mem();
+		goto out;
+	}
+	it->obj = cd;
+	cd->next = root_of(m)->conds;
+	root_of(m)->conds = cd;
+	for (i = 0; i < cd->n; i++) {
+		handle_add(cd->body[i], H_MODEL);
+		params.modelRIArray[i] = cd->body[i];
+	}
+	cd = NULL;
+out:
+	pthread_mutex_unlock(&mdl_lock);
+	if (cd) {
+		for (i = 0; i < cd->n; i++)
+			free(cd->body[i]);
+		free(cd->body);
+		free(cd->table);
+		free(cd);
+	}
+	return ret;
+}
+
+/* Capture into a body that aclmdlRIAddCondTask made. */
+aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode)
+{
+	struct acl_model *m;
+	struct acl_stream *s;
+	unsigned int si;
+	aclError ret;
+
+	API_ENTER();
+	if ((unsigned int)mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "capture mode %d is not an aclmdlRICaptureMode",
+			       (int)mode);
+	if (!stream)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "the default stream cannot be captured");
+	ret = model_get(modelRI, &m);
+	if (ret)
+		return ret;
+	if (!m->parent)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "model run instance %u is not a body of a conditional task (aclmdlRIAddCondTask): only bodies are captured into",
+			       m->id);
+	ret = stream_ref(stream, &s);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&mdl_lock);
+	if (s->rec_m) {
+		ret = acl_err(ACL_ERROR_RT_STREAM_CAPTURED,
+			      "stream %p already records into model run instance %u", stream,
+			      s->rec_m->id);
+	} else if (m->body_done || m->ns) {
+		ret = acl_err(ACL_ERROR_RT_MODEL_CAPTURED,
+			      "the body (model run instance %u) is captured already", m->id);
+	} else {
+		m->mode = mode;
+		ret = stream_add(m, stream, &si);
+		if (!ret) {
+			set_rec(s, m, si);
+			cap_enter(m);
+		}
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	stream_put(s);
 	return ret;
 }
 
