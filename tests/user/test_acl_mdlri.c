@@ -276,14 +276,10 @@ TEST(external_events)
 	aclrtFree(dst);
 }
 
-static void host_fn(void *arg)
-{
-	(void)arg;
-}
-
 /* Unrecordable work fails the capture; misuse gets CANN's codes. */
 TEST(capture_errors)
 {
+	void *pinned = NULL;
 	static char pageable[4096];
 	aclmdlRICaptureStatus st;
 	aclrtStream s, t;
@@ -307,8 +303,10 @@ TEST(capture_errors)
 	CHECK_ACL_OK(aclmdlRICaptureGetInfo(t, &st, &q));
 	CHECK_EQ(st, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
 	CHECK(q == NULL);
-	/* a host callback cannot be replayed by the device */
-	CHECK_EQ(aclrtLaunchHostFunc(s, host_fn, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	/* a copy staged through libaclrt's buffers cannot be replayed */
+	REQUIRE_ACL(aclrtMallocHost(&pinned, 64));
+	CHECK_EQ(aclrtMemcpyAsync(p, 64, pinned, 64, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, s),
+		 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 	CHECK(strstr(acl_errmsg(), "cannot be recorded") != NULL);
 	CHECK_ACL_OK(aclmdlRICaptureGetInfo(s, &st, &q));
 	CHECK_EQ(st, ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
@@ -336,6 +334,7 @@ TEST(capture_errors)
 	CHECK_ACL_ERR(aclmdlRIExecuteAsync(NULL, s), ACL_ERROR_INVALID_PARAM);
 	CHECK_ACL_ERR(aclmdlRIDestroy(NULL), ACL_ERROR_INVALID_PARAM);
 	CHECK_ACL_ERR(aclmdlRIBuildBegin(&q, 1), ACL_ERROR_INVALID_PARAM);
+	aclrtFreeHost(pinned);
 	aclrtFree(p);
 }
 
@@ -969,6 +968,106 @@ TEST(conditional_task_errors)
 	CHECK_ACL_OK(aclrtSynchronizeStream(s));
 	CHECK_ACL_OK(aclrtDestroyStream(s));
 	CHECK_ACL_OK(aclrtDestroyStream(bs));
+}
+
+/* What the recorded host function sees, replay by replay. */
+struct hf_log {
+	int *seen;		/* pinned: the device copied its counter here */
+	int *answer;		/* pinned: copied to the device after the function */
+	int got[8];
+	int n;
+};
+
+static void log_fn(void *arg)
+{
+	struct hf_log *l = arg;
+
+	if (l->n < 8)
+		l->got[l->n] = *(volatile int *)l->seen;
+	l->n++;
+	*l->answer = 10 * l->n;
+}
+
+/*
+ * A host function captured between device work runs at every replay, in
+ * stream order: after the copy before it, and the copy after it waits
+ * for it.
+ */
+TEST(host_function_in_replay)
+{
+	struct hf_log l = { 0 };
+	aclrtStream s, x;
+	int *d, *e, *one;
+	aclmdlRI m;
+	int k, v;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtCreateStream(&x));
+	REQUIRE_ACL(aclrtMallocHost((void **)&l.seen, 64));
+	REQUIRE_ACL(aclrtMallocHost((void **)&l.answer, 64));
+	d = dev_ints(0);
+	e = dev_ints(0);
+	one = dev_ints(0);
+	REQUIRE_ACL(launch_fill32(x, one, 1, N, 1));
+	REQUIRE_ACL(aclrtSynchronizeStream(x));
+	REQUIRE_ACL(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	CHECK_ACL_OK(launch_add32(s, d, one, d, N, 1));
+	CHECK_ACL_OK(aclrtMemcpyAsync(l.seen, 4, d, 4, ACL_MEMCPY_DEVICE_TO_HOST, s));
+	CHECK_ACL_OK(aclrtLaunchHostFunc(s, log_fn, &l));
+	CHECK_ACL_OK(aclrtMemcpyAsync(e, 4, l.answer, 4, ACL_MEMCPY_HOST_TO_DEVICE, s));
+	REQUIRE_ACL(aclmdlRICaptureEnd(s, &m));
+	CHECK_EQ(l.n, 0);	/* recorded, not run */
+	for (k = 1; k <= 5; k++) {
+		REQUIRE_ACL(aclmdlRIExecuteAsync(m, x));
+		REQUIRE_ACL(aclrtSynchronizeStream(x));
+		CHECK_EQ(l.n, k);
+		CHECK_EQ(l.got[k - 1], k);
+		REQUIRE_ACL(aclrtMemcpy(&v, 4, e, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+		CHECK_EQ(v, 10 * k);
+	}
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+	CHECK_ACL_OK(aclrtDestroyStream(s));
+	CHECK_ACL_OK(aclrtDestroyStream(x));
+	aclrtFreeHost(l.seen);
+	aclrtFreeHost(l.answer);
+	aclrtFree(d);
+	aclrtFree(e);
+	aclrtFree(one);
+}
+
+/*
+ * aclmdlRIDestroy of an instance whose replay still runs waits for it
+ * (the lists stay until the device is done with them).
+ */
+TEST(destroy_while_running_waits)
+{
+	aclrtStream s, x;
+	aclmdlRI m;
+	int *a;
+	aclrtStreamStatus stt = ACL_STREAM_STATUS_NOT_READY;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtCreateStream(&x));
+	a = dev_ints(0);
+	REQUIRE_ACL(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	CHECK_ACL_OK(launch_spin(s, 300000));
+	CHECK_ACL_OK(launch_fill32(s, a, 5, N, 1));
+	REQUIRE_ACL(aclmdlRICaptureEnd(s, &m));
+	REQUIRE_ACL(aclmdlRIExecuteAsync(m, x));
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+	/* the replay was complete when destroy returned */
+	CHECK_ACL_OK(aclrtStreamQuery(x, &stt));
+	CHECK_EQ(stt, ACL_STREAM_STATUS_COMPLETE);
+	CHECK_ACL_OK(aclrtSynchronizeStream(x));
+	CHECK(all_equal(a, 5));
+	CHECK_ACL_ERR(aclmdlRIExecuteAsync(m, x), ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_OK(aclrtDestroyStream(s));
+	CHECK_ACL_OK(aclrtDestroyStream(x));
+	aclrtFree(a);
 }
 
 int main(void)

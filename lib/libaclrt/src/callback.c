@@ -447,9 +447,19 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBloc
  * callback); fn NULL is 107000 (api_error.cc LaunchHostFunc). */
 aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args)
 {
+	aclError ret;
+
 	API_ENTER();
 	if (!fn)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID, "fn is NULL");
+	/* on a stream recording into a model run instance: at each replay */
+	if (mdl_hostfunc(stream, fn, args, &ret))
+		return ret;
+	return launch(fn, args, true, stream, true);
+}
+
+aclError hostfunc_launch(aclrtStream stream, aclrtHostFunc fn, void *args)
+{
 	return launch(fn, args, true, stream, true);
 }
 

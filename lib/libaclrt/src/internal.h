@@ -460,6 +460,9 @@ aclError mdl_record(struct acl_stream *s, const void *a, size_t alen, const void
 		    size_t blen);
 bool mdl_event_record(aclrtEvent event, aclrtStream stream, bool external, aclError *ret);
 bool mdl_event_wait(aclrtStream stream, aclrtEvent event, bool external, aclError *ret);
+bool mdl_hostfunc(aclrtStream stream, aclrtHostFunc fn, void *args, aclError *ret);
+/* callback.c: a host function on @stream, as aclrtLaunchHostFunc (a replay's) */
+aclError hostfunc_launch(aclrtStream stream, aclrtHostFunc fn, void *args);
 /* An unsafe call (@what) under the capture modes: 0 or @code, with a message. */
 aclError mdl_mode_check(const char *what, aclError code);
 /* An asynchronous copy of pageable memory on @s (made synchronous): 0 or why not. */

@@ -68,12 +68,14 @@ static __thread aclmdlRICaptureMode mdl_xmode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL
 static pthread_mutex_t mdl_lock = PTHREAD_MUTEX_INITIALIZER;
 
 enum item_kind { IT_CMD, IT_SIGNAL, IT_WAITW, IT_EXT_RECORD, IT_EXT_WAIT, IT_LABEL, IT_SWITCH,
-		 IT_COND };
+		 IT_COND, IT_HOSTFUNC };
 
 struct mdl_item {
 	enum item_kind kind;
 	struct ascend_cmd cmd;		/* IT_CMD; IT_SWITCH: all but the table */
 	void *obj;			/* event, label, label list or struct mdl_cond */
+	aclrtHostFunc fn;		/* IT_HOSTFUNC, with its argument */
+	void *arg;
 	uint32_t *words;		/* IT_SIGNAL: words to set; IT_WAITW: [0] */
 	uint32_t nw;
 	uint32_t at;			/* IT_CMD: its index in the lists, built */
@@ -90,10 +92,12 @@ struct mdl_task {
 
 /* One step of a stream's replay. */
 struct mdl_step {
-	enum item_kind kind;		/* IT_CMD: a CALL; else IT_EXT_* */
+	enum item_kind kind;		/* IT_CMD: a CALL; else IT_EXT_*, IT_HOSTFUNC */
 	uint64_t list;
 	uint32_t count;
 	void *event;
+	aclrtHostFunc fn;
+	void *arg;
 };
 
 struct mdl_stream {
@@ -572,6 +576,45 @@ bool mdl_event_record(aclrtEvent event, aclrtStream stream, bool external, aclEr
 	return true;
 }
 
+/*
+ * A host function launched on a recording stream: recorded, and launched
+ * on the replaying stream at each replay (true: handled, *@ret).
+ */
+bool mdl_hostfunc(aclrtStream stream, aclrtHostFunc fn, void *args, aclError *ret)
+{
+	struct acl_model *m;
+	struct mdl_item *it;
+	unsigned int si;
+
+	if (!__atomic_load_n(&mdl_recording, __ATOMIC_SEQ_CST))
+		return false;
+	pthread_mutex_lock(&mdl_lock);
+	m = rec_of(stream, &si);
+	if (!m) {
+		pthread_mutex_unlock(&mdl_lock);
+		return false;
+	}
+	if (m->invalid) {
+		*ret = acl_err(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,
+			       "the capture into model run instance %u was invalidated by an earlier task that cannot be recorded",
+			       m->id);
+	} else if (grp_states && grp_state_of(stream)) {
+		*ret = acl_err(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT,
+			       "only kernel launches can be in a task group or its update (a host function)");
+	} else {
+		it = item_add(&m->st[si], IT_HOSTFUNC);
+		if (it) {
+			it->fn = fn;
+			it->arg = args;
+			*ret = ACL_SUCCESS;
+		} else {
+			*ret = no_mem();
+		}
+	}
+	pthread_mutex_unlock(&mdl_lock);
+	return true;
+}
+
 bool mdl_event_wait(aclrtStream stream, aclrtEvent event, bool external, aclError *ret)
 {
 	struct acl_stream *s;
@@ -853,13 +896,15 @@ static aclError expand(struct acl_model *m, unsigned int i, struct cmdvec *c, bo
 			break;
 		case IT_EXT_RECORD:
 		case IT_EXT_WAIT:
+		case IT_HOSTFUNC:
+			/* done by the host at each replay: the list is cut here */
 			ext = true;
 			if (c->n > seg) {
-				st = (struct mdl_step){ IT_CMD, seg, (uint32_t)(c->n - seg), NULL };
+				st = (struct mdl_step){ .kind = IT_CMD, .list = seg, .count = (uint32_t)(c->n - seg) };
 				ok = step_add(ms, &st);
 				seg = c->n;
 			}
-			st = (struct mdl_step){ it->kind, 0, 0, it->obj };
+			st = (struct mdl_step){ it->kind, 0, 0, it->obj, it->fn, it->arg };
 			ok = ok && step_add(ms, &st);
 			break;
 		}
@@ -870,14 +915,14 @@ static aclError expand(struct acl_model *m, unsigned int i, struct cmdvec *c, bo
 	else if (ok)
 		ok = push_value(c, m, 2 * (i - 1) + 1, false);
 	if (ok && c->n > seg) {
-		st = (struct mdl_step){ IT_CMD, seg, (uint32_t)(c->n - seg), NULL };
+		st = (struct mdl_step){ .kind = IT_CMD, .list = seg, .count = (uint32_t)(c->n - seg) };
 		ok = step_add(ms, &st);
 	}
 	if (!ok)
 		return no_mem();
 	if (ext && *labels)
 		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "stream %u of model run instance %u has both labels or conditional tasks and external event tasks: not supported together",
+			       "stream %u of model run instance %u has both labels or conditional tasks and external event or host function tasks: not supported together",
 			       i, m->id);
 	for (j = 0; j < ms->nsteps; j++)
 		if (ms->steps[j].kind == IT_CMD && ms->steps[j].count > ASCEND_CALL_MAX_CMDS)
@@ -1464,6 +1509,8 @@ static aclError replay_stream(struct acl_model *m, struct mdl_stream *ms, aclrtS
 			ret = submit_call(m, h, &ms->steps[j]);
 		else if (ms->steps[j].kind == IT_EXT_RECORD)
 			ret = event_record_on(ms->steps[j].event, h);
+		else if (ms->steps[j].kind == IT_HOSTFUNC)
+			ret = hostfunc_launch(h, ms->steps[j].fn, ms->steps[j].arg);
 		else
 			ret = event_wait_on(h, ms->steps[j].event);
 	}
