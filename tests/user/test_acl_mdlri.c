@@ -1070,6 +1070,97 @@ TEST(destroy_while_running_waits)
 	aclrtFree(a);
 }
 
+/*
+ * Replays of one 2-stream instance submitted alternately on two streams
+ * (and from the default stream) run one after the other: a += 1 on the
+ * first stream, b = a on the second, 200 times.
+ */
+TEST(replays_on_two_streams_are_ordered)
+{
+	aclrtStream s0, s1, x, y;
+	aclrtEvent e;
+	int *a, *b, *one;
+	aclmdlRI m;
+	int k;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStream(&s0));
+	REQUIRE_ACL(aclrtCreateStream(&s1));
+	REQUIRE_ACL(aclrtCreateStream(&x));
+	REQUIRE_ACL(aclrtCreateStream(&y));
+	REQUIRE_ACL(aclrtCreateEvent(&e));
+	a = dev_ints(0);
+	b = dev_ints(0);
+	one = dev_ints(0);
+	REQUIRE_ACL(launch_fill32(x, one, 1, N, 1));
+	REQUIRE_ACL(aclrtSynchronizeStream(x));
+	REQUIRE_ACL(aclmdlRICaptureBegin(s0, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	CHECK_ACL_OK(launch_spin(s0, 2000));
+	CHECK_ACL_OK(launch_add32(s0, a, one, a, N, 1));
+	CHECK_ACL_OK(aclrtRecordEvent(e, s0));
+	CHECK_ACL_OK(aclrtStreamWaitEvent(s1, e));
+	CHECK_ACL_OK(aclrtMemcpyAsync(b, N * sizeof(int), a, N * sizeof(int),
+				      ACL_MEMCPY_DEVICE_TO_DEVICE, s1));
+	REQUIRE_ACL(aclmdlRICaptureEnd(s0, &m));
+	for (k = 0; k < 200; k++)
+		REQUIRE_ACL(aclmdlRIExecuteAsync(m, k % 3 == 0 ? x : k % 3 == 1 ? y : NULL));
+	REQUIRE_ACL(aclrtSynchronizeStream(x));
+	REQUIRE_ACL(aclrtSynchronizeStream(y));
+	REQUIRE_ACL(aclrtSynchronizeStream(NULL));
+	CHECK(all_equal(a, 200));
+	CHECK(all_equal(b, 200));
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+	CHECK_ACL_OK(aclrtDestroyEvent(e));
+	CHECK_ACL_OK(aclrtDestroyStream(s0));
+	CHECK_ACL_OK(aclrtDestroyStream(s1));
+	CHECK_ACL_OK(aclrtDestroyStream(x));
+	CHECK_ACL_OK(aclrtDestroyStream(y));
+	aclrtFree(a);
+	aclrtFree(b);
+	aclrtFree(one);
+}
+
+/* A kernel task's recorded timeout; other attributes are not recorded. */
+TEST(kernel_task_attributes)
+{
+	aclrtLaunchKernelAttrValue v;
+	aclmdlRITask t[2];
+	uint32_t nt = 2;
+	aclrtStream s;
+	aclmdlRI m;
+	int *a;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	a = dev_ints(0);
+	REQUIRE_ACL(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	CHECK_ACL_OK(launch_fill32(s, a, 1, N, 1));
+	CHECK_ACL_OK(aclrtMemsetAsync(a, 4, 0, 4, s));
+	REQUIRE_ACL(aclmdlRICaptureEnd(s, &m));
+	REQUIRE_ACL(aclmdlRIGetTasksByStream(s, t, &nt));
+	REQUIRE(nt == 2);
+	memset(&v, 0xff, sizeof(v));
+	CHECK_ACL_OK(aclmdlRIKernelTaskGetAttribute(t[0], ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, &v));
+	CHECK_EQ(v.timeout, 0);		/* the device default */
+	memset(&v, 0xff, sizeof(v));
+	CHECK_ACL_OK(aclmdlRIKernelTaskGetAttribute(t[0], ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US, &v));
+	CHECK_EQ(v.timeoutUs.timeoutLow, 0u);
+	CHECK_EQ(v.timeoutUs.timeoutHigh, 0u);
+	CHECK_ACL_ERR(aclmdlRIKernelTaskGetAttribute(t[0], ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE, &v),
+		      ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	CHECK_ACL_ERR(aclmdlRIKernelTaskGetAttribute(t[1], ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, &v),
+		      ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_ACL_ERR(aclmdlRIKernelTaskGetAttribute(t[0], ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, NULL),
+		      ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+	CHECK_ACL_ERR(aclmdlRIKernelTaskGetAttribute(t[0], ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, &v),
+		      ACL_ERROR_INVALID_PARAM);
+	CHECK_ACL_OK(aclrtDestroyStream(s));
+	aclrtFree(a);
+}
+
 int main(void)
 {
 	return tap_main();

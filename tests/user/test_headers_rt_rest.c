@@ -394,7 +394,6 @@ TEST(rest_unsupported)
 	CHECK_UNSUP(aclrtMemMapSelectedLink((void *)0, (size_t)0, (void *)0, (uint32_t)0), "aclrtMemMapSelectedLink");
 	CHECK_UNSUP(aclrtMemMapSetLink((aclrtDrvMemHandle)0, (aclrtMemLinkType)0), "aclrtMemMapSetLink");
 	CHECK_UNSUP(aclrtReserveMemAddressNoUCMemory((void **)0, (size_t)0, (size_t)0, (void *)0, (uint64_t)0), "aclrtReserveMemAddressNoUCMemory");
-	CHECK_UNSUP(aclmdlRIKernelTaskGetAttribute((aclmdlRITask)0, (aclrtLaunchKernelAttrId)0, (aclrtLaunchKernelAttrValue *)0), "aclmdlRIKernelTaskGetAttribute");
 	CHECK_UNSUP(aclrtActiveStream((aclrtStream)0, (aclrtStream)0), "aclrtActiveStream");
 	CHECK_UNSUP(aclrtPersistentTaskClean((aclrtStream)0), "aclrtPersistentTaskClean");
 	CHECK_UNSUP(aclrtSwitchStream((void *)0, (aclrtCondition)0, (void *)0, (aclrtCompareDataType)0, (aclrtStream)0, (aclrtStream)0, (aclrtStream)0), "aclrtSwitchStream");

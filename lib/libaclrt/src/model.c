@@ -139,6 +139,12 @@ struct acl_model {
 	bool body_done;			/* a body: captured (aclmdlRICaptureEnd) */
 	struct mdl_condh *condhs;	/* root: condition handles */
 	struct mdl_cond *conds;		/* root: conditional tasks, bodies' too */
+	/* serialises replays; the stream of the latest and an event to order
+	 * the next one behind it when it comes on another stream */
+	pthread_mutex_t exec_lock;
+	bool ran;			/* @last_run is set (NULL: default stream) */
+	aclrtStream last_run;
+	aclrtEvent order_ev;
 };
 
 /* aclmdlRICondHandle: a 64-bit condition in device memory. */
@@ -1110,6 +1116,7 @@ static aclError model_new(struct acl_model **out, bool capture)
 		return no_mem();
 	m->dev_id = dev;
 	m->capture = capture;
+	pthread_mutex_init(&m->exec_lock, NULL);
 	pthread_mutex_lock(&mdl_lock);
 	m->id = next_id++;
 	pthread_mutex_unlock(&mdl_lock);
@@ -1318,6 +1325,8 @@ static void model_free(struct acl_model *m)
 	}
 	if (m->exec_own)
 		aclrtDestroyStream(m->exec_own);
+	if (m->order_ev)
+		aclrtDestroyEvent(m->order_ev);
 	if (m->mem)
 		aclrtFree(m->mem);
 	acl_api_name = api;
@@ -1517,6 +1526,28 @@ static aclError replay_stream(struct acl_model *m, struct mdl_stream *ms, aclrtS
 	return ret;
 }
 
+/*
+ * Replays share the instance's words: one that comes on @stream waits on
+ * the device for everything queued so far on the stream of the previous
+ * one (exec_lock held).  A previous stream that is gone ran its work.
+ */
+static aclError order_after(struct acl_model *m, aclrtStream stream)
+{
+	const char *api = acl_api_name;
+	aclError ret;
+
+	if (!m->ran || (m->last_run && !handle_ok(m->last_run, H_STREAM)))
+		return ACL_SUCCESS;
+	ret = m->order_ev ? ACL_SUCCESS :
+	      aclrtCreateEventWithFlag(&m->order_ev, ACL_EVENT_SYNC);
+	acl_api_name = api;
+	if (!ret)
+		ret = event_record_on(m->order_ev, m->last_run);
+	if (!ret)
+		ret = event_wait_on(stream, m->order_ev);
+	return ret;
+}
+
 aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
 {
 	struct acl_model *m;
@@ -1533,10 +1564,21 @@ aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
 			      "stream %p is recording into a model run instance: a replay cannot be recorded",
 			      stream);
 	pthread_mutex_unlock(&mdl_lock);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&m->exec_lock);
+	/* after the previous replay, also when that one is on another stream */
+	if ((!m->ran || m->last_run != stream) && m->ns)
+		ret = order_after(m, stream);
 	for (i = 1; i < m->ns && !ret; i++)
 		ret = replay_stream(m, &m->st[i], m->st[i].run);
 	if (!ret && m->ns)
 		ret = replay_stream(m, &m->st[0], stream);
+	if (!ret) {
+		m->last_run = stream;
+		m->ran = true;
+	}
+	pthread_mutex_unlock(&m->exec_lock);
 	return ret;
 }
 
@@ -1962,6 +2004,39 @@ aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t *id)
 	it = task_get(task, &ret);
 	if (it)
 		*id = (uint32_t)(t - t->m->st[t->si].tasks);
+	pthread_mutex_unlock(&mdl_lock);
+	return ret;
+}
+
+/* What a kernel task recorded: its timeout; the other attributes are not kept. */
+aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId,
+					aclrtLaunchKernelAttrValue *attrValue)
+{
+	struct mdl_item *it;
+	aclError ret = ACL_SUCCESS;
+	uint64_t us;
+
+	API_ENTER();
+	if (!attrValue)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "attrValue is NULL");
+	pthread_mutex_lock(&mdl_lock);
+	it = task_get(task, &ret);
+	if (it && task_type(it) != ACL_MODEL_RI_TASK_KERNEL) {
+		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID, "task %p is not a kernel task", task);
+	} else if (it && attrId == ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT) {
+		memset(attrValue, 0, sizeof(*attrValue));
+		/* seconds, rounded up; 0: the device default */
+		attrValue->timeout = (uint16_t)((it->cmd.launch.timeout_ms + 999) / 1000);
+	} else if (it && attrId == ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US) {
+		memset(attrValue, 0, sizeof(*attrValue));
+		us = (uint64_t)it->cmd.launch.timeout_ms * 1000;
+		attrValue->timeoutUs.timeoutLow = (uint32_t)us;
+		attrValue->timeoutUs.timeoutHigh = (uint32_t)(us >> 32);
+	} else if (it) {
+		ret = acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			      "attribute %d of a kernel task is not recorded (only ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT and _TIMEOUT_US are)",
+			      (int)attrId);
+	}
 	pthread_mutex_unlock(&mdl_lock);
 	return ret;
 }

@@ -233,7 +233,6 @@ ACL_STUB(aclrtMemMapSelectedLink, void *virPtrDst, size_t size, void *virPtrSrc,
 ACL_STUB(aclrtMemMapSetLink, aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink)
 ACL_STUB(aclrtReserveMemAddressNoUCMemory, void **virPtr, size_t size, size_t alignment, void *expectPtr, uint64_t flags)
 /* acl_rt.h: issue 18: model run instances, labels and the tasks they hold */
-ACL_STUB(aclmdlRIKernelTaskGetAttribute, aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue *attrValue)
 ACL_STUB(aclrtActiveStream, aclrtStream activeStream, aclrtStream stream)
 ACL_STUB(aclrtPersistentTaskClean, aclrtStream stream)
 ACL_STUB(aclrtSwitchStream, void *leftValue, aclrtCondition cond, void *rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream)
