@@ -8,7 +8,7 @@
  * JUMP on the ring, targets past the list, a table entry past the list,
  * unmapped lists, selectors and tables, an endless loop) fault only their
  * own queue with the documented code and address while another queue of
- * the same file goes on.
+ * the same file goes on; a list freed while a CALL runs it.
  */
 #define _GNU_SOURCE
 #include <stddef.h>
@@ -410,6 +410,62 @@ TEST(fault_is_per_queue)
 	CHECK_EQ(run_on(&q2, &good, NULL, NULL, NULL), 0u);
 	CHECK_EQ(get64(&d, x), 77ULL);
 	queue_destroy(&q1, DRM_ASCEND_QUEUE_DESTROY_FORCE);
+	queue_destroy(&q2, 0);
+	close(d.fd);
+}
+
+/*
+ * A list freed (GEM_CLOSE) while a CALL runs it: the queue completes it
+ * or faults on the unmapped list, nothing else happens, and the file and
+ * another queue go on (a replay racing a destroy).
+ */
+TEST(list_freed_while_called)
+{
+	struct drm_ascend_bo_create lb;
+	struct ascend_cmd l[3], c;
+	struct queue q, q2;
+	uint64_t x, zero = 0, usec = 200000;
+	uint32_t spin, sz, f;
+	struct dev d;
+
+	dev_open(&d);
+	x = d.data.va;
+	put(&d, x, &zero, sizeof(zero));
+	spin = kernel_id(d.fd, "Spin", &sz);
+	REQUIRE(sz >= sizeof(usec));
+	REQUIRE_OK(bo_create(d.fd, BO_SIZE, DRM_ASCEND_BO_NORMAL_ONLY, 0, &lb));
+	cmd_launch(&l[0], spin, 1, &usec, sizeof(usec));
+	cmd_write(&l[1], x, 5, ASCEND_WRITE_VALUE_STORE);
+	cmd_write(&l[2], x + 8, 6, ASCEND_WRITE_VALUE_STORE);
+	put(&d, lb.va, l, sizeof(l));
+	REQUIRE_OK(queue_create(d.fd, 0, &q));
+	REQUIRE_OK(queue_create(d.fd, 0, &q2));
+	cmd_call(&c, lb.va, 3);
+	queue_submit(&q, &c);
+	usleep(20000);		/* the CALL is in its first command */
+	CHECK_EQ(gem_close(d.fd, lb.handle), 0);
+	{
+		struct drm_ascend_queue_wait w;
+		struct ascend_cmd nop;
+		uint64_t seq;
+
+		cmd_nop(&nop);
+		seq = queue_submit(&q, &nop);
+		REQUIRE_OK(queue_wait(&q, seq, &w));
+		f = w.fault;
+	}
+	CHECK(f == 0 || f == ASCEND_FAULT_MMU);
+	if (f == 0) {
+		CHECK_EQ(get64(&d, x), 5ULL);
+		CHECK_EQ(get64(&d, x + 8), 6ULL);
+	}
+	/* the other queue and the file are untouched */
+	cmd_write(&l[0], x + 16, 7, ASCEND_WRITE_VALUE_STORE);
+	put(&d, d.list.va, &l[0], sizeof(l[0]));
+	cmd_call(&c, d.list.va, 1);
+	CHECK_EQ(run_on(&q2, &c, NULL, NULL, NULL), 0u);
+	CHECK_EQ(get64(&d, x + 16), 7ULL);
+	queue_destroy(&q, DRM_ASCEND_QUEUE_DESTROY_FORCE);
 	queue_destroy(&q2, 0);
 	close(d.fd);
 }
