@@ -563,6 +563,69 @@ TEST(views_queues_engines_faults)
 	CHECK(aclrtDestroyStream(stream) == ACL_SUCCESS);
 }
 
+/*
+ * The virtual-memory view: a reservation of ours with a physical
+ * allocation mapped in it, and the allocation itself, in text and JSON.
+ */
+TEST(view_reservations)
+{
+	aclrtPhysicalMemProp prop = {
+		.handleType = ACL_MEM_HANDLE_TYPE_NONE,
+		.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED,
+		.memAttr = ACL_HBM_MEM_HUGE,
+		.location = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_DEVICE },
+	};
+	const struct jval *devs, *rv;
+	int st, resv = 0, mapped = 0, phys = 0;
+	aclrtDrvMemHandle h;
+	char mypid[32];
+	struct jval *doc;
+	void *va;
+	char *out;
+
+	REQUIRE(aclrtMallocPhysical(&h, 2 << 20, &prop, 0) == ACL_SUCCESS);
+	REQUIRE(aclrtReserveMemAddress(&va, 4 << 20, 0, NULL, 0) == ACL_SUCCESS);
+	REQUIRE(aclrtMapMem(va, 2 << 20, 0, h, 0) == ACL_SUCCESS);
+	out = run_smi("", &st);
+	REQUIRE(out);
+	CHECK_EQ(st, 0);
+	CHECK(strstr(out, "\nReservations:\n") != NULL);
+	free(out);
+
+	out = run_smi("--json", &st);
+	REQUIRE(out);
+	doc = jparse(out);
+	REQUIRE(doc);
+	devs = jget(doc, "devices");
+	REQUIRE(devs && devs->type == J_ARR && devs->n >= 1);
+	rv = jget(devs->items[0], "reservations");
+	REQUIRE(rv && rv->type == J_ARR && rv->n >= 4);
+	CHECK(rv->items[0]->type == J_STR && strstr(rv->items[0]->str, " va ") != NULL);
+	snprintf(mypid, sizeof(mypid), "%8d ", (int)getpid());
+	for (int i = 1; i < rv->n; i++) {
+		const char *l = rv->items[i]->type == J_STR ? rv->items[i]->str : "";
+
+		if (strncmp(l, mypid, strlen(mypid)))
+			continue;
+		resv += strstr(l, " 4194304 ") && strstr(l, " reserved ");
+		mapped += strstr(l, " 2097152 ") && strstr(l, " mapped ") && strstr(l, " rw ");
+		/* the handle's object and the mapping hold the memory */
+		phys += strstr(l, " 2097152 ") && strstr(l, " physical ") &&
+			strstr(l, " refs=2") != NULL;
+	}
+	CHECK_EQ(resv, 1);
+	CHECK_EQ(mapped, 1);
+	CHECK_EQ(phys, 1);
+	if (resv != 1 || mapped != 1 || phys != 1)
+		for (int i = 0; i < rv->n; i++)
+			printf("#   %s\n", rv->items[i]->type == J_STR ? rv->items[i]->str : "?");
+	jfree(doc);
+	free(out);
+	CHECK(aclrtUnmapMem(va) == ACL_SUCCESS);
+	CHECK(aclrtReleaseMemAddress(va) == ACL_SUCCESS);
+	CHECK(aclrtFreePhysical(h) == ACL_SUCCESS);
+}
+
 TEST(without_debugfs_devices_still_listed)
 {
 	int st;

@@ -8,7 +8,9 @@
  * DMA engines, AI cores (DRM_IOCTL_ASCEND_DEV_QUERY on /dev/accel/accelN);
  * per process: HBM held, buffer objects, queues and whatever else the
  * driver's debugfs "clients" file lists (e.g. pinned host memory); the
- * driver's debugfs views of queues, engines and faults when it has them.
+ * driver's debugfs views of queues, engines, faults and users when it has
+ * them, and its virtual memory (reservations, mappings, physical
+ * allocations) from "hbm".
  * Nothing comes from logs.  Without access to debugfs (not root, debugfs
  * not mounted) the device list still works and the per-process part says
  * why it is missing.  Documentation/install.rst shows example output.
@@ -43,8 +45,14 @@
 #define MAX_COLS	16
 #define MIB		(1024ULL * 1024ULL)
 
-/* Optional debugfs views shown raw (text) or as arrays of lines (JSON). */
-static const char *const extra_views[] = { "queues", "engines", "faults", "users" };
+/*
+ * Optional debugfs views shown raw (text) or as arrays of lines (JSON).
+ * "reservations" is not a file: the lines of "hbm" about virtual memory
+ * (VA reservations, the mappings in them, physical allocations).
+ */
+static const char *const extra_views[] = { "queues", "engines", "faults", "users",
+					   "reservations" };
+#define VIEW_RESERVATIONS 4
 #define NR_EXTRA (sizeof(extra_views) / sizeof(extra_views[0]))
 
 struct client {
@@ -203,6 +211,40 @@ static void parse_clients(struct device *d, char *text)
 	}
 }
 
+/*
+ * The virtual-memory lines of a debugfs "hbm" text: its object header,
+ * then the "reserved", "mapped" and "physical" lines.  NULL for a text
+ * without objects part.  Malloc'd.
+ */
+static char *vmm_lines(const char *text)
+{
+	const char *hdr = strstr(text, "\n\n"), *s, *e;
+	size_t n = 0, len;
+	char *out;
+
+	if (!hdr)
+		return NULL;
+	out = xcalloc(1, strlen(text) + 1);
+	hdr += 2;
+	e = strchrnul(hdr, '\n');
+	len = (size_t)(e - hdr);
+	memcpy(out, hdr, len);
+	n = len;
+	out[n++] = '\n';
+	for (s = *e ? e + 1 : e; *s; s = *e ? e + 1 : e) {
+		e = strchrnul(s, '\n');
+		len = (size_t)(e - s);
+		if (memmem(s, len, " reserved ", 10) || memmem(s, len, " mapped ", 8) ||
+		    memmem(s, len, " physical ", 10)) {
+			memcpy(out + n, s, len);
+			n += len;
+			out[n++] = '\n';
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
+
 static void read_debugfs(struct device *d)
 {
 	char path[PATH_MAX];
@@ -226,9 +268,12 @@ static void read_debugfs(struct device *d)
 
 		if (p)
 			d->dbg_allocations = strtoull(p + strlen("allocations:"), NULL, 10);
+		d->extra[VIEW_RESERVATIONS] = vmm_lines(text);
 		free(text);
 	}
 	for (i = 0; i < NR_EXTRA; i++) {
+		if (i == VIEW_RESERVATIONS)
+			continue;
 		snprintf(path, sizeof(path), "%s/accel/%s/%s", debugfs_root, d->bus,
 			 extra_views[i]);
 		d->extra[i] = read_file(path);

@@ -10,7 +10,11 @@
  *           queued commands); then one line per host mapping (pinned host
  *           memory in the device MMU): pid, host address, size, page
  *           size, "host_alloc" or "host_register", "ro" or "-", bus
- *           address ranges.
+ *           address ranges; then one line per physical allocation a file
+ *           holds a handle to (DRM_IOCTL_ASCEND_PHYS_ALLOC or imported):
+ *           pid, "-", size, page size, "physical", the GEM handle, the
+ *           references to the memory (this object's, and one per mapping,
+ *           IPC export or other object of it), device-physical ranges.
  *  clients  one line per open file: pid, command name, HBM held, buffer
  *           objects, queues, host memory pinned for the device (HOST_ALLOC
  *           and HOST_REGISTER), pageable memory pinned now for copies.
@@ -213,14 +217,17 @@ static int ascend_debugfs_hbm(struct seq_file *m, void *data)
 		mutex_lock(&af->vm.lock);
 		if (af->vm.size) {
 			drm_mm_for_each_node(node, &af->vm.mm) {
-				struct ascend_bo *bo;
+				struct ascend_vm_mapping *map;
 
-				bo = container_of(node, struct ascend_bo,
-						  map.node);
-				if (bo->map.kind == ASCEND_VM_RESV)
-					ascend_debugfs_resv(m, pid, &bo->map);
-				else if (!bo->map.parked) /* free VA, kept */
-					ascend_debugfs_bo(m, pid, bo);
+				/* the window holds BOs and reservations */
+				map = container_of(node, struct ascend_vm_mapping,
+						   node);
+				if (map->kind == ASCEND_VM_RESV)
+					ascend_debugfs_resv(m, pid, map);
+				else if (!map->parked) /* free VA, kept */
+					ascend_debugfs_bo(m, pid,
+							  container_of(map, struct ascend_bo,
+								       map));
 			}
 		}
 		for (it = interval_tree_iter_first(&af->vm.host, 0, ULONG_MAX);
@@ -231,6 +238,7 @@ static int ascend_debugfs_hbm(struct seq_file *m, void *data)
 			ascend_debugfs_host(m, pid, map);
 		}
 		mutex_unlock(&af->vm.lock);
+		ascend_vmm_debugfs_phys(m, file, pid);
 	}
 	mutex_unlock(&drm->filelist_mutex);
 	return 0;

@@ -695,6 +695,7 @@ void ascend_gem_free_ring_fini(struct drm_file *file)
 void ascend_gem_file_fini(struct ascend_file *af)
 {
 	struct drm_mm_node *node, *next;
+	struct ascend_vm_mapping *map;
 	struct ascend_bo *bo;
 	LIST_HEAD(dead);
 
@@ -702,9 +703,12 @@ void ascend_gem_file_fini(struct ascend_file *af)
 	mutex_lock(&af->vm.lock);
 	if (af->vm.size) {
 		drm_mm_for_each_node_safe(node, next, &af->vm.mm) {
-			bo = container_of(node, struct ascend_bo, map.node);
-			if (bo->map.kind != ASCEND_VM_BO ||
-			    !bo->no_handle || !bo->live)
+			/* the window holds BOs and reservations */
+			map = container_of(node, struct ascend_vm_mapping, node);
+			if (map->kind != ASCEND_VM_BO)
+				continue;
+			bo = container_of(map, struct ascend_bo, map);
+			if (!bo->no_handle || !bo->live)
 				continue;
 			bo->live = false;
 			list_add_tail(&bo->retire.link, &dead);

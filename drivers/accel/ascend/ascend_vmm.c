@@ -12,6 +12,7 @@
 #include <linux/dma-buf.h>
 #include <linux/log2.h>
 #include <linux/overflow.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include <drm/drm_prime.h>
@@ -75,6 +76,32 @@ static int ascend_phys_publish(struct drm_file *file, struct ascend_hbm_buf *buf
 	ret = drm_gem_handle_create(file, &phys->base, handle);
 	drm_gem_object_put(&phys->base);
 	return ret;
+}
+
+void ascend_vmm_debugfs_phys(struct seq_file *m, struct drm_file *file,
+			     pid_t pid)
+{
+	struct drm_gem_object *obj;
+	struct ascend_hbm_buf *buf;
+	unsigned int i;
+	int id;
+
+	/* the handles cannot go while the table lock is held */
+	spin_lock(&file->table_lock);
+	idr_for_each_entry(&file->object_idr, obj, id) {
+		if (obj->funcs != &ascend_phys_funcs)
+			continue;
+		buf = container_of(obj, struct ascend_phys, base)->buf;
+		/* the object's reference and one per mapping or export */
+		seq_printf(m, "%8d %18s %12llu %10llu %-11s handle=%d refs=%u",
+			   pid, "-", buf->mem.size, buf->mem.page_size,
+			   "physical", id, kref_read(&buf->ref));
+		for (i = 0; i < buf->mem.nr_ranges; i++)
+			seq_printf(m, " %#llx+%#llx", buf->mem.ranges[i].addr,
+				   buf->mem.ranges[i].size);
+		seq_putc(m, '\n');
+	}
+	spin_unlock(&file->table_lock);
 }
 
 int ascend_vmm_phys_import(struct drm_file *file, struct ascend_hbm_buf *buf,

@@ -28,6 +28,7 @@
 
 struct ascend_file;
 struct ascend_hbm_buf;
+struct seq_file;
 
 /**
  * struct ascend_phys - a physical allocation (DRM_IOCTL_ASCEND_PHYS_ALLOC)
@@ -67,6 +68,10 @@ ascend_vmm_part_buf(const struct ascend_vm_mapping *part, u64 *offset)
 	*offset = m->offset;
 	return m->buf;
 }
+
+/* debugfs "hbm": one line per physical allocation @file holds a handle to. */
+void ascend_vmm_debugfs_phys(struct seq_file *m, struct drm_file *file,
+			     pid_t pid);
 
 /*
  * The buffer of the physical allocation @handle names in @file, with a
