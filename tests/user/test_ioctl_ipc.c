@@ -122,11 +122,22 @@ static int wait_child(pid_t pid)
 }
 
 /* Child: import @key, expect the pattern; exit 0, or a step number. */
+/* What the children of the recycled-pid cases import: MEM or PHYS. */
+static uint32_t child_type = DRM_ASCEND_IPC_MEM;
+
 static void child_import_check(const char *key, size_t size, uint8_t seed)
 {
 	struct drm_ascend_ipc_import im;
 	int fd = open_ready();
 
+	if (child_type == DRM_ASCEND_IPC_PHYS) {
+		/* a handle to the allocation: nothing mapped, no bytes here */
+		if (ipc_import(fd, key, DRM_ASCEND_IPC_PHYS, &im))
+			_exit(2);
+		if (im.size != size || !im.handle || im.va || !im.page_size)
+			_exit(3);
+		_exit(gem_close(fd, im.handle) ? 6 : 0);
+	}
 	if (ipc_import(fd, key, DRM_ASCEND_IPC_MEM, &im))
 		_exit(2);
 	if (im.size != size || !im.handle || !im.va)
@@ -151,7 +162,7 @@ static void child_import_refused(const char *key)
 	struct drm_ascend_ipc_import im;
 	int fd = open_ready();
 
-	if (ipc_import(fd, key, DRM_ASCEND_IPC_MEM, &im) != -ENOENT)
+	if (ipc_import(fd, key, child_type, &im) != -ENOENT)
 		_exit(2);
 	/* not the exporting file: no pid setting, no close */
 	if (ipc_set_pid(fd, key, getpid()) != -ENOENT)
@@ -426,17 +437,37 @@ static int set_pid_max(const char *v)
  * lowered for the test, first, so that numbers come round within a few
  * hundred forks; it is put back before the verdict.
  */
-TEST(recycled_pid_refused)
+static void recycled_pid_case(uint32_t type)
 {
 	int fd = open_ready();
-	struct drm_ascend_bo_create bo = make_bo(fd, BUF_SIZE, 4);
+	struct drm_ascend_bo_create bo = { 0 };
+	struct drm_ascend_phys_alloc pa = {
+		.size = BUF_SIZE, .policy = DRM_ASCEND_BO_NORMAL_ONLY,
+	};
 	char key[DRM_ASCEND_IPC_KEY_LEN];
 	char old_max[32] = "", c;
 	int go[2], tries, bad = 0;
 	pid_t listed, p = 0;
+	size_t size = BUF_SIZE;
 	FILE *f;
 
-	REQUIRE_OK(ipc_export_mem(fd, bo.va, BUF_SIZE, 0, key));
+	child_type = type;
+	if (type == DRM_ASCEND_IPC_PHYS) {
+		struct drm_ascend_ipc_export e = { .type = DRM_ASCEND_IPC_PHYS };
+		struct drm_ascend_device_info info;
+
+		query_info(fd, &info);
+		if (!(info.capabilities & DRM_ASCEND_CAP_VMM))
+			SKIP("the driver has no DRM_ASCEND_CAP_VMM");
+		REQUIRE_OK(aioctl(fd, DRM_IOCTL_ASCEND_PHYS_ALLOC, &pa));
+		size = pa.alloc_size;
+		e.event = pa.handle;
+		REQUIRE_OK(aioctl(fd, DRM_IOCTL_ASCEND_IPC_EXPORT, &e));
+		memcpy(key, e.key, sizeof(key));
+	} else {
+		bo = make_bo(fd, BUF_SIZE, 4);
+		REQUIRE_OK(ipc_export_mem(fd, bo.va, BUF_SIZE, 0, key));
+	}
 	REQUIRE(pipe(go) == 0);
 	f = fopen("/proc/sys/kernel/pid_max", "r");
 	if (!f || !fgets(old_max, sizeof(old_max), f))
@@ -462,7 +493,7 @@ TEST(recycled_pid_refused)
 	if (listed == 0) {
 		if (read(go[0], &c, 1) != 1)
 			_exit(10);
-		child_import_check(key, BUF_SIZE, 4);
+		child_import_check(key, size, 4);
 	}
 	if (listed < 0 || ipc_set_pid(fd, key, listed) ||
 	    write(go[1], "x", 1) != 1 || wait_child(listed))
@@ -486,8 +517,20 @@ TEST(recycled_pid_refused)
 	CHECK_EQ(bad, 0);
 	CHECK_EQ(p, listed);
 	CHECK_EQ(ipc_close(fd, key), 0);
-	gem_close(fd, bo.handle);
+	gem_close(fd, type == DRM_ASCEND_IPC_PHYS ? pa.handle : bo.handle);
 	close(fd);
+	child_type = DRM_ASCEND_IPC_MEM;
+}
+
+TEST(recycled_pid_refused)
+{
+	recycled_pid_case(DRM_ASCEND_IPC_MEM);
+}
+
+/* The same for a physical allocation (aclrtMemSetPidToShareableHandle). */
+TEST(recycled_pid_refused_physical)
+{
+	recycled_pid_case(DRM_ASCEND_IPC_PHYS);
 }
 
 /*
