@@ -275,16 +275,22 @@ int ascend_ioctl_va_map(struct drm_device *drm, void *data,
 		ret = -EINVAL;
 		goto err_put;
 	}
-	n = ascend_hbm_sub_ranges(&m->buf->mem, args->offset, args->size,
-				  &m->ranges);
-	if (n < 0) {
-		ret = n;
-		goto err_put;
+	if (!args->offset && args->size == m->buf->mem.size) {
+		/* all of it: its own ranges, which live as long as @buf */
+		m->map.ranges = m->buf->mem.ranges;
+		m->map.nr_ranges = m->buf->mem.nr_ranges;
+	} else {
+		n = ascend_hbm_sub_ranges(&m->buf->mem, args->offset,
+					  args->size, &m->ranges);
+		if (n < 0) {
+			ret = n;
+			goto err_put;
+		}
+		m->map.ranges = m->ranges;
+		m->map.nr_ranges = n;
 	}
 	m->af = af;
 	m->offset = args->offset;
-	m->map.ranges = m->ranges;
-	m->map.nr_ranges = n;
 	m->map.size = args->size;
 	m->map.readonly = args->flags & DRM_ASCEND_VA_MAP_READONLY;
 	m->map.noaccess = args->flags & DRM_ASCEND_VA_MAP_NOACCESS;

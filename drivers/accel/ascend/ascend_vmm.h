@@ -46,7 +46,9 @@ struct ascend_phys {
  * @af: the file whose address space it is in
  * @buf: the memory (a reference)
  * @offset: first byte of @buf mapped
- * @ranges: the device-physical ranges of the part mapped (owned)
+ * @ranges: the device-physical ranges of the part mapped (owned), NULL
+ *	when all of @buf is mapped (&ascend_vm_mapping.ranges are then
+ *	@buf's own)
  * @retire: the release of @buf after an unmap waits on this
  */
 struct ascend_vmm_map {
