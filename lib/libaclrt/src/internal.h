@@ -234,8 +234,8 @@ struct acl_stream {
 	 * [lo, +n) used up to command @seq; n 0: none */
 	struct { uintptr_t lo; size_t n; uint64_t seq; } hu;
 	/* model.c: the model run instance this stream records into (its
-	 * commands go there, not to the ring) and its index there; under
-	 * @lock */
+	 * commands go there, not to the ring) and its index there; written
+	 * under model.c's mdl_lock, read with atomic loads */
 	struct acl_model *rec_m;
 	unsigned int rec_i;
 };
@@ -456,6 +456,8 @@ bool vmm_mapping_of(const void *p, uintptr_t *base, size_t *size, uint32_t *page
  * recording streams to mdl_event_record/_wait (true: handled, *@ret).
  * @mdl_norec, set around a submission, says why it cannot be recorded. */
 extern ACL_TLS_HOT const char *mdl_norec;
+/* mdl_record(): the stream stopped recording meanwhile, submit it normally */
+#define MDL_NOT_RECORDING	((aclError)-1)
 aclError mdl_record(struct acl_stream *s, const void *a, size_t alen, const void *b,
 		    size_t blen);
 bool mdl_event_record(aclrtEvent event, aclrtStream stream, bool external, aclError *ret);

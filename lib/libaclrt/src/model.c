@@ -49,8 +49,12 @@
  * CANN keeps the first per context; here it is per device.
  *
  * Locking: mdl_lock protects every instance's recording state, the event
- * records of captures and the list of active captures; it nests inside a
- * stream's lock.
+ * records of captures, the list of active captures and each stream's
+ * rec_m / rec_i (written under it only, read with atomic loads); it nests
+ * inside a stream's lock (a submission holds that in mdl_record()), so
+ * nothing under mdl_lock takes a stream's lock.  mdl_record() reads the
+ * stream's state again under mdl_lock: a recording that stopped meanwhile
+ * sends the command to the ring (MDL_NOT_RECORDING).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -258,17 +262,21 @@ static aclError no_mem(void)
 	return acl_err(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of host memory for the model run instance");
 }
 
-/* Start or stop recording @s into stream @si of @m (mdl_lock held). */
+/*
+ * Start or stop recording @s into stream @si of @m (mdl_lock held).  Not
+ * under the stream's lock: submissions hold that lock while they wait for
+ * mdl_lock in mdl_record(), which reads the state again under mdl_lock.
+ */
 static void set_rec(struct acl_stream *s, struct acl_model *m, unsigned int si)
 {
-	pthread_mutex_lock(&s->lock);
-	if (!s->rec_m && m)
+	struct acl_model *old = __atomic_load_n(&s->rec_m, __ATOMIC_RELAXED);
+
+	if (!old && m)
 		__atomic_add_fetch(&mdl_recording, 1, __ATOMIC_SEQ_CST);
-	else if (s->rec_m && !m)
+	else if (old && !m)
 		__atomic_sub_fetch(&mdl_recording, 1, __ATOMIC_SEQ_CST);
-	s->rec_m = m;
-	s->rec_i = si;
-	pthread_mutex_unlock(&s->lock);
+	__atomic_store_n(&s->rec_i, si, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->rec_m, m, __ATOMIC_RELEASE);
 }
 
 static aclError stream_add(struct acl_model *m, aclrtStream h, unsigned int *si)
@@ -430,9 +438,7 @@ aclError mdl_pageable_check(struct acl_stream *s, const char *what)
 	if (!__atomic_load_n(&mdl_recording, __ATOMIC_SEQ_CST) &&
 	    !__atomic_load_n(&mdl_capturing, __ATOMIC_SEQ_CST))
 		return ACL_SUCCESS;
-	pthread_mutex_lock(&s->lock);
-	rec = s->rec_m != NULL;
-	pthread_mutex_unlock(&s->lock);
+	rec = __atomic_load_n(&s->rec_m, __ATOMIC_ACQUIRE) != NULL;
 	if (rec)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "%s of pageable host memory cannot be recorded into a model run instance: pin it (aclrtMallocHost, aclrtHostRegister)",
@@ -484,16 +490,24 @@ static struct grp_state *grp_of(struct acl_stream *s, struct grp_state ***pp)
 /* Called by submit_locked() for a recording stream (its lock held). */
 aclError mdl_record(struct acl_stream *s, const void *a, size_t alen, const void *b, size_t blen)
 {
-	struct acl_model *m = s->rec_m;
 	struct ascend_cmd cmd;
+	struct acl_model *m;
 	struct mdl_item *it;
 	aclError ret = ACL_SUCCESS;
+	unsigned int si;
 
 	memset(&cmd, 0, sizeof(cmd));
 	memcpy(&cmd, a, alen);
 	if (blen)
 		memcpy((char *)&cmd + alen, b, blen);
 	pthread_mutex_lock(&mdl_lock);
+	/* the recording may have stopped (and its instance gone) meanwhile */
+	m = __atomic_load_n(&s->rec_m, __ATOMIC_ACQUIRE);
+	si = __atomic_load_n(&s->rec_i, __ATOMIC_RELAXED);
+	if (!m) {
+		pthread_mutex_unlock(&mdl_lock);
+		return MDL_NOT_RECORDING;
+	}
 	if (m->invalid) {
 		ret = acl_err(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,
 			      "the capture into model run instance %u was invalidated by an earlier task that cannot be recorded",
@@ -511,7 +525,7 @@ aclError mdl_record(struct acl_stream *s, const void *a, size_t alen, const void
 			      "only kernel launches can be %s a task group (opcode %u)",
 			      m->collector ? "the update of" : "recorded in", cmd.opcode);
 	} else {
-		it = item_add(&m->st[s->rec_i], IT_CMD);
+		it = item_add(&m->st[si], IT_CMD);
 		if (it)
 			it->cmd = cmd;
 		else
@@ -529,10 +543,9 @@ static struct acl_model *rec_of(aclrtStream h, unsigned int *si)
 
 	if (!__atomic_load_n(&mdl_recording, __ATOMIC_SEQ_CST) || stream_ref(h, &s))
 		return NULL;
-	pthread_mutex_lock(&s->lock);
-	m = s->rec_m;
-	*si = s->rec_i;
-	pthread_mutex_unlock(&s->lock);
+	/* written under mdl_lock, which the caller holds */
+	m = __atomic_load_n(&s->rec_m, __ATOMIC_ACQUIRE);
+	*si = __atomic_load_n(&s->rec_i, __ATOMIC_RELAXED);
 	stream_put(s);
 	return m;
 }
@@ -1271,6 +1284,8 @@ aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream)
 	return ret;
 }
 
+static void model_free(struct acl_model *m);
+
 aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
 {
 	struct acl_model *m;
@@ -1287,22 +1302,26 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
 	ret = stream_ref(stream, &s);
 	if (ret)
 		return ret;
-	if (s->rec_m) {
-		stream_put(s);
-		return acl_err(ACL_ERROR_RT_STREAM_CAPTURED,
-			       "stream %p already records into model run instance %u", stream,
-			       s->rec_m->id);
-	}
 	ret = model_new(&m, true);
 	if (!ret) {
 		m->mode = mode;
 		pthread_mutex_lock(&mdl_lock);
-		ret = stream_add(m, stream, &si);
+		/* under the lock: two threads may begin on one stream */
+		if (s->rec_m)
+			ret = acl_err(ACL_ERROR_RT_STREAM_CAPTURED,
+				      "stream %p already records into model run instance %u",
+				      stream, s->rec_m->id);
+		else
+			ret = stream_add(m, stream, &si);
 		if (!ret) {
 			set_rec(s, m, si);
 			cap_enter(m);
 		}
 		pthread_mutex_unlock(&mdl_lock);
+		if (ret) {
+			handle_del(m);
+			model_free(m);
+		}
 	}
 	stream_put(s);
 	return ret;

@@ -322,12 +322,14 @@ static aclError submit_locked(struct acl_stream *s, const void *a, size_t alen,
 {
 	aclError ret;
 
-	if (s->rec_m) {
+	if (__atomic_load_n(&s->rec_m, __ATOMIC_ACQUIRE)) {
 		/* recorded into a model run instance, not run */
 		ret = mdl_record(s, a, alen, b, blen);
-		if (!ret && seq)
-			*seq = s->q.wptr;
-		return ret;
+		if (ret != MDL_NOT_RECORDING) {
+			if (!ret && seq)
+				*seq = s->q.wptr;
+			return ret;
+		}
 	}
 	ret = queue_submit2(s->dev->fd, &s->q, a, alen, b, blen);
 	if (ret && queue_faulted(&s->q)) {
