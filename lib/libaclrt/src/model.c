@@ -560,6 +560,14 @@ static struct cap_rec *cap_find(void *event)
 	return NULL;
 }
 
+/* A task update takes kernel launches only (CANN: 507009). */
+static aclError collector_refuses(const char *what)
+{
+	return acl_err(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT,
+		       "%s cannot be part of a task update: only kernel launches replace a group's tasks",
+		       what);
+}
+
 bool mdl_event_record(aclrtEvent event, aclrtStream stream, bool external, aclError *ret)
 {
 	struct acl_model *m;
@@ -574,6 +582,11 @@ bool mdl_event_record(aclrtEvent event, aclrtStream stream, bool external, aclEr
 	if (!m) {
 		pthread_mutex_unlock(&mdl_lock);
 		return false;
+	}
+	if (m->collector) {
+		pthread_mutex_unlock(&mdl_lock);
+		*ret = collector_refuses("an event record");
+		return true;
 	}
 	it = item_add(&m->st[si], external ? IT_EXT_RECORD : IT_SIGNAL);
 	if (!it) {
@@ -647,6 +660,11 @@ bool mdl_event_wait(aclrtStream stream, aclrtEvent event, bool external, aclErro
 		return false;
 	pthread_mutex_lock(&mdl_lock);
 	m = rec_of(stream, &si);
+	if (m && m->collector) {
+		pthread_mutex_unlock(&mdl_lock);
+		*ret = collector_refuses("an event wait");
+		return true;
+	}
 	r = external ? NULL : cap_find(event);
 	if (!m && r && r->m->capture && !r->m->built) {
 		/* a wait for a captured record: the stream joins the capture */
@@ -2462,6 +2480,7 @@ aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
 	struct stream_uses pend = { 0 };
 	struct acl_model *coll, *m;
 	struct mdl_item *it, *nw;
+	bool locked_exec = false;
 	struct grp_state *st;
 	struct acl_stream *s;
 	struct mdl_grp *g;
@@ -2504,6 +2523,11 @@ aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
 	}
 	if (ret)
 		goto out;
+	/* no replay is submitted until the new tasks are in (exec_lock
+	 * nests outside mdl_lock) */
+	pthread_mutex_unlock(&mdl_lock);
+	pthread_mutex_lock(&m->exec_lock);
+	pthread_mutex_lock(&mdl_lock);
 	for (i = 0; i < m->uses.n; i++)
 		stream_uses_add(&pend, m->uses.v[i].s, m->uses.v[i].seq);
 	pthread_mutex_unlock(&mdl_lock);
@@ -2512,6 +2536,7 @@ aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
 		stream_sync(pend.v[i].s, DRM_ASCEND_TIMEOUT_INFINITE, -1);
 	stream_uses_free(&pend);
 	pthread_mutex_lock(&mdl_lock);
+	locked_exec = true;
 	for (i = 0; i < g->count && !ret; i++) {
 		it = &m->st[g->si].it[g->first + i];
 		it->cmd = coll->st[0].it[i].cmd;
@@ -2521,6 +2546,8 @@ aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
 	}
 out:
 	pthread_mutex_unlock(&mdl_lock);
+	if (locked_exec)
+		pthread_mutex_unlock(&m->exec_lock);
 	for (i = 0; i < coll->st[0].n; i++)
 		free(coll->st[0].it[i].words);
 	free(coll->st[0].it);
