@@ -319,6 +319,18 @@ static void cap_recs_drop(struct acl_model *m)
 	ncap_recs = j;
 }
 
+/* A task update's collector: one stream's items, nothing built. */
+static void collector_free(struct acl_model *coll)
+{
+	size_t i;
+
+	for (i = 0; i < coll->st[0].n; i++)
+		free(coll->st[0].it[i].words);
+	free(coll->st[0].it);
+	free(coll->st);
+	free(coll);
+}
+
 /*
  * Forget the open groups of @m's capture and end the updates of its groups
  * (their streams run their work again); mdl_lock held.
@@ -339,11 +351,7 @@ static void grp_states_drop(struct acl_model *m)
 				set_rec(s, NULL, 0);
 				stream_put(s);
 			}
-			for (size_t i = 0; i < st->coll->st[0].n; i++)
-				free(st->coll->st[0].it[i].words);
-			free(st->coll->st[0].it);
-			free(st->coll->st);
-			free(st->coll);
+			collector_free(st->coll);
 		} else {
 			free(st->g);
 		}
@@ -1304,37 +1312,54 @@ aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream)
 
 static void model_free(struct acl_model *m);
 
-aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
+/* The arguments both ways of beginning a capture take. */
+static aclError capture_args(aclrtStream stream, aclmdlRICaptureMode mode)
 {
-	struct acl_model *m;
-	struct acl_stream *s;
-	unsigned int si;
-	aclError ret;
-
-	API_ENTER();
 	if ((unsigned int)mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "capture mode %d is not an aclmdlRICaptureMode",
 			       (int)mode);
 	if (!stream)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "the default stream cannot be captured");
-	ret = stream_ref(stream, &s);
+	return ACL_SUCCESS;
+}
+
+/*
+ * @s (handle @stream) records into @m from now on, in @mode, unless it
+ * records already (mdl_lock held: two threads may begin on one stream).
+ */
+static aclError capture_start_locked(struct acl_model *m, struct acl_stream *s,
+				     aclrtStream stream, aclmdlRICaptureMode mode)
+{
+	unsigned int si;
+	aclError ret;
+
+	if (s->rec_m)
+		return acl_err(ACL_ERROR_RT_STREAM_CAPTURED,
+			       "stream %p already records into model run instance %u",
+			       stream, s->rec_m->id);
+	m->mode = mode;
+	ret = stream_add(m, stream, &si);
+	if (!ret) {
+		set_rec(s, m, si);
+		cap_enter(m);
+	}
+	return ret;
+}
+
+aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
+{
+	struct acl_model *m;
+	struct acl_stream *s;
+	aclError ret;
+
+	API_ENTER();
+	ret = capture_args(stream, mode) ?: stream_ref(stream, &s);
 	if (ret)
 		return ret;
 	ret = model_new(&m, true);
 	if (!ret) {
-		m->mode = mode;
 		pthread_mutex_lock(&mdl_lock);
-		/* under the lock: two threads may begin on one stream */
-		if (s->rec_m)
-			ret = acl_err(ACL_ERROR_RT_STREAM_CAPTURED,
-				      "stream %p already records into model run instance %u",
-				      stream, s->rec_m->id);
-		else
-			ret = stream_add(m, stream, &si);
-		if (!ret) {
-			set_rec(s, m, si);
-			cap_enter(m);
-		}
+		ret = capture_start_locked(m, s, stream, mode);
 		pthread_mutex_unlock(&mdl_lock);
 		if (ret) {
 			handle_del(m);
@@ -2262,16 +2287,10 @@ aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, acl
 {
 	struct acl_model *m;
 	struct acl_stream *s;
-	unsigned int si;
 	aclError ret;
 
 	API_ENTER();
-	if ((unsigned int)mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "capture mode %d is not an aclmdlRICaptureMode",
-			       (int)mode);
-	if (!stream)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "the default stream cannot be captured");
-	ret = model_get(modelRI, &m);
+	ret = capture_args(stream, mode) ?: model_get(modelRI, &m);
 	if (ret)
 		return ret;
 	if (!m->parent)
@@ -2282,21 +2301,11 @@ aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, acl
 	if (ret)
 		return ret;
 	pthread_mutex_lock(&mdl_lock);
-	if (s->rec_m) {
-		ret = acl_err(ACL_ERROR_RT_STREAM_CAPTURED,
-			      "stream %p already records into model run instance %u", stream,
-			      s->rec_m->id);
-	} else if (m->body_done || m->ns) {
+	if (m->body_done || m->ns)
 		ret = acl_err(ACL_ERROR_RT_MODEL_CAPTURED,
 			      "the body (model run instance %u) is captured already", m->id);
-	} else {
-		m->mode = mode;
-		ret = stream_add(m, stream, &si);
-		if (!ret) {
-			set_rec(s, m, si);
-			cap_enter(m);
-		}
-	}
+	else
+		ret = capture_start_locked(m, s, stream, mode);
 	pthread_mutex_unlock(&mdl_lock);
 	stream_put(s);
 	return ret;
@@ -2548,11 +2557,7 @@ out:
 	pthread_mutex_unlock(&mdl_lock);
 	if (locked_exec)
 		pthread_mutex_unlock(&m->exec_lock);
-	for (i = 0; i < coll->st[0].n; i++)
-		free(coll->st[0].it[i].words);
-	free(coll->st[0].it);
-	free(coll->st);
-	free(coll);
+	collector_free(coll);
 	return ret;
 }
 
