@@ -1217,6 +1217,82 @@ TEST(capture_races_submissions)
 	aclrtFree(r.p);
 }
 
+/*
+ * Every kind of device task a stream takes, captured once and replayed:
+ * a kernel, a 2D copy, a reduce, a batch copy, a notify record and wait,
+ * a value write and wait.  Replay k leaves a = k, b = a (2D), c = the sum
+ * of 1..k (reduce), and a in pinned host memory (batch), byte for byte.
+ */
+TEST(every_task_kind_replays)
+{
+	aclrtMemcpyBatchAttr attr;
+	aclrtStream s, x;
+	aclrtNotify n;
+	int *a, *b, *c, *one, *hp;
+	uint64_t *w;
+	void *dsts[1], *srcs[1];
+	size_t sizes[1], dmax[1], idx = 0, fi = 0;
+	aclmdlRI m;
+	int i, k;
+
+	acl_setup();
+	need_lists();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtCreateStream(&x));
+	REQUIRE_ACL(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+	a = dev_ints(0);
+	b = dev_ints(0);
+	c = dev_ints(0);
+	one = dev_ints(0);
+	REQUIRE_ACL(aclrtMalloc((void **)&w, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+	REQUIRE_ACL(launch_fill32(x, one, 1, N, 1));
+	REQUIRE_ACL(aclrtSynchronizeStream(x));
+	/* a batch copies host to device or back: into pinned memory here */
+	REQUIRE_ACL(aclrtMallocHost((void **)&hp, N * sizeof(int)));
+	memset(hp, 0, N * sizeof(int));
+	memset(&attr, 0, sizeof(attr));
+	attr.dstLoc.type = ACL_MEM_LOCATION_TYPE_HOST;
+	attr.srcLoc.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+	dsts[0] = hp;
+	srcs[0] = a;
+	sizes[0] = dmax[0] = N * sizeof(int);
+
+	REQUIRE_ACL(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	CHECK_ACL_OK(launch_add32(s, a, one, a, N, 1));
+	/* 2D: 16 rows of 64 bytes */
+	CHECK_ACL_OK(aclrtMemcpy2dAsync(b, 64, a, 64, 64, N * sizeof(int) / 64,
+					ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+	CHECK_ACL_OK(aclrtReduceAsync(c, a, N * sizeof(int), ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM,
+				      ACL_INT32, s, NULL));
+	CHECK_ACL_OK(aclrtMemcpyBatchAsync(dsts, dmax, srcs, sizes, 1, &attr, &idx, 1, &fi, s));
+	CHECK_ACL_OK(aclrtRecordNotify(n, s));
+	CHECK_ACL_OK(aclrtWaitAndResetNotify(n, s, 0));
+	CHECK_ACL_OK(aclrtValueWrite(w, 5, 0, s));
+	CHECK_ACL_OK(aclrtValueWait(w, 5, ACL_STREAM_WAIT_VALUE_EQ, s));
+	REQUIRE_ACL(aclmdlRICaptureEnd(s, &m));
+	CHECK(all_equal(a, 0));		/* recorded, not run */
+	for (k = 1; k <= 3; k++) {
+		REQUIRE_ACL(aclmdlRIExecuteAsync(m, x));
+		REQUIRE_ACL(aclrtSynchronizeStream(x));
+		CHECK(all_equal(a, k));
+		CHECK(all_equal(b, k));
+		CHECK(all_equal(c, k * (k + 1) / 2));
+		for (i = 0; i < N && hp[i] == k; i++)
+			;
+		CHECK_EQ(i, N);
+	}
+	CHECK_ACL_OK(aclmdlRIDestroy(m));
+	CHECK_ACL_OK(aclrtDestroyNotify(n));
+	CHECK_ACL_OK(aclrtDestroyStream(s));
+	CHECK_ACL_OK(aclrtDestroyStream(x));
+	aclrtFree(a);
+	aclrtFree(b);
+	aclrtFree(c);
+	aclrtFreeHost(hp);
+	aclrtFree(one);
+	aclrtFree(w);
+}
+
 int main(void)
 {
 	return tap_main();

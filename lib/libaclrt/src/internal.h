@@ -456,6 +456,14 @@ bool vmm_mapping_of(const void *p, uintptr_t *base, size_t *size, uint32_t *page
  * recording streams to mdl_event_record/_wait (true: handled, *@ret).
  * @mdl_norec, set around a submission, says why it cannot be recorded. */
 extern ACL_TLS_HOT const char *mdl_norec;
+/* @mdl_own, set around a submission: device memory the command reads
+ * (aclrtMalloc'd); a recording takes it (freed with the instance) and
+ * clears it, so still set afterwards means the command went to the ring. */
+extern __thread void *mdl_own;
+/* Does @s record into a model run instance now (a hint: it may stop)? */
+bool mdl_stream_records(struct acl_stream *s);
+/* The library's own synchronous host-to-device copy (no capture mode applies). */
+aclError mdl_copy_h2d(void *dst, const void *src, size_t n);
 /* mdl_record(): the stream stopped recording meanwhile, submit it normally */
 #define MDL_NOT_RECORDING	((aclError)-1)
 aclError mdl_record(struct acl_stream *s, const void *a, size_t alen, const void *b,

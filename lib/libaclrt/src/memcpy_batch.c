@@ -227,6 +227,48 @@ static aclError run_sync(struct batch *b, size_t *fi)
  * unless the entry array exceeds a staging buffer).  *@done: entries
  * queued (fewer than @n only when staging memory ran out).
  */
+/*
+ * A stream recording into a model run instance: the entries go to device
+ * memory of their own, which the instance keeps (every replay reads them).
+ */
+static aclError recorded_batch(struct acl_stream *s, const struct drm_ascend_copy_entry *e,
+			       size_t n, uint64_t *seq)
+{
+	const char *api = acl_api_name;
+	size_t bytes = n * sizeof(*e);
+	struct ascend_cmd cmd;
+	void *d = NULL;
+	aclError ret;
+
+	if (n > UINT32_MAX)
+		return ERR(ACL_ERROR_RT_PARAM_INVALID, "%zu entries cannot be recorded in one command", n);
+	ret = aclrtMalloc(&d, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (!ret)
+		ret = mdl_copy_h2d(d, e, bytes);
+	acl_api_name = api;
+	if (ret) {
+		if (d)
+			aclrtFree(d);
+		acl_api_name = api;
+		return ret;
+	}
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.opcode = ASCEND_CMD_COPY_BATCH;
+	cmd.copy_batch.count = (uint32_t)n;
+	cmd.copy_batch.entries = (uintptr_t)d;
+	mdl_own = d;
+	ret = stream_submit_seq(s, &cmd, seq);
+	if (mdl_own) {
+		/* not recorded after all: it went to the ring, or failed */
+		mdl_own = NULL;
+		if (!ret)
+			ret = stream_sync(s, DRM_ASCEND_TIMEOUT_INFINITE, -1);
+		aclrtFree(d);
+		acl_api_name = api;
+	}
+	return ret;
+}
+
 static aclError ring_batches(struct acl_stream *s, const struct drm_ascend_copy_entry *e,
 			     size_t n, uint64_t *seq, size_t *done)
 {
@@ -235,6 +277,11 @@ static aclError ring_batches(struct acl_stream *s, const struct drm_ascend_copy_
 	bool staged;
 	aclError ret;
 
+	if (mdl_stream_records(s)) {
+		ret = recorded_batch(s, e, n, seq);
+		*done = ret ? 0 : n;
+		return ret;
+	}
 	for (*done = 0; *done < n; *done += len) {
 		len = n - *done < per ? n - *done : per;
 		memset(&cmd, 0, sizeof(cmd));

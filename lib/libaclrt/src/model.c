@@ -10,7 +10,9 @@
  * recorded as it would have been submitted: its payload (kernel arguments,
  * addresses, fill patterns) is copied at capture time; what it points to
  * (device memory, memcpy descriptors, a SWITCH's selector) is read by the
- * device at every replay.  Event records and waits (event.c) are recorded
+ * device at every replay; a batch copy's entry table is copied to device
+ * memory the instance owns (@mdl_own, memcpy_batch.c).  Event records and
+ * waits (event.c) are recorded
  * apart: between two streams of one instance they become a word in the
  * instance's device memory that the record sets and the wait consumes
  * (WRITE_VALUE / WAIT_VALUE with reset); with ACL_EVENT_RECORD_EXTERNAL /
@@ -65,6 +67,7 @@
 #include "internal.h"
 
 ACL_TLS_HOT const char *mdl_norec;
+__thread void *mdl_own;
 int mdl_recording;		/* streams recording (__atomic) */
 static int mdl_capturing;	/* active captures (__atomic): the fast path */
 static __thread aclmdlRICaptureMode mdl_xmode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
@@ -141,6 +144,8 @@ struct acl_model {
 	/* conditional tasks: bodies are sub-instances of the root instance */
 	struct acl_model *parent;	/* a body: its root instance */
 	bool body_done;			/* a body: captured (aclmdlRICaptureEnd) */
+	void **owned;			/* device memory recorded commands read */
+	size_t nowned;
 	struct mdl_condh *condhs;	/* root: condition handles */
 	struct mdl_cond *conds;		/* root: conditional tasks, bodies' too */
 	/* serialises replays; the stream of the latest and an event to order
@@ -533,14 +538,29 @@ aclError mdl_record(struct acl_stream *s, const void *a, size_t alen, const void
 			      "only kernel launches can be %s a task group (opcode %u)",
 			      m->collector ? "the update of" : "recorded in", cmd.opcode);
 	} else {
-		it = item_add(&m->st[si], IT_CMD);
-		if (it)
+		void **o = mdl_own ? realloc(m->owned, (m->nowned + 1) * sizeof(*o)) : NULL;
+
+		if (o)
+			m->owned = o;
+		it = !mdl_own || o ? item_add(&m->st[si], IT_CMD) : NULL;
+		if (it) {
 			it->cmd = cmd;
-		else
+			if (mdl_own) {	/* the instance frees it */
+				m->owned[m->nowned++] = mdl_own;
+				mdl_own = NULL;
+			}
+		} else {
 			ret = no_mem();
+		}
 	}
 	pthread_mutex_unlock(&mdl_lock);
 	return ret;
+}
+
+bool mdl_stream_records(struct acl_stream *s)
+{
+	return __atomic_load_n(&mdl_recording, __ATOMIC_SEQ_CST) &&
+	       __atomic_load_n(&s->rec_m, __ATOMIC_ACQUIRE);
 }
 
 /* The recording stream @h belongs to, and its index (mdl_lock held). */
@@ -978,7 +998,7 @@ static aclError expand(struct acl_model *m, unsigned int i, struct cmdvec *c, bo
 }
 
 /* The library's own copy into an instance's memory: no capture mode applies. */
-static aclError copy_h2d(void *dst, const void *src, size_t n)
+aclError mdl_copy_h2d(void *dst, const void *src, size_t n)
 {
 	const char *api = acl_api_name;
 	aclmdlRICaptureMode x = mdl_xmode;
@@ -1021,7 +1041,7 @@ static aclError fill_tables(struct acl_model *m)
 				}
 				t[k] = l->pos;
 			}
-			ret = copy_h2d(ll->table, t, ll->n * sizeof(*t));
+			ret = mdl_copy_h2d(ll->table, t, ll->n * sizeof(*t));
 			free(t);
 			if (ret)
 				return ret;
@@ -1088,11 +1108,11 @@ static aclError build(struct acl_model *m)
 	}
 	if (!ret && words_sz) {
 		zero = calloc(1, words_sz);
-		ret = zero ? copy_h2d(m->mem, zero, words_sz) : no_mem();
+		ret = zero ? mdl_copy_h2d(m->mem, zero, words_sz) : no_mem();
 		free(zero);
 	}
 	if (!ret && c.n)
-		ret = copy_h2d((char *)m->mem + words_sz, c.v, c.n * sizeof(*c.v));
+		ret = mdl_copy_h2d((char *)m->mem + words_sz, c.v, c.n * sizeof(*c.v));
 	free(c.v);
 	for (i = 0; i < m->ns && !ret; i++)
 		for (j = 0; j < m->st[i].nsteps; j++)
@@ -1102,7 +1122,7 @@ static aclError build(struct acl_model *m)
 	if (!ret)
 		ret = fill_tables(m);
 	for (struct mdl_cond *cd = m->conds; cd && !ret; cd = cd->next)
-		ret = copy_h2d((void *)(uintptr_t)word_va(m, cd->tword), cd->table,
+		ret = mdl_copy_h2d((void *)(uintptr_t)word_va(m, cd->tword), cd->table,
 			       cd->count * sizeof(*cd->table));
 	if (ret)
 		return ret;
@@ -1400,6 +1420,9 @@ static void model_free(struct acl_model *m)
 		free(g);
 	}
 	free(m->cbs);
+	for (j = 0; j < m->nowned; j++)
+		aclrtFree(m->owned[j]);
+	free(m->owned);
 	while (m->conds) {
 		struct mdl_cond *cd = m->conds;
 
@@ -1805,7 +1828,7 @@ aclError aclmdlRIAbort(aclmdlRI modelRI)
 	stream_uses_free(&pend);
 	if (!ret && m->words_sz) {
 		zero = calloc(1, m->words_sz);
-		ret = zero ? copy_h2d(m->mem, zero, m->words_sz) : no_mem();
+		ret = zero ? mdl_copy_h2d(m->mem, zero, m->words_sz) : no_mem();
 		free(zero);
 	}
 	acl_api_name = api;
@@ -2044,7 +2067,7 @@ aclError aclmdlRIUpdate(aclmdlRI modelRI)
 			it = &m->st[i].it[j];
 			if (it->kind != IT_CMD || !it->dirty)
 				continue;
-			ret = copy_h2d((char *)m->mem + m->words_sz + (size_t)it->at * sizeof(it->cmd),
+			ret = mdl_copy_h2d((char *)m->mem + m->words_sz + (size_t)it->at * sizeof(it->cmd),
 				       it->disabled ? &nop : &it->cmd, sizeof(it->cmd));
 			it->dirty = ret != ACL_SUCCESS;
 		}
@@ -2549,7 +2572,7 @@ aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
 	for (i = 0; i < g->count && !ret; i++) {
 		it = &m->st[g->si].it[g->first + i];
 		it->cmd = coll->st[0].it[i].cmd;
-		ret = copy_h2d((char *)m->mem + m->words_sz + (size_t)it->at * sizeof(it->cmd),
+		ret = mdl_copy_h2d((char *)m->mem + m->words_sz + (size_t)it->at * sizeof(it->cmd),
 			       it->disabled ? &nop : &it->cmd, sizeof(it->cmd));
 		it->dirty = false;
 	}
