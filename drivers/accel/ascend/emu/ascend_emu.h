@@ -444,10 +444,16 @@ bool ascend_emu_copy_try_now(struct ascend_emu *emu, u32 asid,
  *	unless a SWITCH or JUMP set it)
  * @steps: list commands fetched by this CALL
  * @seq: sequence number of the CALL
+ * @win_first: list index of @win[0]
+ * @win_n: commands in @win (0: none)
+ * @win: list commands read ahead in one access (a list does not change
+ *	while a CALL runs it, uAPI "Command lists")
  *
  * Used by the command processor thread, and by a job finishing the list
  * command handed off (the queue does not fetch while it runs).
  */
+#define ASCEND_EMU_CALL_WINDOW	16
+
 struct ascend_emu_call {
 	bool active;
 	u64 list;
@@ -456,6 +462,9 @@ struct ascend_emu_call {
 	u32 next;
 	u32 steps;
 	u64 seq;
+	u32 win_first;
+	u32 win_n;
+	struct ascend_cmd win[ASCEND_EMU_CALL_WINDOW];
 };
 
 struct ascend_emu_queue {

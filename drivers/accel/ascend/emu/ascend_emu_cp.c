@@ -27,8 +27,10 @@
  *
  * A CALL switches the queue's fetch from the ring to a command list in
  * device memory (struct ascend_emu_call): every list command is copied in
- * through the queue's MMU and runs exactly as a ring command would, under
- * the CALL's sequence number, which completes with the last of them.
+ * through the queue's MMU (ASCEND_EMU_CALL_WINDOW of them per access, read
+ * ahead: the translation of a 128-byte fetch was half of a short command's
+ * cost) and runs exactly as a ring command would, under the CALL's
+ * sequence number, which completes with the last of them.
  * SWITCH and JUMP only move the list's position; a step budget bounds
  * what one CALL may run.
  *
@@ -1004,11 +1006,13 @@ static u32 ascend_cp_call(struct ascend_emu_queue *q,
 	/* lists do not nest */
 	if (q->call.active)
 		return ASCEND_FAULT_BAD_COMMAND;
-	q->call = (struct ascend_emu_call){
-		.list = call->list,
-		.count = call->count,
-		.seq = seq,
-	};
+	q->call.list = call->list;
+	q->call.count = call->count;
+	q->call.seq = seq;
+	q->call.pc = 0;
+	q->call.next = 0;
+	q->call.steps = 0;
+	q->call.win_n = 0;	/* nothing of another list */
 	WRITE_ONCE(q->call.active, true);
 	return 0;
 }
@@ -1024,12 +1028,31 @@ static bool ascend_cp_call_fetch(struct ascend_emu_queue *q,
 {
 	struct ascend_emu_call *c = &q->call;
 	u64 addr = c->list + (u64)c->pc * sizeof(*cmd);
+	u32 n;
 	int ret;
 
 	if (++c->steps > ASCEND_CALL_MAX_STEPS) {
 		ascend_emu_queue_fault(q, ASCEND_FAULT_TIMEOUT, c->seq, addr,
 				       ASCEND_CMD_CALL);
 		return false;
+	}
+	if (c->pc - c->win_first < c->win_n) {
+		*cmd = c->win[c->pc - c->win_first];
+		c->next = c->pc + 1;
+		return true;
+	}
+	/*
+	 * Read ahead: one MMU access for the next few commands.  When that
+	 * does not translate, the command alone decides (its own fault).
+	 */
+	n = min_t(u32, c->count - c->pc, ASCEND_EMU_CALL_WINDOW);
+	c->win_n = 0;
+	if (n > 1 && !ascend_emu_vm_rw(q, addr, c->win, n * sizeof(*cmd), false)) {
+		c->win_first = c->pc;
+		c->win_n = n;
+		*cmd = c->win[0];
+		c->next = c->pc + 1;
+		return true;
 	}
 	ret = ascend_emu_vm_rw(q, addr, cmd, sizeof(*cmd), false);
 	if (ret) {
