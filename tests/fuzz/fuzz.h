@@ -24,7 +24,9 @@
 					 * UNMAP/PROTECT, IPC and PRIME of
 					 * physical allocations */
 #define FUZZ_F_CMDLIST	(1u << 8)	/* ring CALLs of hostile command lists in
-					 * our memory: SWITCH, JUMP, nesting */
+					 * our memory: SWITCH, JUMP, nesting
+					 * (a form of FUZZ_F_QUEUE's ring
+					 * commands: no operation of its own) */
 #define FUZZ_F_ALL	0x1ffu
 
 struct fuzz_opts {

@@ -210,6 +210,16 @@ static int long_form(int argc, char **argv)
 		o.seconds = 120;
 	if (!o.families)
 		o.families = FUZZ_F_ALL;
+	/*
+	 * Command lists are a form of ring command: alone they select no
+	 * operation, and every thread would spin without a call.
+	 */
+	if ((o.families & ~FUZZ_F_ALL) ||
+	    ((o.families & FUZZ_F_CMDLIST) && !(o.families & FUZZ_F_QUEUE))) {
+		fprintf(stderr, "%s: --families %#x: unknown bits, or %#x (command lists) without %#x (rings)\n",
+			argv[0], o.families, FUZZ_F_CMDLIST, FUZZ_F_QUEUE);
+		return 2;
+	}
 	printf("1..1\n# fuzz: seed %" PRIu64 ", %d s, %ld iterations/thread, %d procs x %d threads, families %#x\n",
 	       o.seed, o.seconds, o.iterations, o.procs, o.threads, o.families);
 	fflush(stdout);
