@@ -35,6 +35,13 @@
  * sections) and runs alone: an access that holds a backing page never
  * sees it freed.  The driver's own accesses by HBM address (its copies)
  * are over before it discards, under its address space's lock.
+ *
+ * Finding a backing page in the xarray was a third of a small copy's cost
+ * on an emulating host, so the pages found last are kept in a small cache
+ * (&ascend_emu.page_cache), each tagged with its index.  Only an access to
+ * a page puts it there, and a discard, which never overlaps an access to
+ * the pages it frees, takes them out before freeing them: a page in the
+ * cache is a live backing page of its tag.
  */
 #include <linux/debugfs.h>
 #include <linux/device.h>
@@ -137,20 +144,50 @@ static struct xarray *ascend_emu_store(struct ascend_emu *emu,
 	return &emu->table_pages;
 }
 
-/* The backing page of HBM page @idx; with @alloc, create it if missing. */
+static struct page **ascend_emu_cache_slot(struct ascend_emu *emu,
+					   unsigned long idx)
+{
+	return &emu->page_cache[idx % ASCEND_EMU_PAGE_CACHE];
+}
+
+/* Empty the cache slot of @page (device page @idx) before it is freed. */
+static void ascend_emu_cache_drop(struct ascend_emu *emu, unsigned long idx,
+				  struct page *page)
+{
+	cmpxchg(ascend_emu_cache_slot(emu, idx), page, NULL);
+}
+
+/*
+ * The backing page of device page @idx (HBM, then page-table memory);
+ * with @alloc, create it if missing.
+ */
 static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
 				    bool alloc)
 {
-	struct xarray *xa = ascend_emu_store(emu, &idx);
+	struct page **slot = ascend_emu_cache_slot(emu, idx);
+	unsigned long tag = idx;
+	struct xarray *xa;
 	struct page *page, *old;
 
-	page = xa_load(xa, idx);
-	if (page || !alloc)
+	/* pairs with the release below: the tag was written before */
+	page = smp_load_acquire(slot);
+	if (page && page_private(page) == tag)
 		return page;
+
+	xa = ascend_emu_store(emu, &idx);
+	page = xa_load(xa, idx);
+	if (page) {
+		/* its tag is visible to whoever finds it in the slot */
+		smp_store_release(slot, page);
+		return page;
+	}
+	if (!alloc)
+		return NULL;
 
 	page = ascend_emu_alloc_backing(emu);
 	if (!page)
 		return ERR_PTR(-ENOMEM);
+	set_page_private(page, tag);	/* published by xa_cmpxchg() */
 
 	old = xa_cmpxchg(xa, idx, NULL, page,
 			 GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
@@ -161,6 +198,8 @@ static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
 			return ERR_PTR(xa_err(old));
 		return old;
 	}
+	/* as above: the tag before the page */
+	smp_store_release(slot, page);
 	return page;
 }
 
@@ -478,6 +517,7 @@ void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len)
 		last = first + ((n - 1) >> PAGE_SHIFT);
 		xa_for_each_range(xa, idx, page, first, last) {
 			xa_erase(xa, idx);
+			ascend_emu_cache_drop(emu, page_private(page), page);
 			ascend_emu_free_backing(emu, page);
 			cond_resched();
 		}
@@ -491,6 +531,7 @@ void ascend_emu_hbm_release(struct ascend_emu *emu)
 	struct page *page;
 	unsigned long idx;
 
+	memset(emu->page_cache, 0, sizeof(emu->page_cache));
 	xa_for_each(&emu->hbm_pages, idx, page)
 		ascend_emu_free_backing(emu, page);
 	xa_destroy(&emu->hbm_pages);

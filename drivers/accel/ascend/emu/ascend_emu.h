@@ -76,6 +76,9 @@ struct ascend_emu_config {
  * @table_pages: the same for the page-table memory above the HBM, indexed
  *	from its start (a separate index: the HBM's stays shallow)
  * @store_pages: pages of @hbm_pages and @table_pages the device may hold
+ * @page_cache: backing pages found last, slot = device page index modulo
+ *	%ASCEND_EMU_PAGE_CACHE, each tagged with its index (page_private());
+ *	a discard empties the slots of the pages it frees (ascend_emu.c)
  * @backed: pages they hold now (atomic, no lock)
  * @dma: DMA engine state (ascend_emu_dma.c), while up
  * @cp: command processor state (ascend_emu_cp.c), while up
@@ -102,6 +105,8 @@ struct ascend_emu {
 	struct xarray hbm_pages;
 	struct xarray table_pages;
 	unsigned long store_pages;
+#define ASCEND_EMU_PAGE_CACHE	64
+	struct page *page_cache[ASCEND_EMU_PAGE_CACHE];
 	atomic_long_t backed;
 	struct ascend_emu_dma *dma;
 	struct ascend_emu_cp *cp;

@@ -248,7 +248,10 @@ static int ascend_emu_dma_xlate(struct ascend_emu *emu,
 	return ret;
 }
 
-/* Does all of [va, va + len) translate?  Checked before any byte moves. */
+/*
+ * Does all of [va, va + len) translate?  Checked before any byte moves,
+ * inside the caller's access section.
+ */
 static int ascend_emu_dma_check(struct ascend_emu *emu,
 				struct ascend_dma_job *job, u64 va, u64 len,
 				bool write, u64 *fault)
@@ -394,7 +397,9 @@ static int ascend_emu_dma_fill_va(struct ascend_emu *emu,
 	u64 done = 0;
 	int ret;
 
+	ascend_emu_smmu_access_begin();
 	ret = ascend_emu_dma_check(emu, job, dst, len, true, fault);
+	ascend_emu_smmu_access_end();
 	while (!ret && done < len) {
 		struct ascend_dma_span d;
 		u64 n;
@@ -506,8 +511,10 @@ static int ascend_emu_dma_reduce(struct ascend_emu *emu,
 	    d->dst_as != ASCEND_AS_VA || d->src_as != ASCEND_AS_VA ||
 	    ((d->dst | d->src | d->len) & (es - 1)))
 		return -EIO;
+	ascend_emu_smmu_access_begin();
 	ret = ascend_emu_dma_check(emu, job, d->src, d->len, false, fault) ?:
 	      ascend_emu_dma_check(emu, job, d->dst, d->len, true, fault);
+	ascend_emu_smmu_access_end();
 	if (ret)
 		return ret;
 	buf = kvmalloc(2 * ASCEND_EMU_REDUCE_CHUNK, GFP_KERNEL);

@@ -19,7 +19,10 @@
  * TLB, not this one).  Entries are replaced round robin.  A walk runs
  * without the lock; its result is installed only if no invalidation
  * happened meanwhile (@gen), so an invalidation is never undone by a walk
- * that started before it.
+ * that started before it.  A lookup takes no lock: it reads the entries
+ * under @seq and tries again when an insert or a flush ran meanwhile
+ * (every access translates, and a lock pair per translation was a fifth
+ * of a small copy's cost).
  *
  * An invalidation also waits for the accesses in flight: every access by
  * VA (a step of a DMA transfer, a command processor or AI-core access) is
@@ -34,6 +37,7 @@
  * never nested), written -- taken and let go at once -- by invalidations.
  */
 #include <linux/rwsem.h>
+#include <linux/seqlock.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/xarray.h>
@@ -78,19 +82,24 @@ struct ascend_emu_mmu_ctx {
  * struct ascend_emu_smmu - the SMMU of one emulated NPU
  * @emu: the device
  * @ctx: ASID -> &struct ascend_emu_mmu_ctx
- * @lock: protects the contents of the @ctx entries, @tlb, @gen, @next and
- *	@mru (entries are added to @ctx before and removed under it)
+ * @lock: protects the contents of the @ctx entries, @tlb, @gen, @used and
+ *	@next against each other's writers (entries are added to @ctx before
+ *	and removed under it)
+ * @seq: written with @lock around every change of @tlb and @used, for the
+ *	lookups, which take no lock
  * @gen: bumped by every invalidation
  * @used: bit i set: @tlb[i] is in use
  * @next: the TLB entry replaced next
  * @mru: the TLB entries that hit last, most recent first (looked at first:
- *	a copy alternates between its two sides)
+ *	a copy alternates between its two sides); a hint, written by lookups
+ *	without the lock
  * @tlb: the TLB
  */
 struct ascend_emu_smmu {
 	struct ascend_emu *emu;
 	struct xarray ctx;
-	spinlock_t lock;	/* ctx contents, tlb, gen, next, mru */
+	spinlock_t lock;	/* ctx contents, tlb, gen, used, next */
+	seqcount_spinlock_t seq;
 	u64 gen;
 	unsigned long used;
 	unsigned int next;
@@ -137,6 +146,7 @@ int ascend_emu_smmu_init(struct ascend_emu *emu)
 	smmu->emu = emu;
 	xa_init(&smmu->ctx);
 	spin_lock_init(&smmu->lock);
+	seqcount_spinlock_init(&smmu->seq, &smmu->lock);
 	emu->smmu = smmu;
 	return 0;
 }
@@ -163,6 +173,7 @@ static void ascend_emu_tlb_flush_locked(struct ascend_emu_smmu *smmu, u32 asid,
 	u64 end = len > U64_MAX - va ? U64_MAX : va + len;
 	unsigned int i;
 
+	write_seqcount_begin(&smmu->seq);
 	for_each_set_bit(i, &smmu->used, ASCEND_EMU_TLB_SIZE) {
 		struct ascend_emu_tlb_entry *e = &smmu->tlb[i];
 
@@ -172,6 +183,7 @@ static void ascend_emu_tlb_flush_locked(struct ascend_emu_smmu *smmu, u32 asid,
 			__clear_bit(i, &smmu->used);
 		}
 	}
+	write_seqcount_end(&smmu->seq);
 	smmu->gen++;
 }
 
@@ -263,32 +275,48 @@ u32 ascend_emu_smmu_overflow_get(struct ascend_emu *emu, u32 asid, bool clear)
 	return v;
 }
 
-/* A TLB entry holding @va for @asid, copied to @out; @lock held. */
+/*
+ * The TLB entry holding @va for @asid, or -1; copied to @out.  Inside a
+ * read section of @seq: what it reads may be torn, and is then not used.
+ */
+static int ascend_emu_tlb_find(struct ascend_emu_smmu *smmu, u32 asid, u64 va,
+			       struct ascend_emu_tlb_entry *out)
+{
+	unsigned long used = READ_ONCE(smmu->used);
+	unsigned int i, k;
+
+	for (k = 0; k < ARRAY_SIZE(smmu->mru); k++) {
+		i = READ_ONCE(smmu->mru[k]) % ASCEND_EMU_TLB_SIZE;
+		*out = smmu->tlb[i];
+		if (out->len && out->asid == asid && va - out->va < out->len)
+			return i;
+	}
+	for_each_set_bit(i, &used, ASCEND_EMU_TLB_SIZE) {
+		*out = smmu->tlb[i];
+		if (out->len && out->asid == asid && va - out->va < out->len)
+			return i;
+	}
+	return -1;
+}
+
+/* A TLB entry holding @va for @asid, copied to @out; no lock needed. */
 static bool ascend_emu_tlb_lookup(struct ascend_emu_smmu *smmu, u32 asid,
 				  u64 va, struct ascend_emu_tlb_entry *out)
 {
-	const struct ascend_emu_tlb_entry *e;
-	unsigned int i;
+	unsigned int seq;
+	int i;
 
-	for (i = 0; i < ARRAY_SIZE(smmu->mru); i++) {
-		e = &smmu->tlb[smmu->mru[i]];
-		if (e->len && e->asid == asid && va - e->va < e->len) {
-			if (i)
-				swap(smmu->mru[0], smmu->mru[1]);
-			*out = *e;
-			return true;
-		}
+	do {
+		seq = read_seqcount_begin(&smmu->seq);
+		i = ascend_emu_tlb_find(smmu, asid, va, out);
+	} while (read_seqcount_retry(&smmu->seq, seq));
+	if (i < 0)
+		return false;
+	if (READ_ONCE(smmu->mru[0]) != i) {
+		WRITE_ONCE(smmu->mru[1], READ_ONCE(smmu->mru[0]));
+		WRITE_ONCE(smmu->mru[0], i);
 	}
-	for_each_set_bit(i, &smmu->used, ASCEND_EMU_TLB_SIZE) {
-		e = &smmu->tlb[i];
-		if (e->asid == asid && va - e->va < e->len) {
-			smmu->mru[1] = smmu->mru[0];
-			smmu->mru[0] = i;
-			*out = *e;
-			return true;
-		}
-	}
-	return false;
+	return true;
 }
 
 static void ascend_emu_tlb_insert(struct ascend_emu_smmu *smmu,
@@ -299,11 +327,13 @@ static void ascend_emu_tlb_insert(struct ascend_emu_smmu *smmu,
 
 	spin_lock(&smmu->lock);
 	if (smmu->gen == gen) {
+		write_seqcount_begin(&smmu->seq);
 		for (i = 0; i < n; i++) {
 			smmu->tlb[smmu->next] = e[i];
 			__set_bit(smmu->next, &smmu->used);
 			smmu->next = (smmu->next + 1) % ASCEND_EMU_TLB_SIZE;
 		}
+		write_seqcount_end(&smmu->seq);
 	}
 	spin_unlock(&smmu->lock);
 }
@@ -449,11 +479,9 @@ int ascend_emu_smmu_xlate(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
 
 	if (!len || !asid)
 		return -EFAULT;
-	spin_lock(&smmu->lock);
-	if (ascend_emu_tlb_lookup(smmu, asid, va, &e[0])) {
-		spin_unlock(&smmu->lock);
+	if (ascend_emu_tlb_lookup(smmu, asid, va, &e[0]))
 		goto found;
-	}
+	spin_lock(&smmu->lock);
 	ctx = xa_load(&smmu->ctx, asid);
 	root = ctx ? ctx->root : 0;
 	ptab = ctx ? ctx->peers : 0;
@@ -478,8 +506,9 @@ found:
 	return 0;
 }
 
-int ascend_emu_smmu_check(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
-			  bool write, bool peers, u64 *fault)
+/* ascend_emu_smmu_check() inside the caller's access section */
+static int ascend_emu_smmu_check_in(struct ascend_emu *emu, u32 asid, u64 va,
+				    u64 len, bool write, bool peers, u64 *fault)
 {
 	struct ascend_dma_span s;
 	int ret;
@@ -496,6 +525,18 @@ int ascend_emu_smmu_check(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
 	return 0;
 }
 
+int ascend_emu_smmu_check(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
+			  bool write, bool peers, u64 *fault)
+{
+	int ret;
+
+	/* a walk reads page-table memory: never beside its discard */
+	ascend_emu_smmu_access_begin();
+	ret = ascend_emu_smmu_check_in(emu, asid, va, len, write, peers, fault);
+	ascend_emu_smmu_access_end();
+	return ret;
+}
+
 int ascend_emu_smmu_rw(struct ascend_emu *emu, u32 asid, u64 va, void *buf,
 		       size_t len, bool write, bool peers)
 {
@@ -507,7 +548,8 @@ int ascend_emu_smmu_rw(struct ascend_emu *emu, u32 asid, u64 va, void *buf,
 		return -EINVAL;
 	ascend_emu_smmu_access_begin();
 	/* the whole range is checked before any byte moves */
-	ret = ascend_emu_smmu_check(emu, asid, va, len, write, peers, &fault);
+	ret = ascend_emu_smmu_check_in(emu, asid, va, len, write, peers,
+				       &fault);
 	while (!ret && len) {
 		ret = ascend_emu_smmu_xlate(emu, asid, va, len, write, peers,
 					    &s);
