@@ -275,9 +275,16 @@ u32 ascend_emu_smmu_overflow_get(struct ascend_emu *emu, u32 asid, bool clear)
 	return v;
 }
 
+static bool ascend_emu_tlb_hit(const struct ascend_emu_tlb_entry *e, u32 asid,
+			       u64 va)
+{
+	return e->len && e->asid == asid && va - e->va < e->len;
+}
+
 /*
  * The TLB entry holding @va for @asid, or -1; copied to @out.  Inside a
  * read section of @seq: what it reads may be torn, and is then not used.
+ * Entries are compared where they lie, and only a hit is copied.
  */
 static int ascend_emu_tlb_find(struct ascend_emu_smmu *smmu, u32 asid, u64 va,
 			       struct ascend_emu_tlb_entry *out)
@@ -287,16 +294,16 @@ static int ascend_emu_tlb_find(struct ascend_emu_smmu *smmu, u32 asid, u64 va,
 
 	for (k = 0; k < ARRAY_SIZE(smmu->mru); k++) {
 		i = READ_ONCE(smmu->mru[k]) % ASCEND_EMU_TLB_SIZE;
-		*out = smmu->tlb[i];
-		if (out->len && out->asid == asid && va - out->va < out->len)
-			return i;
+		if (ascend_emu_tlb_hit(&smmu->tlb[i], asid, va))
+			goto hit;
 	}
-	for_each_set_bit(i, &used, ASCEND_EMU_TLB_SIZE) {
-		*out = smmu->tlb[i];
-		if (out->len && out->asid == asid && va - out->va < out->len)
-			return i;
-	}
+	for_each_set_bit(i, &used, ASCEND_EMU_TLB_SIZE)
+		if (ascend_emu_tlb_hit(&smmu->tlb[i], asid, va))
+			goto hit;
 	return -1;
+hit:
+	*out = smmu->tlb[i];
+	return i;
 }
 
 /* A TLB entry holding @va for @asid, copied to @out; no lock needed. */
@@ -468,8 +475,15 @@ static int ascend_emu_smmu_walk_peers(struct ascend_emu *emu, u64 peers,
 	return -EFAULT;
 }
 
-int ascend_emu_smmu_xlate(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
-			  bool write, bool peers, struct ascend_dma_span *span)
+/*
+ * A TLB miss: walk the tables (or the peer windows) into @hit, installing
+ * what the walk read.  Apart from the hit path, because its burst of
+ * entries is a large stack array, zeroed on every call by a kernel built
+ * to initialise its stack.
+ */
+static noinline int ascend_emu_smmu_miss(struct ascend_emu *emu, u32 asid,
+					 u64 va, u64 len, bool peers,
+					 struct ascend_emu_tlb_entry *hit)
 {
 	struct ascend_emu_tlb_entry e[ASCEND_EMU_SMMU_BURST];
 	struct ascend_emu_smmu *smmu = emu->smmu;
@@ -477,10 +491,6 @@ int ascend_emu_smmu_xlate(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
 	u64 root, ptab, gen;
 	int n;
 
-	if (!len || !asid)
-		return -EFAULT;
-	if (ascend_emu_tlb_lookup(smmu, asid, va, &e[0]))
-		goto found;
 	spin_lock(&smmu->lock);
 	ctx = xa_load(&smmu->ctx, asid);
 	root = ctx ? ctx->root : 0;
@@ -497,12 +507,28 @@ int ascend_emu_smmu_xlate(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
 		n = ascend_emu_smmu_walk_peers(emu, ptab, asid, va, len, e);
 	if (n < 0)
 		return n;
-found:
-	if (write && !e[0].write)
+	*hit = e[0];
+	return 0;
+}
+
+int ascend_emu_smmu_xlate(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
+			  bool write, bool peers, struct ascend_dma_span *span)
+{
+	struct ascend_emu_tlb_entry e;
+	int ret;
+
+	if (!len || !asid)
 		return -EFAULT;
-	span->addr = e[0].out + (va - e[0].va);
-	span->len = min(len, e[0].len - (va - e[0].va));
-	span->as = e[0].as;
+	if (!ascend_emu_tlb_lookup(emu->smmu, asid, va, &e)) {
+		ret = ascend_emu_smmu_miss(emu, asid, va, len, peers, &e);
+		if (ret)
+			return ret;
+	}
+	if (write && !e.write)
+		return -EFAULT;
+	span->addr = e.out + (va - e.va);
+	span->len = min(len, e.len - (va - e.va));
+	span->as = e.as;
 	return 0;
 }
 
