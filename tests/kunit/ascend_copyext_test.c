@@ -291,7 +291,7 @@ static struct cx_emu *cx_emu_new(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, c->emu);
 	c->adev->hbm.size = CX_HBM;
 	c->adev->num_dma_engines = CX_ENGINES;
-	ascend_emu_setup(c->emu, 0, &cx_cfg);
+	KUNIT_ASSERT_EQ(test, ascend_emu_setup(c->emu, 0, &cx_cfg), 0);
 	KUNIT_ASSERT_EQ(test, ascend_emu_dma_init(c->emu, CX_ENGINES), 0);
 	return c;
 }

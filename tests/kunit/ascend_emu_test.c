@@ -39,7 +39,7 @@ static int emu_test_init(struct kunit *test)
 	ctx->emu = kunit_kzalloc(test, sizeof(*ctx->emu), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->emu);
 
-	ascend_emu_setup(ctx->emu, 0, &emu_cfg);
+	KUNIT_ASSERT_EQ(test, ascend_emu_setup(ctx->emu, 0, &emu_cfg), 0);
 	KUNIT_ASSERT_EQ(test, ascend_emu_dma_init(ctx->emu, EMU_ENGINES), 0);
 
 	test->priv = ctx;
@@ -150,6 +150,48 @@ static void emu_hbm_discard(struct kunit *test)
 }
 
 /*
+ * The presence bitmap follows the backing: a write sets a page's bit, a
+ * discard clears it, and a page written again after its discard reads
+ * what was written (in HBM and in the page-table memory above it).
+ */
+static void emu_hbm_present(struct kunit *test)
+{
+	struct emu_ctx *ctx = test->priv;
+	struct ascend_hw_device *hw = &ctx->emu->hw;
+	const u64 addrs[] = { 0x7000, EMU_HBM_SIZE + 0x3000 };
+	u32 v = 0x5a5aa5a5, r;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(addrs); i++) {
+		unsigned long bit = addrs[i] >> PAGE_SHIFT;
+
+		r = 1;
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(hw, addrs[i], &r, 4,
+							false), 0);
+		KUNIT_EXPECT_EQ(test, r, 0U);
+		KUNIT_EXPECT_FALSE(test, test_bit(bit, ctx->emu->present));
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(hw, addrs[i], &v, 4,
+							true), 0);
+		KUNIT_EXPECT_TRUE(test, test_bit(bit, ctx->emu->present));
+
+		ascend_emu_hbm_discard(ctx->emu, addrs[i], PAGE_SIZE);
+		KUNIT_EXPECT_FALSE(test, test_bit(bit, ctx->emu->present));
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(hw, addrs[i], &r, 4,
+							false), 0);
+		KUNIT_EXPECT_EQ(test, r, 0U);
+
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(hw, addrs[i], &v, 4,
+							true), 0);
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(hw, addrs[i], &r, 4,
+							false), 0);
+		KUNIT_EXPECT_EQ(test, r, v);
+	}
+	/* one page in HBM, one in the page-table memory: both backed */
+	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 1UL);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&ctx->emu->backed), 2L);
+}
+
+/*
  * A device holds at most its store of written pages: the next new page
  * fails with -ENOMEM (a written page is rewritten freely), and a discard
  * gives the room back.
@@ -166,7 +208,7 @@ static void emu_hbm_store(struct kunit *test)
 	u32 v = 0x600dcafe, r = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, emu);
-	ascend_emu_setup(emu, 1, &small);
+	KUNIT_ASSERT_EQ(test, ascend_emu_setup(emu, 1, &small), 0);
 	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(&emu->hw, 0, &v, 4, true), 0);
 	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(&emu->hw, SZ_1M, &v, 4, true), 0);
 	KUNIT_EXPECT_EQ(test, ascend_emu_hbm_rw(&emu->hw, SZ_2M, &v, 4, true),
@@ -804,6 +846,7 @@ static void emu_queue_context(struct kunit *test)
 static struct kunit_case ascend_emu_test_cases[] = {
 	KUNIT_CASE(emu_hbm_lazy),
 	KUNIT_CASE(emu_hbm_discard),
+	KUNIT_CASE(emu_hbm_present),
 	KUNIT_CASE(emu_hbm_store),
 	KUNIT_CASE(emu_dma_many_descs),
 	KUNIT_CASE(emu_dma_zero_source),

@@ -335,7 +335,7 @@ static void host_emu_dma_sys(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, emu);
 	back = kunit_kzalloc(test, 3000, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, back);
-	ascend_emu_setup(emu, 0, &cfg);
+	KUNIT_ASSERT_EQ(test, ascend_emu_setup(emu, 0, &cfg), 0);
 	KUNIT_ASSERT_EQ(test, ascend_emu_dma_init(emu, 2), 0);
 
 	p0 = page_to_phys(pages[0]);

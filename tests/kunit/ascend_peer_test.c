@@ -204,7 +204,7 @@ static void peer_emu_init(struct kunit *test, struct peer_emu *d,
 		.num_ai_cores = 1,
 	};
 
-	ascend_emu_setup(&d->emu, index, &cfg);
+	KUNIT_ASSERT_EQ(test, ascend_emu_setup(&d->emu, index, &cfg), 0);
 	KUNIT_ASSERT_EQ(test, ascend_emu_dma_init(&d->emu, 2), 0);
 	/* its peers find it, as after the device's init */
 	ascend_emu_set_up(&d->emu, true);

@@ -44,7 +44,7 @@ static void pt_dev_init(struct kunit *test, struct pt_dev *d,
 		.num_ai_cores = 1,
 	};
 
-	ascend_emu_setup(&d->emu, index, &cfg);
+	KUNIT_ASSERT_EQ(test, ascend_emu_setup(&d->emu, index, &cfg), 0);
 	d->adev.index = index;
 	d->adev.hbm.size = PT_HBM;
 	d->adev.hw = &d->emu.hw;

@@ -42,6 +42,14 @@
  * a page puts it there, and a discard, which never overlaps an access to
  * the pages it frees, takes them out before freeing them: a page in the
  * cache is a live backing page of its tag.
+ *
+ * Most of a graph's or a benchmark's memory is never written, and a lookup
+ * that finds nothing walked the xarray to its bottom each time.  A presence
+ * bitmap (&ascend_emu.present, one bit per device page) answers that at
+ * once: a writer sets the page's bit before it publishes the page, and only
+ * a discard, which runs alone, clears it after taking the page out.  A
+ * clear bit is therefore a page that does not exist; a set bit sends the
+ * lookup to the xarray.
  */
 #include <linux/debugfs.h>
 #include <linux/device.h>
@@ -165,6 +173,7 @@ static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
 				    bool alloc)
 {
 	struct page **slot = ascend_emu_cache_slot(emu, idx);
+	unsigned long *present = emu->present;
 	unsigned long tag = idx;
 	struct xarray *xa;
 	struct page *page, *old;
@@ -173,6 +182,9 @@ static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
 	page = smp_load_acquire(slot);
 	if (page && page_private(page) == tag)
 		return page;
+	/* never written (or discarded since): no page to look for */
+	if (present && !alloc && !test_bit(tag, present))
+		return NULL;
 
 	xa = ascend_emu_store(emu, &idx);
 	page = xa_load(xa, idx);
@@ -188,6 +200,9 @@ static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
 	if (!page)
 		return ERR_PTR(-ENOMEM);
 	set_page_private(page, tag);	/* published by xa_cmpxchg() */
+	/* before the page is found: a reader that misses the bit misses it */
+	if (present)
+		set_bit(tag, present);
 
 	old = xa_cmpxchg(xa, idx, NULL, page,
 			 GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
@@ -521,9 +536,28 @@ void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len)
 			ascend_emu_free_backing(emu, page);
 			cond_resched();
 		}
+		/* alone (see the top): no writer sets a bit meanwhile */
+		if (emu->present)
+			bitmap_clear(emu->present, addr >> PAGE_SHIFT,
+				     n >> PAGE_SHIFT);
 		addr += n;
 		len -= n;
 	}
+}
+
+/* Bits of the presence bitmap: every page of HBM and page-table memory. */
+static unsigned long ascend_emu_pages(const struct ascend_emu *emu)
+{
+	return (emu->hbm_size + ascend_mmu_table_mem_size(emu->hbm_size)) >>
+	       PAGE_SHIFT;
+}
+
+/* The presence bitmap, while the device is down (setup, init). */
+static int ascend_emu_present_alloc(struct ascend_emu *emu)
+{
+	if (!emu->present)
+		emu->present = bitmap_zalloc(ascend_emu_pages(emu), GFP_KERNEL);
+	return emu->present ? 0 : -ENOMEM;
 }
 
 void ascend_emu_hbm_release(struct ascend_emu *emu)
@@ -531,6 +565,9 @@ void ascend_emu_hbm_release(struct ascend_emu *emu)
 	struct page *page;
 	unsigned long idx;
 
+	/* no access runs: the next init allocates it again */
+	bitmap_free(emu->present);
+	emu->present = NULL;
 	memset(emu->page_cache, 0, sizeof(emu->page_cache));
 	xa_for_each(&emu->hbm_pages, idx, page)
 		ascend_emu_free_backing(emu, page);
@@ -546,6 +583,11 @@ static int ascend_emu_init(struct ascend_hw_device *hw)
 {
 	struct ascend_emu *emu = to_ascend_emu(hw);
 	int ret;
+
+	/* a device brought up again after fini: its memory is empty */
+	ret = ascend_emu_present_alloc(emu);
+	if (ret)
+		return ret;
 
 	ret = ascend_emu_smmu_init(emu);
 	if (ret)
@@ -631,8 +673,8 @@ static const struct ascend_hw_ops ascend_emu_ops = {
 	.set_event_notify = ascend_emu_set_event_notify,
 };
 
-void ascend_emu_setup(struct ascend_emu *emu, unsigned int index,
-		      const struct ascend_emu_config *cfg)
+int ascend_emu_setup(struct ascend_emu *emu, unsigned int index,
+		     const struct ascend_emu_config *cfg)
 {
 	emu->hw.ops = &ascend_emu_ops;
 	emu->index = index;
@@ -649,6 +691,7 @@ void ascend_emu_setup(struct ascend_emu *emu, unsigned int index,
 	spin_lock_init(&emu->event_lock);
 	atomic_set(&emu->fail_dma_xfer, 0);
 	atomic_set(&emu->injected_dma_xfer, 0);
+	return ascend_emu_present_alloc(emu);
 }
 
 struct ascend_emu *ascend_emu_create(struct device *dev, unsigned int index,
@@ -660,7 +703,10 @@ struct ascend_emu *ascend_emu_create(struct device *dev, unsigned int index,
 	emu = kzalloc(sizeof(*emu), GFP_KERNEL);
 	if (!emu)
 		return NULL;
-	ascend_emu_setup(emu, index, cfg);
+	if (ascend_emu_setup(emu, index, cfg)) {
+		kfree(emu);
+		return NULL;
+	}
 	emu->dev = dev;
 	emu->irq = irq;
 	if (!IS_ERR_OR_NULL(debugfs)) {

@@ -79,6 +79,10 @@ struct ascend_emu_config {
  * @page_cache: backing pages found last, slot = device page index modulo
  *	%ASCEND_EMU_PAGE_CACHE, each tagged with its index (page_private());
  *	a discard empties the slots of the pages it frees (ascend_emu.c)
+ * @present: one bit per device page (HBM, then page-table memory): clear
+ *	when the page has no backing (never written, or discarded); set by a
+ *	writer before it publishes the page, cleared only by a discard
+ *	(ascend_emu.c).  Allocated by setup and init, freed by hbm_release.
  * @backed: pages they hold now (atomic, no lock)
  * @dma: DMA engine state (ascend_emu_dma.c), while up
  * @cp: command processor state (ascend_emu_cp.c), while up
@@ -107,6 +111,7 @@ struct ascend_emu {
 	unsigned long store_pages;
 #define ASCEND_EMU_PAGE_CACHE	64
 	struct page *page_cache[ASCEND_EMU_PAGE_CACHE];
+	unsigned long *present;
 	atomic_long_t backed;
 	struct ascend_emu_dma *dma;
 	struct ascend_emu_cp *cp;
@@ -139,14 +144,15 @@ static inline bool ascend_emu_fail_xfer(struct ascend_emu *emu)
  * ascend_emu.c: a device's state.  create: allocate NPU @index of @cfg,
  * for platform device @dev (its parent until then), interrupt @irq, with
  * its debugfs files under @debugfs (may be NULL); destroy frees it, after
- * the device is gone.  setup initialises @emu in place (KUnit; no debugfs).
+ * the device is gone.  setup initialises @emu in place (KUnit; no debugfs),
+ * 0 or -ENOMEM; hbm_release frees what it allocated.
  */
 struct ascend_emu *ascend_emu_create(struct device *dev, unsigned int index,
 				     const struct ascend_emu_config *cfg,
 				     struct dentry *debugfs, unsigned int irq);
 void ascend_emu_destroy(struct ascend_emu *emu);
-void ascend_emu_setup(struct ascend_emu *emu, unsigned int index,
-		      const struct ascend_emu_config *cfg);
+int ascend_emu_setup(struct ascend_emu *emu, unsigned int index,
+		     const struct ascend_emu_config *cfg);
 
 /* ascend_emu.c: HBM backing store, byte access and page-wise helpers */
 int ascend_emu_hbm_rw(struct ascend_hw_device *hw, u64 addr, void *buf,
