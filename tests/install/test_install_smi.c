@@ -551,10 +551,12 @@ TEST(views_queues_engines_faults)
 		       strstr(qv->items[i]->str, " running ");
 	CHECK(own >= 1);
 	REQUIRE(ev && ev->type == J_ARR);
-	/* a header, then one line per engine */
-	CHECK_EQ(ev->n, (int)jnum(d0, "dma_engines") + 1);
-	CHECK(ev->n >= 2 && ev->items[1]->type == J_STR &&
+	/* a header, one line per engine, the command processor's mover */
+	CHECK_EQ(ev->n, (int)jnum(d0, "dma_engines") + 2);
+	CHECK(ev->n >= 3 && ev->items[1]->type == J_STR &&
 	      !strncmp(ev->items[1]->str, "     0 ", 7));
+	CHECK(ev->n >= 3 && ev->items[ev->n - 1]->type == J_STR &&
+	      !strncmp(ev->items[ev->n - 1]->str, "    cp ", 7));
 	REQUIRE(fv && fv->type == J_ARR && fv->n >= 2);
 	CHECK(fv->items[0]->type == J_STR &&
 	      !strncmp(fv->items[0]->str, "faults: ", 8));

@@ -622,6 +622,86 @@ static void cx_device_copies(struct kunit *test)
 }
 
 /*
+ * A small COPY or FILL is moved by the command processor itself, beside
+ * the engines' rings (ascend_emu_copy_try_now()): the bytes arrive, the
+ * cp counters count it and no engine does; a copy that does not translate
+ * in one piece takes the full path and reports its MMU fault with nothing
+ * moved; injected transfer failures apply to it as to the engines.
+ */
+static void cx_direct_copies(struct kunit *test)
+{
+	struct cx_emu *c = cx_emu_new(test);
+	struct ascend_dma_engine_info before, after;
+	struct ascend_emu_dma_ring_state ring0, ring1;
+	const u64 end = CX_HBM / 2;	/* the mapping's end, in HBM */
+	struct ascend_cmd cmd = {};
+	u8 src[64], out[64], zero[64] = {};
+	u64 fault = 0;
+	u32 code = ~0U;
+	unsigned int i;
+
+	cx_emu_map(test, c);
+	for (i = 0; i < sizeof(src); i++)
+		src[i] = 0xc0 + i;
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0x1000, src,
+						sizeof(src), true), 0);
+	ascend_emu_dma_direct_info(c->emu, &before);
+	KUNIT_ASSERT_EQ(test, ascend_emu_dma_ring_state(c->emu, 0, &ring0), 0);
+
+	cmd.opcode = ASCEND_CMD_COPY;
+	cmd.copy.dst = CX_VA + 0x2010;
+	cmd.copy.src = CX_VA + 0x1000;
+	cmd.copy.size = sizeof(src);
+	KUNIT_ASSERT_TRUE(test, ascend_emu_copy_try_now(c->emu, c->mmu.asid,
+							&cmd, &code, &fault));
+	KUNIT_EXPECT_EQ(test, code, ASCEND_FAULT_NONE);
+	cx_hbm_expect(test, c, 0x2010, src, sizeof(src), out);
+	ascend_emu_dma_direct_info(c->emu, &after);
+	KUNIT_EXPECT_EQ(test, after.descs_done, before.descs_done + 1);
+	KUNIT_EXPECT_EQ(test, after.bytes_done, before.bytes_done + sizeof(src));
+	KUNIT_ASSERT_EQ(test, ascend_emu_dma_ring_state(c->emu, 0, &ring1), 0);
+	KUNIT_EXPECT_EQ(test, ring1.executed, ring0.executed);
+
+	/* the destination runs past the mapping: its start is reported */
+	cmd.copy.dst = CX_VA + end - 32;
+	KUNIT_ASSERT_TRUE(test, ascend_emu_copy_try_now(c->emu, c->mmu.asid,
+							&cmd, &code, &fault));
+	KUNIT_EXPECT_EQ(test, code, ASCEND_FAULT_MMU);
+	KUNIT_EXPECT_EQ(test, fault, CX_VA + end - 32);
+	cx_hbm_expect(test, c, end - 32, zero, 32, out);
+
+	/* an injected failure of the transfer */
+	atomic_set(&c->emu->fail_dma_xfer, 1);
+	cmd.copy.dst = CX_VA + 0x3000;
+	KUNIT_ASSERT_TRUE(test, ascend_emu_copy_try_now(c->emu, c->mmu.asid,
+							&cmd, &code, &fault));
+	KUNIT_EXPECT_EQ(test, code, ASCEND_FAULT_DMA);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->emu->injected_dma_xfer), 1);
+
+	/* a FILL, through a descriptor */
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.opcode = ASCEND_CMD_FILL;
+	cmd.fill.dst = CX_VA + 0x4000;
+	cmd.fill.size = sizeof(out);
+	cmd.fill.pattern = 0x5a;
+	cmd.fill.pattern_size = 1;
+	ascend_emu_dma_direct_info(c->emu, &before);
+	KUNIT_ASSERT_TRUE(test, ascend_emu_copy_try_now(c->emu, c->mmu.asid,
+							&cmd, &code, &fault));
+	KUNIT_EXPECT_EQ(test, code, ASCEND_FAULT_NONE);
+	memset(src, 0x5a, sizeof(src));
+	cx_hbm_expect(test, c, 0x4000, src, sizeof(src), out);
+	ascend_emu_dma_direct_info(c->emu, &after);
+	KUNIT_EXPECT_EQ(test, after.descs_done, before.descs_done + 1);
+
+	/* larger than the mover takes: the caller hands it to the engines */
+	cmd.fill.size = SZ_8K;
+	KUNIT_EXPECT_FALSE(test, ascend_emu_copy_try_now(c->emu, c->mmu.asid,
+							 &cmd, &code, &fault));
+	cx_emu_free(c);
+}
+
+/*
  * REDUCE run by the device: int32 sums over two steps (a descriptor each),
  * an in-place MAX (dst == src), and a destination running past the
  * mapping that faults with nothing changed.
@@ -698,6 +778,7 @@ static struct kunit_case ascend_copyext_test_cases[] = {
 	KUNIT_CASE(cx_ring_full_and_wrap),
 	KUNIT_CASE(cx_va_descriptors),
 	KUNIT_CASE(cx_device_copies),
+	KUNIT_CASE(cx_direct_copies),
 	KUNIT_CASE(cx_device_reduce),
 	{}
 };

@@ -545,7 +545,7 @@ TEST(fault_reset_and_debugfs_views)
 	} else {
 		struct drm_ascend_device_info info;
 		unsigned long long descs, bytes, total = 0;
-		unsigned int eng, lines = 0;
+		unsigned int eng, lines = 0, cp = 0;
 
 		printf("#   engines:\n%s", views);
 		query_info(fd, &info);
@@ -553,11 +553,17 @@ TEST(fault_reset_and_debugfs_views)
 			if (sscanf(l + 1, "%u %*u %*u %*u %llu %llu", &eng, &descs,
 				   &bytes) == 3) {
 				CHECK_EQ(eng, lines);
+				CHECK_EQ(cp, 0U);	/* the engines come first */
 				lines++;
+				total += descs;
+			} else if (sscanf(l + 1, " cp - - - %llu %llu direct", &descs,
+					  &bytes) == 2) {
+				cp++;
 				total += descs;
 			}
 		}
 		CHECK_EQ(lines, info.num_dma_engines);
+		CHECK_EQ(cp, 1U);	/* the command processor's own mover */
 		CHECK(total > 0);	/* earlier cases copied */
 		free(views);
 	}

@@ -433,6 +433,13 @@ static int ascend_debugfs_engines(struct seq_file *m, void *data)
 			   info.bytes_done,
 			   info.head != info.tail ? "busy" : "idle");
 	}
+	/* the command processor's small copies, moved beside the rings */
+	if (adev->hw_ops->dma_direct_info) {
+		adev->hw_ops->dma_direct_info(adev->hw, &info);
+		seq_printf(m, "%6s %10s %10s %10s %14llu %18llu %s\n", "cp",
+			   "-", "-", "-", info.descs_done, info.bytes_done,
+			   "direct");
+	}
 	return 0;
 }
 

@@ -639,6 +639,9 @@ struct ascend_dma_engine_info {
  * @query_kernels: copy up to @max entries of the built-in kernel table to
  *	@out (which may be NULL when @max is 0); returns the table's length
  * @dma_engine_info: optional: state of DMA engine @engine (0 or -EINVAL)
+ * @dma_direct_info: optional: what the command processor moved itself
+ *	(small copies and fills, beside the engines' rings): @descs_done and
+ *	@bytes_done of @info, the ring indices 0
  * @mmu_set_context: point ASID @asid at the level-0 table at HBM address
  *	@root and its peer window table at @peers (0: none); @root 0
  *	disables the ASID.  Drops the ASID's TLB entries.  The register
@@ -683,6 +686,8 @@ struct ascend_hw_ops {
 			     struct drm_ascend_kernel_info *out, u32 max);
 	int (*dma_engine_info)(struct ascend_hw_device *hw, unsigned int engine,
 			       struct ascend_dma_engine_info *info);
+	void (*dma_direct_info)(struct ascend_hw_device *hw,
+				struct ascend_dma_engine_info *info);
 	void (*mmu_set_context)(struct ascend_hw_device *hw, u32 asid, u64 root,
 				u64 peers);
 	void (*mmu_invalidate)(struct ascend_hw_device *hw, u32 asid, u64 va,

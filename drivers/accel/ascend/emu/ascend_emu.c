@@ -649,6 +649,13 @@ static void ascend_emu_discard(struct ascend_hw_device *hw, u64 addr, u64 len)
 	ascend_emu_smmu_exclusive_end();
 }
 
+/* hw op dma_direct_info: the command processor's own mover */
+static void ascend_emu_direct_info(struct ascend_hw_device *hw,
+				   struct ascend_dma_engine_info *info)
+{
+	ascend_emu_dma_direct_info(to_ascend_emu(hw), info);
+}
+
 static const struct ascend_hw_ops ascend_emu_ops = {
 	.init = ascend_emu_init,
 	.fini = ascend_emu_fini,
@@ -665,6 +672,7 @@ static const struct ascend_hw_ops ascend_emu_ops = {
 	.queue_halt = ascend_emu_queue_halt,
 	.query_kernels = ascend_emu_query_kernels,
 	.dma_engine_info = ascend_emu_dma_engine_info,
+	.dma_direct_info = ascend_emu_direct_info,
 	.mmu_set_context = ascend_emu_mmu_set_context,
 	.mmu_invalidate = ascend_emu_mmu_invalidate,
 	.set_cmd_timeout = ascend_emu_set_cmd_timeout,

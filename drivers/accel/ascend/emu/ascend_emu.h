@@ -214,6 +214,23 @@ unsigned int ascend_emu_dma_engines(struct ascend_emu *emu);
  */
 bool ascend_emu_dma_try_inline(struct ascend_emu *emu,
 			       struct ascend_dma_job *job);
+/*
+ * Move a @job of one small descriptor (as above) at once in the caller's
+ * context, beside the engines' rings whatever they hold: the command
+ * processor's own mover.  True when it ran (its status is final).
+ */
+bool ascend_emu_dma_direct(struct ascend_emu *emu, struct ascend_dma_job *job);
+/*
+ * Its common case, with no descriptor to build: a linear copy of @len
+ * bytes (at most 4 KiB) between VAs of @asid that translate in one piece
+ * each.  0 or the transfer's errno; -EAGAIN when it is not that case
+ * (nothing moved): ascend_emu_dma_direct() runs it in full.
+ */
+int ascend_emu_dma_direct_copy(struct ascend_emu *emu, u32 asid, u64 dst,
+			       u64 src, u64 len);
+/* What the command processor's own mover did (descs_done, bytes_done). */
+void ascend_emu_dma_direct_info(struct ascend_emu *emu,
+				struct ascend_dma_engine_info *info);
 
 /* Slot of free-running ring index @idx (ASCEND_DMA_RING_SIZE, power of 2). */
 static inline u32 ascend_dma_ring_slot(u32 idx)
@@ -404,7 +421,7 @@ void ascend_emu_cp_dma_end(struct ascend_emu *emu, struct ascend_cp_group *grp);
 
 /*
  * A COPY or FILL of at most %ASCEND_EMU_COPY_NOW_BYTES, executed at once
- * by the caller (the command processor itself) when every engine is idle:
+ * by the caller (the command processor itself, ascend_emu_dma_direct()):
  * true with the fault code in *@code (and *@fault_addr), false when it
  * must go to ascend_emu_copy_cmd() instead.
  */

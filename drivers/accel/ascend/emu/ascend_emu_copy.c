@@ -18,9 +18,10 @@
  * stops the command within one step per engine.
  *
  * A copy or fill of at most 4 KiB is executed by the command processor at
- * once when the engines are idle (ascend_emu_copy_try_now()), through the
- * engines' own code: no hand-off to a worker and back, which is what a
- * small copy costs most.
+ * once (ascend_emu_copy_try_now()), with the engines' own transfer code
+ * but beside their rings (ascend_emu_dma_direct()): no hand-off to a
+ * worker and back, no ring slot, and no turn behind other users' jobs,
+ * which is what a small copy costs most.
  */
 #include <linux/minmax.h>
 #include <linux/sched.h>
@@ -451,9 +452,10 @@ static u32 ascend_emu_copy_late(struct ascend_emu_copy *c,
 	return ascend_emu_copy_run(c, &d, 1);
 }
 
-bool ascend_emu_copy_try_now(struct ascend_emu *emu, u32 asid,
-			     const struct ascend_cmd *cmd, u32 *code,
-			     u64 *fault_addr)
+/* ascend_emu_copy_try_now() with a descriptor, in full */
+static noinline bool ascend_emu_copy_now_desc(struct ascend_emu *emu, u32 asid,
+					      const struct ascend_cmd *cmd,
+					      u32 *code, u64 *fault_addr)
 {
 	struct ascend_dma_desc d = {};
 	struct ascend_emu_copy c = {
@@ -481,7 +483,7 @@ bool ascend_emu_copy_try_now(struct ascend_emu *emu, u32 asid,
 		return false;
 	}
 	d.dst_as = ASCEND_AS_VA;
-	if (!ascend_emu_dma_try_inline(emu, &job))
+	if (!ascend_emu_dma_direct(emu, &job))
 		return false;
 	/* a side that did not translate is reported by its start, as below */
 	if (job.status == -EFAULT)
@@ -492,6 +494,25 @@ bool ascend_emu_copy_try_now(struct ascend_emu *emu, u32 asid,
 	else
 		*code = ascend_emu_copy_fault(&c, job.status, job.fault_addr);
 	return true;
+}
+
+bool ascend_emu_copy_try_now(struct ascend_emu *emu, u32 asid,
+			     const struct ascend_cmd *cmd, u32 *code,
+			     u64 *fault_addr)
+{
+	int ret;
+
+	/* the common case needs no descriptor, whose zeroing costs */
+	if (cmd->opcode == ASCEND_CMD_COPY) {
+		ret = ascend_emu_dma_direct_copy(emu, asid, cmd->copy.dst,
+						 cmd->copy.src, cmd->copy.size);
+		if (ret != -EAGAIN) {
+			/* both sides translated: no MMU fault to report */
+			*code = ret ? ASCEND_FAULT_DMA : ASCEND_FAULT_NONE;
+			return true;
+		}
+	}
+	return ascend_emu_copy_now_desc(emu, asid, cmd, code, fault_addr);
 }
 
 u32 ascend_emu_copy_cmd(struct ascend_emu *emu, u32 asid,

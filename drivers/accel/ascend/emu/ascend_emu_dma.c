@@ -31,6 +31,10 @@
  * host; statistics, fault injection and the job's status are the same as
  * on the engine thread.
  *
+ * The command processor has a mover of its own for its small copies and
+ * fills (ascend_emu_dma_direct()): the same transfer code, run at once
+ * beside the rings whatever they hold, counted apart from the engines.
+ *
  * Descriptors: linear copy, fill, 2D strided copy (row by row), indirect
  * (a struct ascend_memcpy_desc read from device memory when the descriptor
  * executes), second-level pointer (two base pointers read from device
@@ -107,6 +111,9 @@ struct ascend_emu_dma_ring {
  * @jobs: jobs with descriptors not yet written to a ring; the feeder takes
  *	one descriptor of the first and moves it to the tail (they take turns)
  * @paused: test hook: engines execute nothing while set
+ * @direct_descs: descriptors the command processor moved itself
+ *	(ascend_emu_dma_direct(); atomic, no lock)
+ * @direct_bytes: bytes they wrote
  * @nr_engines: entries in @rings
  * @rings: the engines
  */
@@ -115,6 +122,8 @@ struct ascend_emu_dma {
 	spinlock_t lock;	/* jobs, paused, job->next, ring indices/slots */
 	struct list_head jobs;
 	bool paused;
+	atomic64_t direct_descs;
+	atomic64_t direct_bytes;
 	unsigned int nr_engines;
 	struct ascend_emu_dma_ring *rings[] __counted_by(nr_engines);
 };
@@ -889,6 +898,75 @@ bool ascend_emu_dma_try_inline(struct ascend_emu *emu,
 {
 	ascend_emu_dma_job_init(job);
 	return job->count && ascend_emu_dma_inline(emu->dma, job);
+}
+
+/*
+ * The command processor's own mover: one linear copy or fill of at most
+ * ASCEND_EMU_DMA_INLINE_BYTES, moved by the caller with the engines'
+ * transfer code but beside their rings -- no slot, no lock, no turn behind
+ * the jobs on them, which is most of what a small copy costs.  Fault
+ * injection and the status are those of an engine; the bytes are counted
+ * apart from the engines'.
+ */
+bool ascend_emu_dma_direct(struct ascend_emu *emu, struct ascend_dma_job *job)
+{
+	struct ascend_emu_dma *dma = emu->dma;
+	const struct ascend_dma_desc *d = job->descs;
+	u64 fault = 0;
+	int err;
+
+	ascend_emu_dma_job_init(job);
+	if (job->count != 1 || !ascend_emu_dma_small(job))
+		return false;
+	job->sync = true;
+	err = ascend_emu_dma_exec(dma, job, d, &fault);
+	if (!err && ascend_emu_fail_xfer(emu))
+		err = -EIO;
+	job->status = err;
+	job->fault_addr = fault;
+	job->next = 1;
+	atomic_set(&job->remaining, 0);
+	atomic64_inc(&dma->direct_descs);
+	atomic64_add(ascend_dma_desc_bytes(d), &dma->direct_bytes);
+	return true;
+}
+
+int ascend_emu_dma_direct_copy(struct ascend_emu *emu, u32 asid, u64 dst,
+			       u64 src, u64 len)
+{
+	struct ascend_emu_dma *dma = emu->dma;
+	struct ascend_dma_span d, s;
+	int ret;
+
+	if (!len || len > ASCEND_EMU_DMA_INLINE_BYTES)
+		return -EAGAIN;
+	/* what one step of ascend_emu_dma_xfer() does, without its loop */
+	ascend_emu_smmu_access_begin();
+	if (ascend_emu_smmu_xlate(emu, asid, dst, len, true, true, &d) ||
+	    ascend_emu_smmu_xlate(emu, asid, src, len, false, true, &s) ||
+	    d.len != len || s.len != len) {
+		ascend_emu_smmu_access_end();
+		return -EAGAIN;
+	}
+	ret = ascend_emu_mem_copy(emu, d.addr, d.as, s.addr, s.as, len);
+	ascend_emu_smmu_access_end();
+	if (!ret && ascend_emu_fail_xfer(emu))
+		ret = -EIO;
+	atomic64_inc(&dma->direct_descs);
+	atomic64_add(len, &dma->direct_bytes);
+	return ret;
+}
+
+void ascend_emu_dma_direct_info(struct ascend_emu *emu,
+				struct ascend_dma_engine_info *info)
+{
+	struct ascend_emu_dma *dma = emu->dma;
+
+	memset(info, 0, sizeof(*info));
+	if (!dma)
+		return;
+	info->descs_done = atomic64_read(&dma->direct_descs);
+	info->bytes_done = atomic64_read(&dma->direct_bytes);
 }
 
 void ascend_emu_dma_submit(struct ascend_hw_device *hw,
