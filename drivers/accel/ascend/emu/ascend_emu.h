@@ -688,12 +688,17 @@ int ascend_emu_kernel_run(struct ascend_emu_queue *q,
 			  struct ascend_emu_fault *f);
 
 /*
- * Execute all of @l on the calling thread, block after block (for tests).
+ * Execute all of @l on the calling thread, block after block: launch
+ * checks it first (for tests), run_all takes what prepare returned.
  * Returns 0 or fills @f and returns -EIO.
  */
 int ascend_emu_kernel_launch(struct ascend_emu_queue *q,
 			     const struct ascend_cmd_launch *l, void *scratch,
 			     struct ascend_emu_fault *f);
+int ascend_emu_kernel_run_all(struct ascend_emu_queue *q,
+			      const struct ascend_emu_kernel *kern,
+			      const struct ascend_cmd_launch *l, u32 runs,
+			      void *scratch, struct ascend_emu_fault *f);
 
 /* IEEE-754 binary32 a + b, round to nearest even (the AddF32 kernel). */
 u32 ascend_f32_add(u32 a, u32 b);

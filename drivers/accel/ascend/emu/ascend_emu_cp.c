@@ -632,11 +632,13 @@ static int ascend_core_thread(void *data)
  */
 static bool ascend_cp_launch_here(struct ascend_emu_cp *cp,
 				  struct ascend_emu_queue *q,
+				  const struct ascend_emu_kernel *kern, u32 runs,
 				  const struct ascend_cmd *cmd, u64 seq)
 {
 	struct ascend_emu_fault f = {};
 
-	if (ascend_emu_kernel_launch(q, &cmd->launch, cp->scratch, &f)) {
+	if (ascend_emu_kernel_run_all(q, kern, &cmd->launch, runs, cp->scratch,
+				      &f)) {
 		trace_ascend_launch_done(q->emu->index, q->ctx.trace_queue, seq,
 					 f.code);
 		ascend_emu_queue_fault(q, f.code, seq, f.addr, cmd->opcode);
@@ -681,11 +683,11 @@ static bool ascend_cp_launch(struct ascend_emu_cp *cp, struct ascend_emu_queue *
 				    q->ctx.trace_queue, seq, cmd->launch.kernel_id,
 				    cmd->launch.num_blocks);
 	if (ascend_emu_kernel_short(kern, &cmd->launch))
-		return ascend_cp_launch_here(cp, q, cmd, seq);
+		return ascend_cp_launch_here(cp, q, kern, runs, cmd, seq);
 
 	job = ascend_cp_job_alloc(cp, q, cmd, seq, cmd->launch.timeout_ms);
 	if (!job)	/* no memory for the hand-off: run it here */
-		return ascend_cp_launch_here(cp, q, cmd, seq);
+		return ascend_cp_launch_here(cp, q, kern, runs, cmd, seq);
 	job->kern = kern;
 	job->grp = q->grp;
 	job->nr_runs = runs;
@@ -1180,10 +1182,11 @@ fault:
 
 /*
  * Serve @q without cp->lock: re-check its parked command, then run up to
- * ASCEND_CP_BATCH commands.  Returns true if it made progress.
+ * ASCEND_CP_BATCH commands.  Returns true if it made progress; *@more is
+ * set when it stopped at the batch's end (the queue may have more).
  */
 static bool ascend_cp_run_queue(struct ascend_emu_cp *cp,
-				struct ascend_emu_queue *q)
+				struct ascend_emu_queue *q, bool *more)
 {
 	struct ascend_cmd cmd;
 	bool did = false;
@@ -1225,11 +1228,16 @@ static bool ascend_cp_run_queue(struct ascend_emu_cp *cp,
 		if (!ascend_cp_exec(cp, q, &cmd, seq))
 			break;
 	}
+	if (i == ASCEND_CP_BATCH)
+		*more = true;
 	return did;
 }
 
-/* One round over every queue.  Returns true if any queue made progress. */
-static bool ascend_cp_round(struct ascend_emu_cp *cp)
+/*
+ * One round over every queue.  Returns true if any queue made progress;
+ * *@more as for ascend_cp_run_queue(), for any of them.
+ */
+static bool ascend_cp_round(struct ascend_emu_cp *cp, bool *more)
 {
 	struct ascend_emu_queue *q;
 	unsigned int n, i;
@@ -1257,7 +1265,7 @@ static bool ascend_cp_round(struct ascend_emu_cp *cp)
 		WRITE_ONCE(cp->running, q);
 		spin_unlock(&cp->lock);
 
-		did |= ascend_cp_run_queue(cp, q);
+		did |= ascend_cp_run_queue(cp, q, more);
 
 		spin_lock(&cp->lock);
 		WRITE_ONCE(cp->running, NULL);
@@ -1337,11 +1345,18 @@ static int ascend_cp_thread(void *data)
 	u64 idle_since = 0;
 
 	while (!kthread_should_stop()) {
-		if (ascend_cp_round(cp)) {
+		bool more = false;
+
+		if (ascend_cp_round(cp, &more)) {
 			idle = false;
 			cond_resched();
-			/* a poller's pause: lets a waiter see the completion */
-			cpu_relax();
+			/*
+			 * A poller's pause lets a waiter see the completion
+			 * (single-threaded TCG hands it the CPU), but costs
+			 * microseconds there: not while a queue has more.
+			 */
+			if (!more)
+				cpu_relax();
 			continue;
 		}
 		if (!idle) {

@@ -900,14 +900,15 @@ static const struct ascend_emu_kernel ascend_emu_kernels[] = {
 	{ "KernelPrint", 15, 0, false, 0, 0, 0, k_kernel_print },
 };
 
+/* The kernel with @id: ids are numbered from 1 in table order. */
 static const struct ascend_emu_kernel *ascend_emu_kernel_find(u32 id)
 {
-	unsigned int i;
+	const struct ascend_emu_kernel *kern;
 
-	for (i = 0; i < ARRAY_SIZE(ascend_emu_kernels); i++)
-		if (ascend_emu_kernels[i].id == id)
-			return &ascend_emu_kernels[i];
-	return NULL;
+	if (!id || id > ARRAY_SIZE(ascend_emu_kernels))
+		return NULL;
+	kern = &ascend_emu_kernels[id - 1];
+	return WARN_ON_ONCE(kern->id != id) ? NULL : kern;
 }
 
 const struct ascend_emu_kernel *
@@ -967,12 +968,27 @@ int ascend_emu_kernel_run(struct ascend_emu_queue *q,
 	return kcheck_stop(&k);
 }
 
+int ascend_emu_kernel_run_all(struct ascend_emu_queue *q,
+			      const struct ascend_emu_kernel *kern,
+			      const struct ascend_cmd_launch *l, u32 runs,
+			      void *scratch, struct ascend_emu_fault *f)
+{
+	u32 b;
+
+	for (b = 0; b < runs; b++) {
+		if (ascend_emu_kernel_run(q, kern, l, b, scratch, NULL, NULL, f))
+			return -EIO;
+		cond_resched();
+	}
+	return 0;
+}
+
 int ascend_emu_kernel_launch(struct ascend_emu_queue *q,
 			     const struct ascend_cmd_launch *l, void *scratch,
 			     struct ascend_emu_fault *f)
 {
 	const struct ascend_emu_kernel *kern;
-	u32 b, runs;
+	u32 runs;
 
 	kern = ascend_emu_kernel_prepare(l, &runs);
 	if (!kern) {
@@ -980,12 +996,7 @@ int ascend_emu_kernel_launch(struct ascend_emu_queue *q,
 		f->addr = 0;
 		return -EIO;
 	}
-	for (b = 0; b < runs; b++) {
-		if (ascend_emu_kernel_run(q, kern, l, b, scratch, NULL, NULL, f))
-			return -EIO;
-		cond_resched();
-	}
-	return 0;
+	return ascend_emu_kernel_run_all(q, kern, l, runs, scratch, f);
 }
 
 u32 ascend_emu_query_kernels(struct ascend_hw_device *hw,
