@@ -273,12 +273,20 @@ check-fresh:
 	@tools/fresh/check
 
 # What the VM gets: every user-test executable and every sample (binaries from
-# build/samples/<name>/ over the sample's source directory, for data files).
+# build/samples/<name>/ over the sample's source directory, for data files);
+# when the acl Python module is built, its test (a #!/usr/bin/python3 script,
+# so tools/vm/run stages Debian's python3 and numpy) with the module and
+# Documentation/python.rst (whose examples it runs) in user/python/.
 check-stage:
 	@rm -rf $(CHECKDIR)/payload && mkdir -p $(CHECKDIR)/payload/user $(CHECKDIR)/payload/samples
 	@for f in $(BUILD)/tests/user/*; do \
 		[ -f "$$f" ] && [ -x "$$f" ] && cp "$$f" $(CHECKDIR)/payload/user/; \
 	done; true
+	@if ls $(BUILD)/python/acl.*.so >/dev/null 2>&1; then \
+		mkdir -p $(CHECKDIR)/payload/user/python && \
+		cp $(BUILD)/python/acl.*.so Documentation/python.rst $(CHECKDIR)/payload/user/python/ && \
+		install -m 0755 tests/python/test_python_acl.py $(CHECKDIR)/payload/user/test_python_acl; \
+	fi
 	@for d in tests/samples/*/; do \
 		n=$$(basename "$$d"); [ -f "$$d/run.sh" ] || continue; \
 		mkdir -p $(CHECKDIR)/payload/samples/$$n; \
