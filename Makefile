@@ -3,7 +3,9 @@
 # Top-level build of the Ascend accel driver stack.
 #
 #   make              driver module, libacl_rt, user tests, samples, pkg-config file,
-#                     ascend-smi
+#                     ascend-smi, the acl Python module
+#   make python       the acl Python module (pyACL's interface) into build/python/,
+#                     for Debian's /usr/bin/python3 (Documentation/python.rst)
 #   make install      module, DKMS sources, udev rule, modprobe.d example and the
 #                     CANN-style tree under PREFIX (Documentation/install.rst)
 #   make kunit        out-of-tree kunit.ko (cached per kernel) + our KUnit modules
@@ -64,9 +66,9 @@ endef
 
 .PHONY: all module lib tests samples pkgconfig kunit checkpatch shellcheck harness-module run check \
 	check-body check-stage clean need-kdir bench smi install check-debug check-fresh \
-	fuzz stress
+	fuzz stress python
 
-all: module lib tests samples pkgconfig smi
+all: module lib tests samples pkgconfig smi python
 
 need-kdir:
 	@if [ -z "$(KDIR)" ] || [ ! -f "$(KDIR)/Makefile" ]; then \
@@ -90,6 +92,10 @@ samples: lib
 
 smi:
 	$(call submake,tools/ascend-smi)
+
+# Needs python3-dev, not numpy (the numpy helpers find it at run time).
+python: lib
+	$(call submake,lib/python)
 
 # Documentation/install.rst.  Builds nothing: run `make` (as a user) first.
 PREFIX ?= /usr/local/Ascend/cann
@@ -203,7 +209,7 @@ check:
 check-body:
 	@rm -rf $(CHECKDIR) && mkdir -p $(CHECKDIR)
 	@$(MAKE) module || echo "RESULT: FAIL build/module" >>$(CHECKDIR)/host.results
-	@$(MAKE) lib tests samples pkgconfig smi || echo "RESULT: FAIL build/userspace" >>$(CHECKDIR)/host.results
+	@$(MAKE) lib tests samples pkgconfig smi python || echo "RESULT: FAIL build/userspace" >>$(CHECKDIR)/host.results
 	@if [ -f $(MODDIR)/ascend.ko ]; then \
 		$(MAKE) kunit || echo "RESULT: FAIL build/kunit" >>$(CHECKDIR)/host.results; \
 	fi
@@ -267,12 +273,20 @@ check-fresh:
 	@tools/fresh/check
 
 # What the VM gets: every user-test executable and every sample (binaries from
-# build/samples/<name>/ over the sample's source directory, for data files).
+# build/samples/<name>/ over the sample's source directory, for data files);
+# when the acl Python module is built, its test (a #!/usr/bin/python3 script,
+# so tools/vm/run stages Debian's python3 and numpy) with the module and
+# Documentation/python.rst (whose examples it runs) in user/python/.
 check-stage:
 	@rm -rf $(CHECKDIR)/payload && mkdir -p $(CHECKDIR)/payload/user $(CHECKDIR)/payload/samples
 	@for f in $(BUILD)/tests/user/*; do \
 		[ -f "$$f" ] && [ -x "$$f" ] && cp "$$f" $(CHECKDIR)/payload/user/; \
 	done; true
+	@if ls $(BUILD)/python/acl.*.so >/dev/null 2>&1; then \
+		mkdir -p $(CHECKDIR)/payload/user/python && \
+		cp $(BUILD)/python/acl.*.so Documentation/python.rst $(CHECKDIR)/payload/user/python/ && \
+		install -m 0755 tests/python/test_python_acl.py $(CHECKDIR)/payload/user/test_python_acl; \
+	fi
 	@for d in tests/samples/*/; do \
 		n=$$(basename "$$d"); [ -f "$$d/run.sh" ] || continue; \
 		mkdir -p $(CHECKDIR)/payload/samples/$$n; \

@@ -15,6 +15,8 @@
 #   $D$P/tikcpp/ascendc_kernel_cmake/  ascendc.cmake: ascendc_library(), host_intf_pub
 #                                      (also as compiler/tikcpp/, tools/tikcpp/)
 #   $D$P/bin/ascend-smi                device/process status tool
+#   $D$P/lib/python3/dist-packages/    the acl Python module (pyACL's interface;
+#                                      set_env.sh puts it on PYTHONPATH)
 #   $D$P/set_env.sh                    CANN-style environment script
 #   $D$P/bin/setenv.bash               -> ../set_env.sh (the name CANN's run.sh sources)
 #   $D/lib/modules/V/updates/ascend.ko where modprobe finds it (then depmod)
@@ -72,9 +74,12 @@ subst() { # TEMPLATE OUT MODE
 
 need "$BUILD/lib/libacl_rt.so"
 need "$BUILD/bin/ascend-smi"
+pymods=("$BUILD"/python/acl.*.so)	# acl.cpython-3XY-<triplet>.so; unmatched: the pattern
+PYMOD=${pymods[0]}
+need "$PYMOD"
 
 # --- the CANN-style tree --------------------------------------------------------
-say "libacl_rt, headers, ascend-smi -> $P"
+say "libacl_rt, headers, ascend-smi, the acl Python module -> $P"
 install -d "$P/include/acl/error_codes" "$P/lib64/pkgconfig" "$P/lib64/cmake/AscendRT" \
 	"$P/share/cmake/AscendRT" "$P/bin" "$P/tikcpp/ascendc_kernel_cmake" "$P/compiler" "$P/tools"
 install -m 0644 "$TOP"/lib/libaclrt/include/acl/*.h "$P/include/acl/"
@@ -85,6 +90,10 @@ install -m 0755 "$BUILD/lib/libacl_rt.so" "$P/lib64/libacl_rt.so"
 ln -sfn libacl_rt.so "$P/lib64/libascendcl.so"
 ln -sfn libacl_rt.so "$P/lib64/libacl_rt_impl.so"
 install -m 0755 "$BUILD/bin/ascend-smi" "$P/bin/ascend-smi"
+# Debian's path for Python modules, under the prefix; no run path in it:
+# libacl_rt.so comes from LD_LIBRARY_PATH (set_env.sh) or the system's.
+install -d "$P/lib/python3/dist-packages"
+install -m 0644 "$PYMOD" "$P/lib/python3/dist-packages/"
 subst "$HERE/set_env.sh.in" "$P/set_env.sh" 0644
 ln -sfn ../set_env.sh "$P/bin/setenv.bash"
 # ${ASCENDC_CMAKE_DIR}/ascendc.cmake; CANN trees have it in these three places.

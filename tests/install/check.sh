@@ -158,6 +158,24 @@ smi_ok() {
 	[ -x "$P/bin/ascend-smi" ] && [ "$("$P/bin/ascend-smi" --version)" = "ascend-smi $VERSION" ]
 }
 check tree/bin-ascend-smi smi_ok
+# The acl Python module: in Debian's dist-packages path under the prefix,
+# linked to libacl_rt.so without a run path, imported with set_env.sh's
+# PYTHONPATH and LD_LIBRARY_PATH by Debian's python3.
+python_ok() {
+	local mods out
+	mods=("$P"/lib/python3/dist-packages/acl.*.so)
+	[ -f "${mods[0]}" ] || { log "no acl module in $P/lib/python3/dist-packages"; return 1; }
+	readelf -d "${mods[0]}" | grep 'NEEDED.*\[libacl_rt.so\]' >/dev/null || return 1
+	if readelf -d "${mods[0]}" | grep -E '\((RPATH|RUNPATH)\)' >&2; then
+		log "the module has a run path"; return 1
+	fi
+	out=$(env -i PATH=/usr/bin:/bin bash -c "source '$P/set_env.sh'
+		/usr/bin/python3 -c 'import acl; print(acl.__file__, acl.ACL_MEMCPY_HOST_TO_DEVICE)'") ||
+		return 1
+	log "python3: $out"
+	[ "$out" = "${mods[0]} 1" ]
+}
+check tree/python-acl python_ok
 
 # --- the module: where modprobe finds it -------------------------------------------
 mods=("$ROOT"/lib/modules/*/updates/ascend.ko)
