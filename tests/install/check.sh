@@ -17,6 +17,9 @@
 #   install/sample/out/       the sample's programs (bin/) and kernel image (fatbin/)
 #   test_install_app          tests/install/vm-test.sh: runs the apps (TAP)
 #   test_install_smi          ascend-smi against known allocations (TAP)
+#   test_install_npusmi       npu-smi against known allocations, as root and
+#                             as a user (TAP)
+#   install/npu-smi-example.sh  the example of Documentation/npu-smi.rst
 # Exit status 0 (failures are results).
 # pipefail: never end a pipeline with grep -q (SIGPIPE upstream fails it).
 set -uo pipefail
@@ -158,6 +161,11 @@ smi_ok() {
 	[ -x "$P/bin/ascend-smi" ] && [ "$("$P/bin/ascend-smi" --version)" = "ascend-smi $VERSION" ]
 }
 check tree/bin-ascend-smi smi_ok
+npusmi_ok() {
+	[ "$(readlink "$P/bin/npu-smi")" = ascend-smi ] &&
+		[ "$("$P/bin/npu-smi" --version)" = "npu-smi $VERSION (ascend-smi)" ]
+}
+check tree/bin-npu-smi npusmi_ok
 # The acl Python module: in Debian's dist-packages path under the prefix,
 # linked to libacl_rt.so without a run path, imported with set_env.sh's
 # PYTHONPATH and LD_LIBRARY_PATH by Debian's python3.
@@ -286,6 +294,25 @@ smi_test() {
 		$(PKG_CONFIG_PATH=$P/lib64/pkgconfig pkg-config --cflags --libs acl_rt)
 }
 check build/test_install_smi smi_test
+npusmi_test() {
+	# shellcheck disable=SC2046 # pkg-config prints separate words
+	cc -std=c11 -Wall -Wextra -Werror -I"$TOP/tests/lib" -o "$PAY/test_install_npusmi" \
+		"$HERE/test_install_npusmi.c" \
+		$(PKG_CONFIG_PATH=$P/lib64/pkgconfig pkg-config --cflags --libs acl_rt)
+}
+check build/test_install_npusmi npusmi_test
+# The block after ".. tested-example: npu-smi" in Documentation/npu-smi.rst,
+# as the user would paste it (the VM test runs it).
+npusmi_example() {
+	awk '/^\.\. tested-example: npu-smi$/ { f = 1; next }
+		f == 1 && /::$/ { f = 2; next }
+		f == 2 && /^$/ && !n { next }
+		f == 2 && /^   / { sub(/^   /, ""); print; n++; next }
+		f == 2 && /^$/ { print; next }
+		f == 2 { exit }' "$TOP/Documentation/npu-smi.rst" >"$PAY/install/npu-smi-example.sh" &&
+		[ -s "$PAY/install/npu-smi-example.sh" ] && sh -n "$PAY/install/npu-smi-example.sh"
+}
+check docs/npu-smi-example npusmi_example
 
 # --- staged for the VM ------------------------------------------------------------
 { cp -a "$P" "$PAY/install/opt/" && install -m 0755 "$HERE/vm-test.sh" "$PAY/test_install_app"; } ||
