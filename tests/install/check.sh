@@ -188,7 +188,7 @@ check tree/python-acl python_ok
 # --- the module: where modprobe finds it -------------------------------------------
 mods=("$ROOT"/lib/modules/*/updates/ascend.ko)
 module_ok() {
-	local ko=${mods[0]} kver tmp
+	local ko=${mods[0]} kver tmp out
 	{ [ "${#mods[@]}" = 1 ] && [ -f "$ko" ]; } || { log "no single lib/modules/*/updates/ascend.ko"; return 1; }
 	kver=$(basename "$(dirname "$(dirname "$ko")")")
 	[ "$(modinfo -F name "$ko")" = ascend ] || return 1
@@ -197,8 +197,11 @@ module_ok() {
 	tmp=$WORK/depmod && rm -rf "$tmp" && mkdir -p "$tmp/lib/modules/$kver/updates" &&
 		cp "$ko" "$tmp/lib/modules/$kver/updates/" &&
 		depmod -b "$tmp" "$kver" 2>/dev/null || return 1
-	modprobe -d "$tmp" -S "$kver" --show-depends ascend 2>&1 | tee /dev/stderr |
-		grep "^insmod $tmp/lib/modules/$kver/updates/ascend.ko" >/dev/null
+	# Into the log through the descriptor, never by reopening it: "tee
+	# /dev/stderr" opens install.log again with O_TRUNC and empties it.
+	out=$(modprobe -d "$tmp" -S "$kver" --show-depends ascend 2>&1)
+	log "$out"
+	printf '%s\n' "$out" | grep "^insmod $tmp/lib/modules/$kver/updates/ascend.ko" >/dev/null
 }
 check tree/module-updates-ascend.ko module_ok
 
@@ -317,4 +320,11 @@ check docs/npu-smi-example npusmi_example
 # --- staged for the VM ------------------------------------------------------------
 { cp -a "$P" "$PAY/install/opt/" && install -m 0755 "$HERE/vm-test.sh" "$PAY/test_install_app"; } ||
 	result FAIL stage-for-vm
+
+# Last: the log on stderr (install.log in make check) still has the first
+# step's header, so no step above truncated it.
+log_intact() {
+	[ ! -f /dev/stderr ] || grep "^---- make-install: " /dev/stderr >/dev/null
+}
+check log-intact log_intact
 exit 0
