@@ -8,6 +8,8 @@
  *   npu-smi info -t board -i N [-c 0]  board (with -c: chip) identity
  *   npu-smi info -t usages -i N [-c 0] capacities and usage rates
  *   npu-smi info -t memory -i N [-c 0] memory sizes and clocks
+ *   npu-smi info -t proc-mem -i N [-c 0]  processes and their HBM
+ *   npu-smi info -t temp|power|health -i N [-c 0]  sensors (NA), health
  *
  * Devices as ascend-smi finds them (smi_dev.c), processes from fdinfo
  * (smi_proc.c).  What the driver does not measure (power, temperatures,
@@ -205,11 +207,13 @@ static int cmd_list(void)
 {
 	int i;
 
+	/* npu-smi ends every block, the last one too, with a blank line */
 	kv("Total Count", "%d", ndevs);
+	putchar('\n');
 	for (i = 0; i < ndevs; i++) {
-		putchar('\n');
 		kv("NPU ID", "%u", devs[i].index);
 		kv("Chip Count", "%d", 1);
+		putchar('\n');
 	}
 	return 0;
 }
@@ -237,7 +241,8 @@ static int cmd_map(void)
 {
 	int i, rc = 0;
 
-	printf("\t%-31s%-31s%-31s%s\n", "NPU ID", "Chip ID", "Chip Logic ID", "Chip Name");
+	/* 30-character columns and a blank, the header's last one padded too */
+	printf("\t%-30s %-30s %-30s %-30s\n", "NPU ID", "Chip ID", "Chip Logic ID", "Chip Name");
 	for (i = 0; i < ndevs; i++) {
 		int id = logic_id(&devs[i]);
 		char logic[16] = "-", name[72];
@@ -249,7 +254,7 @@ static int cmd_map(void)
 		else
 			rc = 1;
 		snprintf(name, sizeof(name), "%s%s%s", p.type, p.type[0] ? " " : "", p.name);
-		printf("\t%-31u%-31d%-31s%s\n", devs[i].index, 0, logic, name);
+		printf("\t%-30u %-30d %-30s %s\n", devs[i].index, 0, logic, name);
 	}
 	return rc;
 }
@@ -261,21 +266,21 @@ static const char *or_na(const char *s)
 	return s && *s ? s : NA;
 }
 
-static void type_board(const struct smi_dev *d, bool chip)
+/*
+ * npu-smi's frame of the per-chip types (usages, temp, power, health):
+ * the NPU and its chip count, then per chip a blank line, the chip's
+ * lines and its id.
+ */
+static void chip_frame_open(const struct smi_dev *d)
 {
-	struct soc_parts p;
-
 	kv("NPU ID", "%u", d->index);
-	if (chip) {
-		soc_split(d, &p);
-		if (p.npu_name[0])
-			kv("NPU Name", "%s", p.npu_name);
-		kv("Chip ID", "%d", 0);
-		if (!p.npu_name[0])
-			kv("Chip Type", "%s", or_na(p.type));
-		kv("Chip Name", "%s", p.name);
-		return;
-	}
+	kv("Chip Count", "%d", 1);
+	putchar('\n');
+}
+
+static void type_board(const struct smi_dev *d)
+{
+	kv("NPU ID", "%u", d->index);
 	kv("Product Name", "%s", or_na(d->driver_desc));
 	kv("Model", NA);
 	kv("Manufacturer", NA);
@@ -288,15 +293,43 @@ static void type_board(const struct smi_dev *d, bool chip)
 	kv("BOM ID", NA);
 	kv("PCIe Bus Info", "%s", d->bus);
 	kv("Slot ID", NA);
+	kv("Class ID", NA);
+	kv("PCI Vendor ID", NA);
+	kv("PCI Device ID", NA);
+	kv("Subsystem Vendor ID", NA);
+	kv("Subsystem Device ID", NA);
+	kv("Chip Count", "%d", 1);
+}
+
+/* -t board -c 0: the chip, whose type and name make the SoC name */
+static void type_board_chip(const struct smi_dev *d)
+{
+	struct soc_parts p;
+
+	soc_split(d, &p);
+	kv("NPU ID", "%u", d->index);
+	if (p.npu_name[0])
+		kv("NPU Name", "%s", p.npu_name);
+	kv("Chip ID", "%d", 0);
+	if (!p.npu_name[0])
+		kv("Chip Type", "%s", or_na(p.type));
+	kv("Chip Name", "%s", p.name);
+	kv("Chip Version", NA);
+	kv("Board ID", NA);
+	kv("PCB ID", NA);
+	kv("BOM ID", NA);
+	kv("VDie ID", NA);
+	kv("NDie ID", NA);
+	kv("Chip Position ID", "%d", 0);
+	kv("PCIe Bus Info", "%s", d->bus);
+	kv("Firmware Version", NA);
 }
 
 static void type_usages(const struct smi_dev *d)
 {
 	unsigned long long total = d->info.hbm_total, used = smi_hbm_used(d);
 
-	kv("NPU ID", "%u", d->index);
-	kv("Chip Count", "%d", 1);
-	putchar('\n');
+	chip_frame_open(d);
 	kv("DDR Capacity(MB)", "0");
 	kv("DDR Usage Rate(%)", "0");
 	kv("DDR Hugepages Total(page)", "0");
@@ -315,6 +348,8 @@ static void type_usages(const struct smi_dev *d)
 	kv("Ctrlcpu Usage Rate(%)", NA);
 	kv("DDR Bandwidth Usage Rate(%)", "0");
 	kv("HBM Bandwidth Usage Rate(%)", NA);
+	kv("NPU Utilization(%)", NA);
+	kv("Aicube Usage Rate(%)", NA);
 	kv("Chip ID", "%d", 0);
 }
 
@@ -333,6 +368,61 @@ static void type_memory(const struct smi_dev *d)
 	kv("Chip ID", "%d", 0);
 }
 
+/* The processes with a file open on @d and the HBM they hold (smi_proc.c). */
+static int type_proc_mem(const struct smi_dev *d)
+{
+	struct smi_proc *procs = NULL;
+	int i, n, shown = 0;
+
+	n = smi_procs(d, 1, &procs);
+	if (n < 0) {
+		fprintf(stderr, "npu-smi: cannot read /proc: %s\n", strerror(errno));
+		return 1;
+	}
+	kv("NPU ID", "%u", d->index);
+	for (i = 0; i < n; i++) {
+		char mem[24] = NA;
+
+		if (procs[i].stats)
+			snprintf(mem, sizeof(mem), "%llu", mb(procs[i].hbm));
+		printf("\tProcess id:%-7d Process name:%-17s Process memory(MB):%s\n",
+		       (int)procs[i].pid, procs[i].comm, mem);
+		shown++;
+	}
+	if (!shown)
+		printf("\tNo process in device.\n");
+	kv("Chip ID", "%d", 0);
+	free(procs);
+	return 0;
+}
+
+/* No temperature sensor is read: NA, as npu-smi shows an unread sensor. */
+static void type_temp(const struct smi_dev *d)
+{
+	chip_frame_open(d);
+	kv("NPU Temperature (C)", NA);
+	kv("Chip ID", "%d", 0);
+}
+
+static void type_power(const struct smi_dev *d)
+{
+	chip_frame_open(d);
+	kv("NPU Real-time Power(W)", NA);
+	kv("Chip ID", "%d", 0);
+}
+
+/* With -c only the chip's three lines, as npu-smi prints them. */
+static void type_health(const struct smi_dev *d, bool chip)
+{
+	if (!chip)
+		chip_frame_open(d);
+	kv("Health Status", "%s", health(d));
+	kv("Error Code", NA);
+	kv("Error Information", "%s", smi_healthy(d) ? NA : smi_health_detail(d));
+	if (!chip)
+		kv("Chip ID", "%d", 0);
+}
+
 /* --- command line -------------------------------------------------------- */
 
 static void usage(FILE *f)
@@ -341,9 +431,48 @@ static void usage(FILE *f)
 		"usage: npu-smi info                        devices and processes\n"
 		"       npu-smi info -l                     NPUs and their chips\n"
 		"       npu-smi info -m                     NPU, chip and logic ids\n"
-		"       npu-smi info -t TYPE -i NPU [-c 0]  TYPE: board, usages, memory\n"
+		"       npu-smi info -t TYPE -i NPU [-c 0]  TYPE: board, usages, memory,\n"
+		"                                           proc-mem, temp, power, health\n"
 		"       npu-smi --json [ascend-smi options] ascend-smi's JSON\n"
 		"       npu-smi --version | --help\n");
+}
+
+/* The -t types, in the order the usage and the messages name them. */
+static const char *const types[] = {
+	"board", "usages", "memory", "proc-mem", "temp", "power", "health",
+};
+
+static bool known_type(const char *t)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(t, types[i]))
+			return true;
+	return false;
+}
+
+static int show_type(const char *type, const struct smi_dev *d, bool chip)
+{
+	if (!strcmp(type, "board")) {
+		if (chip)
+			type_board_chip(d);
+		else
+			type_board(d);
+	} else if (!strcmp(type, "usages")) {
+		type_usages(d);
+	} else if (!strcmp(type, "memory")) {
+		type_memory(d);
+	} else if (!strcmp(type, "proc-mem")) {
+		return type_proc_mem(d);
+	} else if (!strcmp(type, "temp")) {
+		type_temp(d);
+	} else if (!strcmp(type, "power")) {
+		type_power(d);
+	} else {
+		type_health(d, chip);
+	}
+	return smi_healthy(d) ? 0 : 1;
 }
 
 static bool parse_id(const char *s, unsigned int *v)
@@ -420,8 +549,9 @@ int npu_smi_main(int argc, char **argv)
 	}
 	if (list + map + !!type > 1)
 		return bad_usage("%s", "-l, -m and -t exclude each other");
-	if (type && strcmp(type, "board") && strcmp(type, "usages") && strcmp(type, "memory"))
-		return bad_usage("unknown type '%s' (board, usages, memory)", type);
+	if (type && !known_type(type))
+		return bad_usage("unknown type '%s' (board, usages, memory, proc-mem, temp, power, "
+				 "health)", type);
 	if (type && !id_arg)
 		return bad_usage("-t %s needs -i NPU (npu-smi info -l lists them)", type);
 	if (!type && (id_arg || chip_arg))
@@ -454,11 +584,5 @@ int npu_smi_main(int argc, char **argv)
 		fprintf(stderr, "npu-smi: NPU %u has no chip %u (it has chip 0 only)\n", id, chip);
 		return 3;
 	}
-	if (!strcmp(type, "board"))
-		type_board(d, chip_arg != NULL);
-	else if (!strcmp(type, "usages"))
-		type_usages(d);
-	else
-		type_memory(d);
-	return smi_healthy(d) ? 0 : 1;
+	return show_type(type, d, chip_arg != NULL);
 }
