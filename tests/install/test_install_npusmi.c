@@ -588,11 +588,12 @@ TEST(info_table_as_user_own_processes_only)
 
 TEST(info_l)
 {
+	/* every block ends with a blank line, the last one too */
 	static const char *const keys[] = { "Total Count", "", "NPU ID", "Chip Count", "",
-					    "NPU ID", "Chip Count" };
+					    "NPU ID", "Chip Count", "" };
 	char values[8][64];
 	struct run r = NPU_SMI("info", "-l");
-	int n = 2 + 3 * ndev - 1;
+	int n = 2 + 3 * ndev;
 
 	CHECK_EQ(r.status, 0);
 	CHECK(kv_layout(r.out, keys, n, values));
@@ -612,8 +613,9 @@ TEST(info_m)
 
 	CHECK_EQ(r.status, 0);
 	CHECK_EQ(n, 1 + ndev);
+	/* 30-character columns and a blank each, the last header padded too */
 	CHECK(!strcmp(line[0], "\tNPU ID                         Chip ID                        "
-		      "Chip Logic ID                  Chip Name"));
+		      "Chip Logic ID                  Chip Name                     "));
 	snprintf(name, sizeof(name), "Ascend %s", soc + 6);
 	for (int i = 0; i < ndev && i + 1 < n; i++) {
 		snprintf(want, sizeof(want), "\t%-31d%-31d%-31d%s", i, 0, i, name);
@@ -625,14 +627,20 @@ TEST(info_m)
 static const char *const board_keys[] = {
 	"NPU ID", "Product Name", "Model", "Manufacturer", "Serial Number",
 	"Software Version", "Firmware Version", "Compatibility", "Board ID", "PCB ID",
-	"BOM ID", "PCIe Bus Info", "Slot ID",
+	"BOM ID", "PCIe Bus Info", "Slot ID", "Class ID", "PCI Vendor ID", "PCI Device ID",
+	"Subsystem Vendor ID", "Subsystem Device ID", "Chip Count",
 };
 #define NBOARD (int)(sizeof(board_keys) / sizeof(board_keys[0]))
 
 TEST(board)
 {
-	static const char *const chip_keys[] = { "NPU ID", "Chip ID", "Chip Type", "Chip Name" };
-	char values[16][64], bus[64], id[16];
+	static const char *const chip_keys[] = {
+		"NPU ID", "Chip ID", "Chip Type", "Chip Name", "Chip Version", "Board ID",
+		"PCB ID", "BOM ID", "VDie ID", "NDie ID", "Chip Position ID", "PCIe Bus Info",
+		"Firmware Version",
+	};
+#define NCHIP (int)(sizeof(chip_keys) / sizeof(chip_keys[0]))
+	char values[NBOARD][64], bus[64], id[16];
 	int a, b, c;
 
 	for (int dev = 0; dev < ndev; dev++) {
@@ -650,16 +658,20 @@ TEST(board)
 		CHECK(!strcmp(values[key_index(board_keys, NBOARD, "Compatibility")], "OK"));
 		CHECK(!strcmp(values[key_index(board_keys, NBOARD, "PCIe Bus Info")], bus));
 		CHECK(!strcmp(values[key_index(board_keys, NBOARD, "Serial Number")], "NA"));
+		CHECK(!strcmp(values[key_index(board_keys, NBOARD, "PCI Vendor ID")], "NA"));
+		CHECK(!strcmp(values[key_index(board_keys, NBOARD, "Chip Count")], "1"));
 		run_free(&r);
 
 		/* with -c: the chip, whose type and name make the SoC name */
 		r = NPU_SMI("info", "-t", "board", "-i", id, "-c", "0");
 		CHECK_EQ(r.status, 0);
-		CHECK(kv_layout(r.out, chip_keys, 4, values));
+		CHECK(kv_layout(r.out, chip_keys, NCHIP, values));
 		CHECK_EQ(atoi(values[0]), dev);
 		CHECK(!strcmp(values[1], "0"));
 		CHECK(!strcmp(values[2], "Ascend"));
 		CHECK(!strcmp(values[3], soc + 6));
+		CHECK(!strcmp(values[key_index(chip_keys, NCHIP, "PCIe Bus Info")], bus));
+		CHECK(!strcmp(values[key_index(chip_keys, NCHIP, "VDie ID")], "NA"));
 		run_free(&r);
 	}
 }
@@ -669,7 +681,7 @@ static const char *const usages_keys[] = {
 	"DDR Hugepages Total(page)", "DDR Hugepages Usage Rate(%)", "HBM Capacity(MB)",
 	"HBM Usage Rate(%)", "Aicore Usage Rate(%)", "Aivector Usage Rate(%)",
 	"Aicpu Usage Rate(%)", "Ctrlcpu Usage Rate(%)", "DDR Bandwidth Usage Rate(%)",
-	"HBM Bandwidth Usage Rate(%)", "Chip ID",
+	"HBM Bandwidth Usage Rate(%)", "NPU Utilization(%)", "Aicube Usage Rate(%)", "Chip ID",
 };
 #define NUSAGES (int)(sizeof(usages_keys) / sizeof(usages_keys[0]))
 
@@ -753,6 +765,121 @@ TEST(memory)
 	}
 }
 
+/*
+ * "npu-smi info -t proc-mem -i 0": NPU ID, one fixed-column line per
+ * process, Chip ID; the same processes and MB as the process table.
+ */
+static void check_proc_mem(uid_t uid)
+{
+	struct run r = uid ? NPU_SMI_AS(uid, "info", "-t", "proc-mem", "-i", "0") :
+			     NPU_SMI("info", "-t", "proc-mem", "-i", "0");
+	bool root_seen = false, user_seen = false, own_seen = false;
+	char *line[64], key[64], value[64];
+	int n = lines_of(r.out, line, 64);
+
+	CHECK_EQ(r.status, 0);
+	REQUIRE(n >= 3);
+	CHECK(kv_line(line[0], key, value) && !strcmp(key, "NPU ID") && !strcmp(value, "0"));
+	CHECK(kv_line(line[n - 1], key, value) && !strcmp(key, "Chip ID") &&
+	      !strcmp(value, "0"));
+	for (int i = 1; i < n - 1; i++) {
+		const char *l = line[i];
+		char name[32] = "";
+		int pid = 0, mib = -1;
+
+		/* "\tProcess id:%-7d Process name:%-17s Process memory(MB):%u" */
+		CHECK(!strncmp(l, "\tProcess id:", 12) && strlen(l) > 70);
+		if (strlen(l) <= 70)
+			continue;
+		CHECK(!strncmp(l + 20, "Process name:", 13));
+		CHECK(!strncmp(l + 51, "Process memory(MB):", 19));
+		CHECK(sscanf(l + 12, "%d", &pid) == 1 && sscanf(l + 33, "%31s", name) == 1 &&
+		      sscanf(l + 70, "%d", &mib) == 1);
+		if (pid == root_helper.pid) {
+			root_seen = true;
+			CHECK(mib >= ROOT_MIB && mib < ROOT_MIB + SLACK_MIB);
+		} else if (pid == user_helper.pid) {
+			user_seen = true;
+			CHECK(mib >= USER_MIB && mib < USER_MIB + SLACK_MIB);
+		} else if (pid == getpid()) {
+			own_seen = true;
+			CHECK(mib >= 4 && mib < 4 + SLACK_MIB);
+		}
+		CHECK(!strcmp(name, COMM));
+	}
+	/* root sees every process; the user only its own */
+	CHECK(user_seen);
+	CHECK(root_seen == !uid);
+	CHECK(own_seen == !uid);
+	if (uid)
+		CHECK_EQ(n, 3);
+	run_free(&r);
+}
+
+TEST(proc_mem_as_root)
+{
+	check_proc_mem(0);
+}
+
+TEST(proc_mem_as_user_own_processes_only)
+{
+	struct run r;
+
+	check_proc_mem(USER_UID);
+	if (ndev < 2)
+		return;
+	/* NPU 1: only this (root's) process has it open, so none of the user's */
+	r = NPU_SMI_AS(USER_UID, "info", "-t", "proc-mem", "-i", "1");
+	CHECK_EQ(r.status, 0);
+	CHECK(!strcmp(r.out, "\tNPU ID                         : 1\n"
+		      "\tNo process in device.\n"
+		      "\tChip ID                        : 0\n"));
+	run_free(&r);
+}
+
+/* No sensor is read: npu-smi's keys with NA; the health the device answers. */
+TEST(temp_power_health)
+{
+	static const char *const temp_keys[] = {
+		"NPU ID", "Chip Count", "", "NPU Temperature (C)", "Chip ID",
+	};
+	static const char *const power_keys[] = {
+		"NPU ID", "Chip Count", "", "NPU Real-time Power(W)", "Chip ID",
+	};
+	static const char *const health_keys[] = {
+		"NPU ID", "Chip Count", "", "Health Status", "Error Code", "Error Information",
+		"Chip ID",
+	};
+	char values[8][64];
+	struct run r;
+
+	r = NPU_SMI("info", "-t", "temp", "-i", "0");
+	CHECK_EQ(r.status, 0);
+	CHECK(kv_layout(r.out, temp_keys, 5, values));
+	CHECK(!strcmp(values[3], "NA"));
+	run_free(&r);
+
+	r = NPU_SMI("info", "-t", "power", "-i", "0");
+	CHECK_EQ(r.status, 0);
+	CHECK(kv_layout(r.out, power_keys, 5, values));
+	CHECK(!strcmp(values[3], "NA"));
+	run_free(&r);
+
+	r = NPU_SMI("info", "-t", "health", "-i", "0");
+	CHECK_EQ(r.status, 0);
+	CHECK(kv_layout(r.out, health_keys, 7, values));
+	CHECK(!strcmp(values[3], "OK"));
+	CHECK(!strcmp(values[4], "NA") && !strcmp(values[5], "NA"));
+	run_free(&r);
+
+	/* with -c: the chip's three lines only */
+	r = NPU_SMI("info", "-t", "health", "-i", "0", "-c", "0");
+	CHECK_EQ(r.status, 0);
+	CHECK(kv_layout(r.out, health_keys + 3, 3, values));
+	CHECK(!strcmp(values[0], "OK"));
+	run_free(&r);
+}
+
 /* Each error: a message on stderr naming what was wrong, nothing on stdout. */
 static void check_error(int want_status, const char *want_msg, struct run r)
 {
@@ -814,6 +941,8 @@ TEST(documentation_example)
 	snprintf(want, sizeof(want), "NPU 0: HBM usage %llu%%\n",
 		 (used * 100 + total / 2) / total);
 	CHECK(strstr(r.out, want) != NULL);
+	/* the two helpers and this process */
+	CHECK(strstr(r.out, "NPU 0: 3 processes\n") != NULL);
 	run_free(&r);
 }
 
