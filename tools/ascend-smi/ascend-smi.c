@@ -12,8 +12,11 @@
  * them, and its virtual memory (reservations, mappings, physical
  * allocations) from "hbm".
  * Nothing comes from logs.  Without access to debugfs (not root, debugfs
- * not mounted) the device list still works and the per-process part says
- * why it is missing.  Documentation/install.rst shows example output.
+ * not mounted) the device list still works, the per-process part says
+ * why debugfs is missing and lists the processes from their fdinfo
+ * (smi_proc.c: HBM and pinned host memory; a user's own processes, all
+ * for root); JSON has those as "fdinfo_processes" either way.
+ * Documentation/install.rst shows example output.
  *
  * Run as npu-smi (the name make install links to it), it answers the
  * npu-smi commands instead (npu_smi.c, Documentation/npu-smi.rst).
@@ -37,6 +40,7 @@
 
 #include "npu_smi.h"
 #include "smi_dev.h"
+#include "smi_proc.h"
 
 #ifndef ASCEND_SMI_VERSION
 #define ASCEND_SMI_VERSION "0.0.0"
@@ -74,6 +78,10 @@ struct device {
 static struct smi_dev sdevs[SMI_MAX_DEVICES];
 static struct device devs[SMI_MAX_DEVICES];
 static int ndevs;
+/* The processes from /proc/<pid>/fdinfo (smi_proc.c): this user's, or all for root. */
+static struct smi_proc *procs;
+static int nprocs;		/* -1: /proc could not be read */
+static int procs_errno;		/* why */
 static const char *debugfs_root = "/sys/kernel/debug";
 static int debugfs_errno;		/* why debugfs could not be read */
 
@@ -284,9 +292,12 @@ static void free_devices(void)
 			free(devs[i].extra[k]);
 	memset(devs, 0, sizeof(devs));
 	ndevs = 0;
+	free(procs);
+	procs = NULL;
+	nprocs = 0;
 }
 
-/* The devices (smi_dev.c), then what debugfs has on each. */
+/* The devices (smi_dev.c), what debugfs has on each, the processes (smi_proc.c). */
 static void scan(void)
 {
 	int i;
@@ -296,6 +307,39 @@ static void scan(void)
 	ndevs = smi_scan(sdevs);
 	for (i = 0; i < ndevs; i++)
 		read_debugfs(&devs[i], &sdevs[i]);
+	nprocs = smi_procs(sdevs, ndevs, &procs);
+	procs_errno = nprocs < 0 ? errno : 0;
+}
+
+/*
+ * Without debugfs: the processes with a device open and what their files
+ * hold, from the driver's fdinfo keys (drm-total-hbm, drm-total-memory).
+ */
+static void print_fdinfo_processes(void)
+{
+	int i;
+
+	if (nprocs < 0) {
+		printf("  cannot read /proc either (%s)\n", strerror(procs_errno));
+		return;
+	}
+	printf("  from /proc/<pid>/fdinfo instead (%s):\n",
+	       geteuid() ? "this user's processes" : "every process");
+	printf("%-4s %-8s %-16s %16s %16s\n", "NPU", "PID", "Command", "hbm_used(MiB)",
+	       "host_pinned(MiB)");
+	for (i = 0; i < nprocs; i++) {
+		const struct smi_proc *p = &procs[i];
+
+		if (p->stats)
+			printf("%-4u %-8d %-16s %16llu %16llu\n", p->npu, (int)p->pid, p->comm,
+			       (unsigned long long)(p->hbm / MIB),
+			       (unsigned long long)(p->host / MIB));
+		else
+			printf("%-4u %-8d %-16s %16s %16s\n", p->npu, (int)p->pid, p->comm, "-",
+			       "-");
+	}
+	if (!nprocs)
+		printf("  (none)\n");
 }
 
 static const char *health(const struct smi_dev *d)
@@ -365,6 +409,7 @@ static void print_text(void)
 		printf("  not available: cannot read %s/accel/<device>/clients (%s);\n"
 		       "  needs root and debugfs mounted (mount -t debugfs none /sys/kernel/debug)\n",
 		       debugfs_root, strerror(debugfs_errno ? debugfs_errno : ENOENT));
+		print_fdinfo_processes();
 	} else {
 		const struct device *h = NULL;
 
@@ -549,6 +594,30 @@ static void print_json(void)
 			snprintf(caps, sizeof(caps), "0x%llx",
 				 (unsigned long long)s->info.capabilities);
 			jstrv("capabilities", caps);
+		}
+		/* from fdinfo, whether or not debugfs is readable; null without /proc */
+		if (nprocs < 0) {
+			jraw("fdinfo_processes", "null");
+		} else {
+			jopen("fdinfo_processes", '[');
+			for (j = 0; j < nprocs; j++) {
+				const struct smi_proc *p = &procs[j];
+
+				if (p->npu != s->index)
+					continue;
+				jopen(NULL, '{');
+				jnum("pid", p->pid);
+				jstrv("command", p->comm);
+				if (p->stats) {
+					jnum("hbm_used", p->hbm);
+					jnum("host_pinned", p->host);
+				} else {
+					jraw("hbm_used", "null");
+					jraw("host_pinned", "null");
+				}
+				jclose('}');
+			}
+			jclose(']');
 		}
 		if (!d->have_debugfs) {
 			jraw("processes", "null");
