@@ -15,6 +15,7 @@
 #   $D$P/tikcpp/ascendc_kernel_cmake/  ascendc.cmake: ascendc_library(), host_intf_pub
 #                                      (also as compiler/tikcpp/, tools/tikcpp/)
 #   $D$P/bin/ascend-smi                device/process status tool
+#   $D$P/bin/npu-smi                   -> ascend-smi (answers npu-smi's commands)
 #   $D$P/lib/python3/dist-packages/    the acl Python module (pyACL's interface;
 #                                      set_env.sh puts it on PYTHONPATH)
 #   $D$P/set_env.sh                    CANN-style environment script
@@ -79,7 +80,7 @@ PYMOD=${pymods[0]}
 need "$PYMOD"
 
 # --- the CANN-style tree --------------------------------------------------------
-say "libacl_rt, headers, ascend-smi, the acl Python module -> $P"
+say "libacl_rt, headers, ascend-smi, npu-smi, the acl Python module -> $P"
 install -d "$P/include/acl/error_codes" "$P/lib64/pkgconfig" "$P/lib64/cmake/AscendRT" \
 	"$P/share/cmake/AscendRT" "$P/bin" "$P/tikcpp/ascendc_kernel_cmake" "$P/compiler" "$P/tools"
 install -m 0644 "$TOP"/lib/libaclrt/include/acl/*.h "$P/include/acl/"
@@ -94,6 +95,8 @@ install -m 0755 "$BUILD/bin/ascend-smi" "$P/bin/ascend-smi"
 # libacl_rt.so comes from LD_LIBRARY_PATH (set_env.sh) or the system's.
 install -d "$P/lib/python3/dist-packages"
 install -m 0644 "$PYMOD" "$P/lib/python3/dist-packages/"
+# Under the name npu-smi the same program answers npu-smi's commands.
+ln -sfn ascend-smi "$P/bin/npu-smi"
 subst "$HERE/set_env.sh.in" "$P/set_env.sh" 0644
 ln -sfn ../set_env.sh "$P/bin/setenv.bash"
 # ${ASCENDC_CMAKE_DIR}/ascendc.cmake; CANN trees have it in these three places.

@@ -17,6 +17,9 @@
 #   install/sample/out/       the sample's programs (bin/) and kernel image (fatbin/)
 #   test_install_app          tests/install/vm-test.sh: runs the apps (TAP)
 #   test_install_smi          ascend-smi against known allocations (TAP)
+#   test_install_npusmi       npu-smi against known allocations, as root and
+#                             as a user (TAP)
+#   install/npu-smi-example.sh  the example of Documentation/npu-smi.rst
 # Exit status 0 (failures are results).
 # pipefail: never end a pipeline with grep -q (SIGPIPE upstream fails it).
 set -uo pipefail
@@ -158,6 +161,11 @@ smi_ok() {
 	[ -x "$P/bin/ascend-smi" ] && [ "$("$P/bin/ascend-smi" --version)" = "ascend-smi $VERSION" ]
 }
 check tree/bin-ascend-smi smi_ok
+npusmi_ok() {
+	[ "$(readlink "$P/bin/npu-smi")" = ascend-smi ] &&
+		[ "$("$P/bin/npu-smi" --version)" = "npu-smi $VERSION (ascend-smi)" ]
+}
+check tree/bin-npu-smi npusmi_ok
 # The acl Python module: in Debian's dist-packages path under the prefix,
 # linked to libacl_rt.so without a run path, imported with set_env.sh's
 # PYTHONPATH and LD_LIBRARY_PATH by Debian's python3.
@@ -180,7 +188,7 @@ check tree/python-acl python_ok
 # --- the module: where modprobe finds it -------------------------------------------
 mods=("$ROOT"/lib/modules/*/updates/ascend.ko)
 module_ok() {
-	local ko=${mods[0]} kver tmp
+	local ko=${mods[0]} kver tmp out
 	{ [ "${#mods[@]}" = 1 ] && [ -f "$ko" ]; } || { log "no single lib/modules/*/updates/ascend.ko"; return 1; }
 	kver=$(basename "$(dirname "$(dirname "$ko")")")
 	[ "$(modinfo -F name "$ko")" = ascend ] || return 1
@@ -189,8 +197,11 @@ module_ok() {
 	tmp=$WORK/depmod && rm -rf "$tmp" && mkdir -p "$tmp/lib/modules/$kver/updates" &&
 		cp "$ko" "$tmp/lib/modules/$kver/updates/" &&
 		depmod -b "$tmp" "$kver" 2>/dev/null || return 1
-	modprobe -d "$tmp" -S "$kver" --show-depends ascend 2>&1 | tee /dev/stderr |
-		grep "^insmod $tmp/lib/modules/$kver/updates/ascend.ko" >/dev/null
+	# Into the log through the descriptor, never by reopening it: "tee
+	# /dev/stderr" opens install.log again with O_TRUNC and empties it.
+	out=$(modprobe -d "$tmp" -S "$kver" --show-depends ascend 2>&1)
+	log "$out"
+	printf '%s\n' "$out" | grep "^insmod $tmp/lib/modules/$kver/updates/ascend.ko" >/dev/null
 }
 check tree/module-updates-ascend.ko module_ok
 
@@ -286,8 +297,34 @@ smi_test() {
 		$(PKG_CONFIG_PATH=$P/lib64/pkgconfig pkg-config --cflags --libs acl_rt)
 }
 check build/test_install_smi smi_test
+npusmi_test() {
+	# shellcheck disable=SC2046 # pkg-config prints separate words
+	cc -std=c11 -Wall -Wextra -Werror -I"$TOP/tests/lib" -o "$PAY/test_install_npusmi" \
+		"$HERE/test_install_npusmi.c" \
+		$(PKG_CONFIG_PATH=$P/lib64/pkgconfig pkg-config --cflags --libs acl_rt)
+}
+check build/test_install_npusmi npusmi_test
+# The block after ".. tested-example: npu-smi" in Documentation/npu-smi.rst,
+# as the user would paste it (the VM test runs it).
+npusmi_example() {
+	awk '/^\.\. tested-example: npu-smi$/ { f = 1; next }
+		f == 1 && /::$/ { f = 2; next }
+		f == 2 && /^$/ && !n { next }
+		f == 2 && /^   / { sub(/^   /, ""); print; n++; next }
+		f == 2 && /^$/ { print; next }
+		f == 2 { exit }' "$TOP/Documentation/npu-smi.rst" >"$PAY/install/npu-smi-example.sh" &&
+		[ -s "$PAY/install/npu-smi-example.sh" ] && sh -n "$PAY/install/npu-smi-example.sh"
+}
+check docs/npu-smi-example npusmi_example
 
 # --- staged for the VM ------------------------------------------------------------
 { cp -a "$P" "$PAY/install/opt/" && install -m 0755 "$HERE/vm-test.sh" "$PAY/test_install_app"; } ||
 	result FAIL stage-for-vm
+
+# Last: the log on stderr (install.log in make check) still has the first
+# step's header, so no step above truncated it.
+log_intact() {
+	[ ! -f /dev/stderr ] || grep "^---- make-install: " /dev/stderr >/dev/null
+}
+check log-intact log_intact
 exit 0

@@ -459,6 +459,48 @@ TEST(json_matches_allocations)
 	free(out);
 }
 
+/* Our entry in device 0's "fdinfo_processes", NULL if absent. */
+static const struct jval *json_own_fdinfo(const struct jval *doc)
+{
+	const struct jval *devs = jget(doc, "devices"), *procs;
+
+	if (!devs || devs->type != J_ARR || devs->n < 1)
+		return NULL;
+	procs = jget(devs->items[0], "fdinfo_processes");
+	if (!procs || procs->type != J_ARR)
+		return NULL;
+	for (int i = 0; i < procs->n; i++)
+		if (jnum(procs->items[i], "pid") == getpid())
+			return procs->items[i];
+	return NULL;
+}
+
+/*
+ * The fdinfo view (no debugfs needed) has the bytes debugfs has: this
+ * process has one file of device 0 open, so its one client line.
+ */
+TEST(json_fdinfo_processes_match_debugfs)
+{
+	int st;
+	char *out = run_smi("--json", &st);
+	const struct jval *own, *fd;
+	struct jval *doc;
+
+	REQUIRE(out);
+	CHECK_EQ(st, 0);
+	doc = jparse(out);
+	REQUIRE(doc);
+	own = json_own(doc);
+	fd = json_own_fdinfo(doc);
+	REQUIRE(own && fd);
+	CHECK(!strncmp(jstr(fd, "command"), "test_install_sm", 15));
+	CHECK(jnum(fd, "hbm_used") >= (double)HOLD);
+	CHECK_EQ(jnum(fd, "hbm_used"), jnum(own, "hbm_used"));
+	CHECK(jget(fd, "host_pinned") && jget(fd, "host_pinned")->type == J_NUM);
+	jfree(doc);
+	free(out);
+}
+
 TEST(json_follows_free)
 {
 	double before, after;
@@ -645,6 +687,9 @@ TEST(without_debugfs_devices_still_listed)
 	CHECK(jget(devs->items[0], "processes") &&
 	      jget(devs->items[0], "processes")->type == J_NULL);
 	CHECK(jget(doc, "debugfs") && jget(doc, "debugfs")->num == 0);
+	/* the processes still, from fdinfo (the hold is freed by now) */
+	CHECK(json_own_fdinfo(doc) && jget(json_own_fdinfo(doc), "hbm_used") &&
+	      jget(json_own_fdinfo(doc), "hbm_used")->type == J_NUM);
 	jfree(doc);
 	free(out);
 
@@ -653,6 +698,13 @@ TEST(without_debugfs_devices_still_listed)
 	CHECK_EQ(st, 0);
 	CHECK(strstr(out, "/dev/accel/accel0") != NULL);
 	CHECK(strstr(out, "not available") != NULL);
+	CHECK(strstr(out, "from /proc/<pid>/fdinfo instead (every process):") != NULL);
+	{
+		char want[64];
+
+		snprintf(want, sizeof(want), "\n0    %-8d test_install_sm ", (int)getpid());
+		CHECK(strstr(out, want) != NULL);
+	}
 	free(out);
 }
 

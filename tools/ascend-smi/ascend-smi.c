@@ -12,15 +12,20 @@
  * them, and its virtual memory (reservations, mappings, physical
  * allocations) from "hbm".
  * Nothing comes from logs.  Without access to debugfs (not root, debugfs
- * not mounted) the device list still works and the per-process part says
- * why it is missing.  Documentation/install.rst shows example output.
+ * not mounted) the device list still works, the per-process part says
+ * why debugfs is missing and lists the processes from their fdinfo
+ * (smi_proc.c: HBM and pinned host memory; a user's own processes, all
+ * for root); JSON has those as "fdinfo_processes" either way.
+ * Documentation/install.rst shows example output.
+ *
+ * Run as npu-smi (the name make install links to it), it answers the
+ * npu-smi commands instead (npu_smi.c, Documentation/npu-smi.rst).
  *
  * Exit status: 0 when at least one device was listed and all answered,
  * 1 when a device did not answer (health not OK), 2 on usage errors,
  * 3 when no ascend device was found.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -30,20 +35,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "ascend_accel.h"
+#include "npu_smi.h"
+#include "smi_dev.h"
+#include "smi_proc.h"
 
 #ifndef ASCEND_SMI_VERSION
 #define ASCEND_SMI_VERSION "0.0.0"
 #endif
 
-#define MAX_DEVICES	64
 #define MAX_CLIENTS	256
 #define MAX_COLS	16
-#define MIB		(1024ULL * 1024ULL)
+#define MIB		SMI_MIB
 
 /*
  * Optional debugfs views shown raw (text) or as arrays of lines (JSON).
@@ -59,16 +64,8 @@ struct client {
 	char col[MAX_COLS][64];		/* values in header order */
 };
 
+/* A device (smi_dev.c) and what debugfs says about it. */
 struct device {
-	unsigned int index;		/* N of /dev/accel/accelN */
-	char node[64];
-	char bus[64];			/* parent device, e.g. ascend.0 */
-	int open_errno;			/* 0 when the node opened */
-	int query_errno;		/* 0 when DEV_QUERY answered */
-	char driver[32];
-	char driver_version[32];
-	struct drm_ascend_device_info info;
-
 	bool have_debugfs;		/* hbm/clients readable */
 	unsigned long long dbg_allocations;
 	int ncols;
@@ -78,8 +75,13 @@ struct device {
 	char *extra[NR_EXTRA];		/* raw text, NULL when not exposed */
 };
 
-static struct device devs[MAX_DEVICES];
+static struct smi_dev sdevs[SMI_MAX_DEVICES];
+static struct device devs[SMI_MAX_DEVICES];
 static int ndevs;
+/* The processes from /proc/<pid>/fdinfo (smi_proc.c): this user's, or all for root. */
+static struct smi_proc *procs;
+static int nprocs;		/* -1: /proc could not be read */
+static int procs_errno;		/* why */
 static const char *debugfs_root = "/sys/kernel/debug";
 static int debugfs_errno;		/* why debugfs could not be read */
 
@@ -245,13 +247,13 @@ static char *vmm_lines(const char *text)
 	return out;
 }
 
-static void read_debugfs(struct device *d)
+static void read_debugfs(struct device *d, const struct smi_dev *s)
 {
 	char path[PATH_MAX];
 	char *text;
 	unsigned int i;
 
-	snprintf(path, sizeof(path), "%s/accel/%s/clients", debugfs_root, d->bus);
+	snprintf(path, sizeof(path), "%s/accel/%s/clients", debugfs_root, s->bus);
 	text = read_file(path);
 	if (!text) {
 		debugfs_errno = errno;
@@ -261,7 +263,7 @@ static void read_debugfs(struct device *d)
 	free(text);
 	d->have_debugfs = true;
 
-	snprintf(path, sizeof(path), "%s/accel/%s/hbm", debugfs_root, d->bus);
+	snprintf(path, sizeof(path), "%s/accel/%s/hbm", debugfs_root, s->bus);
 	text = read_file(path);
 	if (text) {
 		char *p = strstr(text, "allocations:");
@@ -274,42 +276,10 @@ static void read_debugfs(struct device *d)
 	for (i = 0; i < NR_EXTRA; i++) {
 		if (i == VIEW_RESERVATIONS)
 			continue;
-		snprintf(path, sizeof(path), "%s/accel/%s/%s", debugfs_root, d->bus,
+		snprintf(path, sizeof(path), "%s/accel/%s/%s", debugfs_root, s->bus,
 			 extra_views[i]);
 		d->extra[i] = read_file(path);
 	}
-}
-
-static void query_device(struct device *d)
-{
-	struct drm_ascend_dev_query q = { 0 };
-	struct drm_version v = { 0 };
-	int fd;
-
-	fd = open(d->node, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		d->open_errno = errno;
-		return;
-	}
-	v.name = d->driver;
-	v.name_len = sizeof(d->driver) - 1;
-	if (ioctl(fd, DRM_IOCTL_VERSION, &v) == 0)
-		snprintf(d->driver_version, sizeof(d->driver_version), "%d.%d.%d",
-			 v.version_major, v.version_minor, v.version_patchlevel);
-	q.type = DRM_ASCEND_QUERY_DEVICE_INFO;
-	q.size = sizeof(d->info);
-	q.data = (uintptr_t)&d->info;
-	if (ioctl(fd, DRM_IOCTL_ASCEND_DEV_QUERY, &q) != 0)
-		d->query_errno = errno;
-	d->info.soc_name[sizeof(d->info.soc_name) - 1] = '\0';
-	close(fd);
-}
-
-static int cmp_dev(const void *a, const void *b)
-{
-	const struct device *x = a, *y = b;
-
-	return x->index < y->index ? -1 : x->index > y->index;
 }
 
 static void free_devices(void)
@@ -322,77 +292,63 @@ static void free_devices(void)
 			free(devs[i].extra[k]);
 	memset(devs, 0, sizeof(devs));
 	ndevs = 0;
+	free(procs);
+	procs = NULL;
+	nprocs = 0;
 }
 
-/* Every accel device whose parent is an ascend device (ascend.N). */
+/* The devices (smi_dev.c), what debugfs has on each, the processes (smi_proc.c). */
 static void scan(void)
 {
-	DIR *dir = opendir("/sys/class/accel");
-	struct dirent *e;
 	int i;
 
 	free_devices();
 	debugfs_errno = 0;
-	if (!dir)
-		return;
-	while ((e = readdir(dir)) && ndevs < MAX_DEVICES) {
-		char link[PATH_MAX], target[PATH_MAX];
-		struct device *d = &devs[ndevs];
-		unsigned int idx;
-		const char *base;
-		char tail;
-		ssize_t n;
-
-		if (sscanf(e->d_name, "accel%u%c", &idx, &tail) != 1)
-			continue;
-		snprintf(link, sizeof(link), "/sys/class/accel/%s/device", e->d_name);
-		n = readlink(link, target, sizeof(target) - 1);
-		if (n < 0)
-			continue;
-		target[n] = '\0';
-		base = strrchr(target, '/');
-		base = base ? base + 1 : target;
-		if (strncmp(base, "ascend.", 7) != 0)
-			continue;
-		memset(d, 0, sizeof(*d));
-		d->index = idx;
-		snprintf(d->node, sizeof(d->node), "/dev/accel/%.40s", e->d_name);
-		snprintf(d->bus, sizeof(d->bus), "%.60s", base);
-		ndevs++;
-	}
-	closedir(dir);
-	qsort(devs, ndevs, sizeof(devs[0]), cmp_dev);
-	for (i = 0; i < ndevs; i++) {
-		query_device(&devs[i]);
-		read_debugfs(&devs[i]);
-	}
+	ndevs = smi_scan(sdevs);
+	for (i = 0; i < ndevs; i++)
+		read_debugfs(&devs[i], &sdevs[i]);
+	nprocs = smi_procs(sdevs, ndevs, &procs);
+	procs_errno = nprocs < 0 ? errno : 0;
 }
 
-static bool healthy(const struct device *d)
+/*
+ * Without debugfs: the processes with a device open and what their files
+ * hold, from the driver's fdinfo keys (drm-total-hbm, drm-total-memory).
+ */
+static void print_fdinfo_processes(void)
 {
-	return !d->open_errno && !d->query_errno;
+	int i;
+
+	if (nprocs < 0) {
+		printf("  cannot read /proc either (%s)\n", strerror(procs_errno));
+		return;
+	}
+	printf("  from /proc/<pid>/fdinfo instead (%s):\n",
+	       geteuid() ? "this user's processes" : "every process");
+	printf("%-4s %-8s %-16s %16s %16s\n", "NPU", "PID", "Command", "hbm_used(MiB)",
+	       "host_pinned(MiB)");
+	for (i = 0; i < nprocs; i++) {
+		const struct smi_proc *p = &procs[i];
+
+		if (p->stats)
+			printf("%-4u %-8d %-16s %16llu %16llu\n", p->npu, (int)p->pid, p->comm,
+			       (unsigned long long)(p->hbm / MIB),
+			       (unsigned long long)(p->host / MIB));
+		else
+			printf("%-4u %-8d %-16s %16s %16s\n", p->npu, (int)p->pid, p->comm, "-",
+			       "-");
+	}
+	if (!nprocs)
+		printf("  (none)\n");
 }
 
-static const char *health(const struct device *d)
+static const char *health(const struct smi_dev *d)
 {
 	if (d->open_errno == EACCES || d->open_errno == EPERM)
 		return "NoAccess";
 	if (d->open_errno || d->query_errno)
 		return "Error";
 	return "OK";
-}
-
-static const char *health_detail(const struct device *d)
-{
-	static char buf[128];
-
-	if (d->open_errno)
-		snprintf(buf, sizeof(buf), "open %s: %s", d->node, strerror(d->open_errno));
-	else if (d->query_errno)
-		snprintf(buf, sizeof(buf), "device query: %s", strerror(d->query_errno));
-	else
-		snprintf(buf, sizeof(buf), "answers device queries");
-	return buf;
 }
 
 /* Columns holding byte counts are shown in MiB in text mode. */
@@ -425,23 +381,22 @@ static void print_text(void)
 	printf("%-4s %-18s %-10s %-14s %-9s %-22s %6s %4s\n", "NPU", "Node", "Bus",
 	       "SoC", "Health", "HBM-Usage(MiB)", "AICore", "DMA");
 	for (i = 0; i < ndevs; i++) {
-		const struct device *d = &devs[i];
+		const struct smi_dev *s = &sdevs[i];
 		char usage[48] = "-";
 		char aic[16] = "-", dma[16] = "-";
 
-		if (healthy(d)) {
-			snprintf(usage, sizeof(usage), "%llu / %llu",
-				 (unsigned long long)((d->info.hbm_total - d->info.hbm_free) / MIB),
-				 (unsigned long long)(d->info.hbm_total / MIB));
-			snprintf(aic, sizeof(aic), "%u", d->info.num_ai_cores);
-			snprintf(dma, sizeof(dma), "%u", d->info.num_dma_engines);
+		if (smi_healthy(s)) {
+			snprintf(usage, sizeof(usage), "%llu / %llu", smi_hbm_used(s) / MIB,
+				 (unsigned long long)(s->info.hbm_total / MIB));
+			snprintf(aic, sizeof(aic), "%u", s->info.num_ai_cores);
+			snprintf(dma, sizeof(dma), "%u", s->info.num_dma_engines);
 		}
-		printf("%-4u %-18s %-10s %-14s %-9s %-22s %6s %4s\n", d->index, d->node,
-		       d->bus, healthy(d) ? d->info.soc_name : "-", health(d), usage,
+		printf("%-4u %-18s %-10s %-14s %-9s %-22s %6s %4s\n", s->index, s->node,
+		       s->bus, smi_healthy(s) ? s->info.soc_name : "-", health(s), usage,
 		       aic, dma);
-		if (!healthy(d))
-			printf("     (%s)\n", health_detail(d));
-		any_dbg |= d->have_debugfs;
+		if (!smi_healthy(s))
+			printf("     (%s)\n", smi_health_detail(s));
+		any_dbg |= devs[i].have_debugfs;
 	}
 	if (!ndevs) {
 		printf("(no ascend device)\n");
@@ -454,6 +409,7 @@ static void print_text(void)
 		printf("  not available: cannot read %s/accel/<device>/clients (%s);\n"
 		       "  needs root and debugfs mounted (mount -t debugfs none /sys/kernel/debug)\n",
 		       debugfs_root, strerror(debugfs_errno ? debugfs_errno : ENOENT));
+		print_fdinfo_processes();
 	} else {
 		const struct device *h = NULL;
 
@@ -477,7 +433,7 @@ static void print_text(void)
 			for (j = 0; j < d->nclients; j++) {
 				const struct client *cl = &d->clients[j];
 
-				printf("%-4u %-8s %-16s", d->index, cl->col[0],
+				printf("%-4u %-8s %-16s", sdevs[i].index, cl->col[0],
 				       d->ncols > 1 ? cl->col[1] : "?");
 				for (c = 2; c < d->ncols; c++) {
 					if (bytes_column(d->colname[c]) && is_number(cl->col[c]))
@@ -499,7 +455,7 @@ static void print_text(void)
 			if (!shown)
 				printf("\n%c%s:\n", extra_views[k][0] - 'a' + 'A', extra_views[k] + 1);
 			shown = true;
-			printf("  NPU %u:\n", devs[i].index);
+			printf("  NPU %u:\n", sdevs[i].index);
 			for (char *s = devs[i].extra[k], *e; *s; s = e + (*e != '\0')) {
 				e = strchrnul(s, '\n');
 				printf("    %.*s\n", (int)(e - s), s);
@@ -606,37 +562,62 @@ static void print_json(void)
 	jstrv("timestamp", when);
 	jopen("devices", '[');
 	for (i = 0; i < ndevs; i++) {
+		const struct smi_dev *s = &sdevs[i];
 		const struct device *d = &devs[i];
 		char caps[32];
 
 		jopen(NULL, '{');
-		jnum("index", d->index);
-		jstrv("node", d->node);
-		jstrv("bus_id", d->bus);
-		jstrv("health", health(d));
-		jstrv("health_detail", health_detail(d));
-		if (d->driver[0]) {
-			jstrv("driver", d->driver);
-			jstrv("driver_version", d->driver_version);
+		jnum("index", s->index);
+		jstrv("node", s->node);
+		jstrv("bus_id", s->bus);
+		jstrv("health", health(s));
+		jstrv("health_detail", smi_health_detail(s));
+		if (s->driver[0]) {
+			jstrv("driver", s->driver);
+			jstrv("driver_version", s->driver_version);
 		}
-		if (healthy(d)) {
-			jstrv("soc_name", d->info.soc_name);
-			jnum("hbm_total", d->info.hbm_total);
-			jnum("hbm_used", d->info.hbm_total - d->info.hbm_free);
-			jnum("hbm_free", d->info.hbm_free);
-			jnum("hbm_largest_free", d->info.hbm_largest_free);
-			jnum("dma_engines", d->info.num_dma_engines);
-			jnum("ai_cores", d->info.num_ai_cores);
-			jnum("max_queues_per_file", d->info.max_queues_per_file);
+		if (smi_healthy(s)) {
+			jstrv("soc_name", s->info.soc_name);
+			jnum("hbm_total", s->info.hbm_total);
+			jnum("hbm_used", smi_hbm_used(s));
+			jnum("hbm_free", s->info.hbm_free);
+			jnum("hbm_largest_free", s->info.hbm_largest_free);
+			jnum("dma_engines", s->info.num_dma_engines);
+			jnum("ai_cores", s->info.num_ai_cores);
+			jnum("max_queues_per_file", s->info.max_queues_per_file);
 			/* this user's holdings and shares (0 from older kernels) */
-			jnum("queues_by_user", d->info.queues_by_user);
-			jnum("max_queues_by_user", d->info.max_queues_by_user);
-			jnum("hbm_used_by_user", d->info.hbm_used_by_user);
-			jnum("hbm_user_quota", d->info.hbm_user_quota);
-			jnum("cmd_timeout_ms", d->info.cmd_timeout_ms);
+			jnum("queues_by_user", s->info.queues_by_user);
+			jnum("max_queues_by_user", s->info.max_queues_by_user);
+			jnum("hbm_used_by_user", s->info.hbm_used_by_user);
+			jnum("hbm_user_quota", s->info.hbm_user_quota);
+			jnum("cmd_timeout_ms", s->info.cmd_timeout_ms);
 			snprintf(caps, sizeof(caps), "0x%llx",
-				 (unsigned long long)d->info.capabilities);
+				 (unsigned long long)s->info.capabilities);
 			jstrv("capabilities", caps);
+		}
+		/* from fdinfo, whether or not debugfs is readable; null without /proc */
+		if (nprocs < 0) {
+			jraw("fdinfo_processes", "null");
+		} else {
+			jopen("fdinfo_processes", '[');
+			for (j = 0; j < nprocs; j++) {
+				const struct smi_proc *p = &procs[j];
+
+				if (p->npu != s->index)
+					continue;
+				jopen(NULL, '{');
+				jnum("pid", p->pid);
+				jstrv("command", p->comm);
+				if (p->stats) {
+					jnum("hbm_used", p->hbm);
+					jnum("host_pinned", p->host);
+				} else {
+					jraw("hbm_used", "null");
+					jraw("host_pinned", "null");
+				}
+				jclose('}');
+			}
+			jclose(']');
 		}
 		if (!d->have_debugfs) {
 			jraw("processes", "null");
@@ -712,6 +693,10 @@ int main(int argc, char **argv)
 	unsigned long secs = 2, count = 0, n;
 	int i, rc;
 
+	/* installed as npu-smi too; npu-smi --json is ascend-smi's JSON */
+	if (npu_smi_invoked(argv[0]) && !(argc > 1 && !strcmp(argv[1], "--json")))
+		return npu_smi_main(argc, argv);
+
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -771,7 +756,7 @@ int main(int argc, char **argv)
 
 	rc = ndevs ? 0 : 3;
 	for (i = 0; i < ndevs; i++)
-		if (!healthy(&devs[i]))
+		if (!smi_healthy(&sdevs[i]))
 			rc = 1;
 	if (!ndevs)
 		fprintf(stderr, "ascend-smi: no ascend device (is the module loaded? modprobe ascend)\n");

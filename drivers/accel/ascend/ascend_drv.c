@@ -260,7 +260,12 @@ static const struct drm_ioctl_desc ascend_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ASCEND_VA_PROTECT, ascend_ioctl_va_protect_hw, 0),
 };
 
-DEFINE_DRM_ACCEL_FOPS(ascend_fops);
+/* the accel defaults, and usage statistics in fdinfo (ascend_fdinfo.c) */
+static const struct file_operations ascend_fops = {
+	.owner = THIS_MODULE,
+	DRM_ACCEL_FOPS,
+	.show_fdinfo = drm_show_fdinfo,
+};
 
 struct ascend_file *ascend_file_from_file(struct file *f)
 {
@@ -276,6 +281,7 @@ static const struct drm_driver ascend_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_COMPUTE_ACCEL,
 	.open = ascend_open,
 	.postclose = ascend_postclose,
+	.show_fdinfo = ascend_show_fdinfo,
 	.ioctls = ascend_ioctls,
 	.num_ioctls = ARRAY_SIZE(ascend_ioctls),
 	.fops = &ascend_fops,

@@ -257,6 +257,11 @@ pid_t ascend_file_tgid(struct drm_file *file);
 void ascend_debugfs_log_fault(struct ascend_queue *q, u32 code, u64 seq,
 			      u64 addr, u32 opcode);
 
+struct drm_printer;
+
+/* fdinfo: the usage statistics of @file (ascend_fdinfo.c) */
+void ascend_show_fdinfo(struct drm_printer *p, struct drm_file *file);
+
 /* ioctl entry points */
 int ascend_ioctl_dev_query(struct drm_device *drm, void *data,
 			   struct drm_file *file);		/* ascend_query.c */
