@@ -116,6 +116,8 @@ struct ascend_managed_space {
  * @size: bytes, a multiple of the chunk size
  * @nr_chunks: chunks in @chunks
  * @chunks: where each chunk is (under &ascend_managed_space.lock)
+ * @live: set up, in @space's list (under &ascend_managed_space.lock): the
+ *	VA range is found in the address space a moment before
  * @ranges: @map's backing, one entry per chunk: its HBM while on the
  *	device, size 0 otherwise (changed under &ascend_vm.lock too, for the
  *	driver's own look-ups, see ascend_vm.c)
@@ -129,6 +131,7 @@ struct ascend_managed {
 	u64 size;
 	unsigned long nr_chunks;
 	struct ascend_managed_chunk *chunks;
+	bool live;
 	struct ascend_hbm_range *ranges;
 };
 
@@ -404,7 +407,8 @@ ascend_managed_find_locked(struct ascend_managed_space *space, u64 va,
 	map = ascend_vm_mapping_at_locked(&af->vm, va);
 	if (map && map->kind == ASCEND_VM_MANAGED) {
 		mo = container_of(map, struct ascend_managed, map);
-		if (va < mo->va || end > mo->va + mo->size)
+		/* one being created or freed is not there yet, or any more */
+		if (!mo->live || va < mo->va || end > mo->va + mo->size)
 			mo = NULL;
 	}
 	mutex_unlock(&af->vm.lock);
@@ -499,6 +503,7 @@ static void ascend_managed_free(struct drm_gem_object *obj)
 	struct ascend_managed_space *space = mo->space;
 
 	mutex_lock(&space->lock);
+	mo->live = false;
 	list_del(&mo->link);
 	ascend_managed_release_locked(mo);
 	space->bytes -= mo->size;
@@ -672,6 +677,7 @@ void ascend_managed_file_fini(struct ascend_file *af)
 		ascend_vm_managed_remove_locked(&af->vm, &mo->map);
 		mutex_unlock(&af->vm.lock);
 		list_del_init(&mo->link);
+		mo->live = false;
 	}
 	space->af = NULL;
 	mutex_unlock(&space->lock);
@@ -732,6 +738,7 @@ int ascend_ioctl_managed_create(struct drm_device *drm, void *data,
 	}
 	space->bytes += size;
 	list_add_tail(&mo->link, &space->objs);
+	mo->live = true;
 	mutex_unlock(&space->lock);
 
 	/* from here on the object's free undoes everything */
