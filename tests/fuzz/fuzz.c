@@ -150,6 +150,7 @@ struct fz_queue {
 struct fz_map {
 	void *p;
 	size_t size;
+	int managed;	/* managed memory at its VA, inside our window */
 };
 
 struct fz_proc {
@@ -220,6 +221,7 @@ static int fz_keep_map(struct fz_proc *p, void *m, size_t size)
 	if (p->nmaps < FZ_MAX_MAPS) {
 		p->maps[p->nmaps].p = m;
 		p->maps[p->nmaps].size = size;
+		p->maps[p->nmaps].managed = 0;
 		p->nmaps++;
 		return 0;
 	}
@@ -380,8 +382,13 @@ static int fz_dst_past(const struct fz_proc *p, uint64_t dst, uint64_t len,
 		*start = (uintptr_t)p->regarea;
 		*size = FZ_REG_PAGES * 4096;
 	}
+	/*
+	 * (managed memory is device memory too: a write past it reaches the
+	 * window's guard and reservation, never a host buffer of ours)
+	 */
 	for (i = 0; !*size && i < p->nmaps && i < FZ_MAX_MAPS; i++)
-		if (fz_runs_past(dst, len, (uintptr_t)p->maps[i].p,
+		if (!p->maps[i].managed &&
+		    fz_runs_past(dst, len, (uintptr_t)p->maps[i].p,
 				 p->maps[i].size)) {
 			*start = (uintptr_t)p->maps[i].p;
 			*size = p->maps[i].size;
@@ -1008,6 +1015,131 @@ static void op_ipc(struct fz_proc *p)
  * keys and imported back, and passed through PRIME.  Copies reach the
  * reservations through gen_dev_addr().
  */
+/*
+ * Managed memory: allocations go into bos[] (the copies and ring commands
+ * then use them: synchronous copies bring chunks to the device, ring
+ * commands make page requests); the host maps some at their VA (inside
+ * our window's reservation) and touches them, against the device's
+ * accesses; prefetches and queries with hostile ranges.
+ */
+static void op_managed(struct fz_proc *p)
+{
+	unsigned int i = rndn(FZ_MAX_BOS), k;
+	uint64_t addr, size;
+
+	fz_obj_get(&p->bos[i], &addr, &size);
+	switch (rndn(6)) {
+	case 0: case 1: {
+		struct drm_ascend_managed_create c = { 0 };
+		void *m;
+
+		c.size = chance(85) ? (2ULL << 20) * (1 + rndn(4)) - rndn(4096) :
+			 gen_size(0);
+		c.flags = chance(95) ? 0 : gen_flags32();
+		if (fz_ioctl(p, DRM_IOCTL_ASCEND_MANAGED_CREATE, &c))
+			return;
+		if (chance(70)) {
+			/*
+			 * at its VA over our window's reservation (the right
+			 * offset: a mapping we keep is this object's, so its
+			 * VA is never handed out again while kept), or
+			 * anywhere with any offset (refused, or undone)
+			 */
+			int ours = c.va >= p->win_base &&
+				   c.va - p->win_base < p->win_size &&
+				   c.alloc_size <= p->win_size - (c.va - p->win_base);
+
+			if (ours && chance(90)) {
+				m = mmap((void *)(uintptr_t)c.va, c.alloc_size,
+					 PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+					 p->fd, c.mmap_offset);
+				if (m == MAP_FAILED) {
+					/* MAP_FIXED took the reservation: back */
+					mmap((void *)(uintptr_t)c.va, c.alloc_size, PROT_NONE,
+					     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+					     MAP_FIXED, -1, 0);
+				} else {
+					pthread_mutex_lock(&p->lock);
+					k = fz_keep_map(p, m, c.alloc_size);
+					if (!k)
+						p->maps[p->nmaps - 1].managed = 1;
+					pthread_mutex_unlock(&p->lock);
+					if (!k)
+						memset(m, (int)rnd(), 4096 * (1 + rndn(64)));
+					else	/* undone: the reservation back */
+						mmap(m, c.alloc_size, PROT_NONE,
+						     MAP_PRIVATE | MAP_ANONYMOUS |
+						     MAP_NORESERVE | MAP_FIXED, -1, 0);
+				}
+			} else {
+				m = mmap(NULL, c.alloc_size, PROT_READ | PROT_WRITE,
+					 MAP_SHARED, p->fd,
+					 chance(50) ? c.mmap_offset : rnd() & ~4095ULL);
+				if (m != MAP_FAILED)
+					munmap(m, c.alloc_size);
+			}
+		}
+		pthread_mutex_lock(&p->lock);
+		if (p->bos[i].live && chance(50)) {
+			struct drm_gem_close gc = { .handle = p->bos[i].handle };
+
+			fz_ioctl(p, DRM_IOCTL_GEM_CLOSE, &gc);
+		}
+		p->bos[i].handle = c.handle;
+		p->bos[i].live = 1;
+		fz_obj_set(&p->bos[i], c.va, c.alloc_size);
+		pthread_mutex_unlock(&p->lock);
+		return;
+	}
+	case 2: {
+		struct drm_ascend_managed_migrate mm = { 0 };
+
+		mm.va = chance(80) ? addr + rndn(size + 1) : rnd();
+		mm.size = chance(80) ? rndn(size + 1) : gen_size(0);
+		mm.target = chance(90) ? 1 + rndn(2) : (uint32_t)rnd();
+		mm.flags = chance(95) ? 0 : gen_flags32();
+		fz_ioctl(p, DRM_IOCTL_ASCEND_MANAGED_MIGRATE, &mm);
+		return;
+	}
+	case 3: {
+		struct drm_ascend_managed_query q = { 0 };
+
+		q.va = chance(80) ? addr + rndn(size + 1) : rnd();
+		q.size = chance(80) ? rndn(size + 1) : gen_size(0);
+		q.flags = chance(95) ? 0 : gen_flags32();
+		q.pad = chance(95) ? 0 : 1;
+		fz_ioctl(p, DRM_IOCTL_ASCEND_MANAGED_QUERY, &q);
+		return;
+	}
+	default: {
+		/* the host touches a managed mapping */
+		uint8_t *m = NULL;
+		size_t n = 0;
+
+		pthread_mutex_lock(&p->lock);
+		for (k = rndn(p->nmaps + 1); k < p->nmaps; k++)
+			if (p->maps[k].managed) {
+				m = p->maps[k].p;
+				n = p->maps[k].size;
+				break;
+			}
+		pthread_mutex_unlock(&p->lock);
+		if (m && n) {
+			size_t at = rndn(n), off = at & ~4095UL;
+			size_t len = 4096 * (1 + rndn(16));
+
+			if (len > n - off)
+				len = n - off;
+			if (chance(50))
+				m[at] ^= (uint8_t)rnd();
+			else
+				memset(m + off, (int)rnd(), len);
+		}
+		return;
+	}
+	}
+}
+
 static void op_vmm(struct fz_proc *p)
 {
 	unsigned int i = rndn(FZ_MAX_PHYS), r = rndn(FZ_MAX_RESV);
@@ -2010,6 +2142,7 @@ static void fz_step(struct fz_proc *p)
 		case 11: if (fam & FUZZ_F_QUEUE) { FZ_OP("queue_misc"); op_queue_misc(p); return; } break;
 		case 12: if (fam & FUZZ_F_IPC) { FZ_OP("ipc"); op_ipc(p); return; } break;
 		case 13: if (fam & FUZZ_F_VMM) { FZ_OP("vmm"); op_vmm(p); return; } break;
+		case 14: if (fam & FUZZ_F_MANAGED) { FZ_OP("managed"); op_managed(p); return; } break;
 		default: if (fam & FUZZ_F_QUEUE) { FZ_OP("ring"); op_ring(p); return; } break;
 		}
 	}
@@ -2226,8 +2359,14 @@ static void fz_forget(struct fz_proc *p)
 {
 	unsigned int i;
 
-	for (i = 0; i < p->nmaps; i++)
+	for (i = 0; i < p->nmaps; i++) {
 		munmap(p->maps[i].p, p->maps[i].size);
+		/* the window's reservation comes back: no hole for others */
+		if (p->maps[i].managed)
+			mmap(p->maps[i].p, p->maps[i].size, PROT_NONE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+			     MAP_FIXED, -1, 0);
+	}
 	p->nmaps = 0;
 	p->fring = NULL;	/* it was one of the maps */
 	p->fring_entries = 0;

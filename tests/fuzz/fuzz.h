@@ -27,7 +27,10 @@
 					 * our memory: SWITCH, JUMP, nesting
 					 * (a form of FUZZ_F_QUEUE's ring
 					 * commands: no operation of its own) */
-#define FUZZ_F_ALL	0x1ffu
+#define FUZZ_F_MANAGED	(1u << 9)	/* MANAGED_CREATE (+mmap, host touches),
+					 * MANAGED_MIGRATE, MANAGED_QUERY: the
+					 * device's page requests */
+#define FUZZ_F_ALL	0x3ffu
 
 struct fuzz_opts {
 	uint64_t seed;		/* 0: from the clock */

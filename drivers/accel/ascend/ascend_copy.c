@@ -44,6 +44,7 @@
 
 #include "ascend_copy.h"
 #include "ascend_drv.h"
+#include "ascend_managed.h"
 #include "ascend_hw.h"
 #include "ascend_peer.h"
 #include "ascend_queue.h"
@@ -653,6 +654,10 @@ static int ascend_copy_ioctl(struct drm_device *drm, void *data,
 
 	/* the ioctl table drained the file's queues first (ascend_drv.c) */
 	ret = ascend_copy_check(args);
+	if (!ret)
+		ret = ascend_managed_prepare(af, args->dst, args->size);
+	if (!ret)
+		ret = ascend_managed_prepare(af, args->src, args->size);
 	if (ret)
 		return ret;
 
@@ -668,6 +673,8 @@ static int ascend_fill_ioctl(struct drm_device *drm, void *data,
 
 	/* the ioctl table drained the file's queues first (ascend_drv.c) */
 	ret = ascend_fill_args_check(args);
+	if (!ret)
+		ret = ascend_managed_prepare(af, args->dst, args->size);
 	if (ret)
 		return ret;
 

@@ -26,6 +26,7 @@
 
 #include "ascend_copy.h"
 #include "ascend_drv.h"
+#include "ascend_managed.h"
 #include "ascend_hw.h"
 #include "ascend_peer.h"
 #include "ascend_queue.h"
@@ -240,6 +241,11 @@ static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
 		return ret;
 	ascend_copy_2d_span(a->dst, a->dpitch, a->width, a->height, &dspan);
 	ascend_copy_2d_span(a->src, a->spitch, a->width, a->height, &sspan);
+	ret = ascend_managed_prepare(af, a->dst, dspan);
+	if (!ret)
+		ret = ascend_managed_prepare(af, a->src, sspan);
+	if (ret)
+		return ret;
 
 	/* the ioctl table drained the file's queues first (ascend_drv.c) */
 	/* every byte of both spans is checked before any moves */
@@ -658,6 +664,17 @@ static int ascend_copy_batch_ioctl(struct drm_device *drm, void *data,
 		}
 	}
 
+	/* managed memory the entries name comes to the device first */
+	for (i = 0; i < a->count; i++) {
+		ret = ascend_managed_prepare(b.af, b.e[i].dst, b.e[i].size);
+		if (!ret)
+			ret = ascend_managed_prepare(b.af, b.e[i].src,
+						     b.e[i].size);
+		if (ret) {
+			fail = i;
+			goto out;
+		}
+	}
 	/* the ioctl table drained the file's queues first (ascend_drv.c) */
 	ret = ascend_batch_validate(&b, &fail);
 	if (!ret)

@@ -65,6 +65,7 @@
 #include <drm/drm_gem.h>
 
 #include "ascend_drv.h"
+#include "ascend_managed.h"
 #include "ascend_free_ring.h"
 #include "ascend_gem.h"
 #include "ascend_host.h"
@@ -282,6 +283,32 @@ static int ascend_debugfs_clients(struct seq_file *m, void *data)
 			   comm, (long long)atomic64_read(&af->hbm_used), bos,
 			   queues, (long long)atomic64_read(&af->host_pinned),
 			   (long long)atomic64_read(&af->copy_pinned));
+	}
+	mutex_unlock(&drm->filelist_mutex);
+	return 0;
+}
+
+/* The page requests served, then each file's managed memory. */
+static int ascend_debugfs_managed(struct seq_file *m, void *data)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct drm_device *drm = entry->dev;
+	struct ascend_device *adev = to_ascend_device(drm);
+	char comm[TASK_COMM_LEN];
+	struct drm_file *file;
+
+	seq_printf(m, "page requests: %lld retried, %lld faulted\n",
+		   (long long)atomic64_read(&adev->prq.served),
+		   (long long)atomic64_read(&adev->prq.faulted));
+	mutex_lock(&drm->filelist_mutex);
+	list_for_each_entry(file, &drm->filelist, lhead) {
+		struct ascend_file *af = to_ascend_file(file);
+		pid_t pid = ascend_file_pid(file, comm);
+
+		if (!READ_ONCE(af->managed))
+			continue;
+		seq_printf(m, "%8d %-16s\n", pid, comm);
+		ascend_managed_debugfs_show(m, af);
 	}
 	mutex_unlock(&drm->filelist_mutex);
 	return 0;
@@ -534,6 +561,8 @@ void ascend_debugfs_init(struct ascend_device *adev)
 			     NULL);
 	drm_debugfs_add_file(&adev->drm, "free_rings",
 			     ascend_debugfs_free_rings, NULL);
+	drm_debugfs_add_file(&adev->drm, "managed", ascend_debugfs_managed,
+			     NULL);
 	drm_debugfs_add_file(&adev->drm, "faults", ascend_debugfs_faults, NULL);
 	drm_debugfs_add_file(&adev->drm, "users", ascend_debugfs_users, NULL);
 }

@@ -35,6 +35,7 @@
 #include "ascend_host.h"
 #include "ascend_hw.h"
 #include "ascend_ipc.h"
+#include "ascend_managed.h"
 #include "ascend_peer.h"
 #include "ascend_queue.h"
 #include "ascend_vmm.h"
@@ -115,6 +116,7 @@ static void ascend_postclose(struct drm_device *drm, struct drm_file *file)
 	ascend_queue_activity_fini(file);
 	/* ...free the allocations that had no GEM handle (ring first)... */
 	ascend_gem_free_ring_fini(file);
+	ascend_managed_file_fini(af);
 	ascend_vmm_file_fini(af);
 	ascend_gem_file_fini(af);
 	ascend_event_file_fini(af);
@@ -216,6 +218,9 @@ ASCEND_HW_FN(ascend_ioctl_va_release)
 ASCEND_HW_FN(ascend_ioctl_va_map)
 ASCEND_HW_FN(ascend_ioctl_va_unmap)
 ASCEND_HW_FN(ascend_ioctl_va_protect)
+ASCEND_HW_FN(ascend_ioctl_managed_create)
+ASCEND_HW_FN(ascend_ioctl_managed_migrate)
+ASCEND_HW_FN(ascend_ioctl_managed_query)
 
 static const struct drm_ioctl_desc ascend_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ASCEND_DEV_QUERY, ascend_ioctl_dev_query_hw, 0),
@@ -258,6 +263,12 @@ static const struct drm_ioctl_desc ascend_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ASCEND_VA_MAP, ascend_ioctl_va_map_hw, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_VA_UNMAP, ascend_ioctl_va_unmap_hw, 0),
 	DRM_IOCTL_DEF_DRV(ASCEND_VA_PROTECT, ascend_ioctl_va_protect_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_MANAGED_CREATE,
+			  ascend_ioctl_managed_create_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_MANAGED_MIGRATE,
+			  ascend_ioctl_managed_migrate_hw, 0),
+	DRM_IOCTL_DEF_DRV(ASCEND_MANAGED_QUERY,
+			  ascend_ioctl_managed_query_hw, 0),
 };
 
 /* the accel defaults, and usage statistics in fdinfo (ascend_fdinfo.c) */
@@ -312,6 +323,8 @@ static void ascend_hw_stop(struct ascend_device *adev)
 	if (!adev->hw_running)
 		return;
 	adev->hw_running = false;
+	/* the page request service answers nothing after the fini */
+	ascend_prq_stop(adev);
 	adev->hw_ops->fini(adev->hw);
 }
 
@@ -389,6 +402,9 @@ static int ascend_probe(struct platform_device *pdev)
 
 	/* From here on the drmm actions undo what succeeded, in reverse. */
 	ret = drmm_mutex_init(&adev->drm, &adev->queues_lock);
+	if (ret)
+		return ret;
+	ret = ascend_managed_device_init(adev);
 	if (ret)
 		return ret;
 

@@ -24,6 +24,7 @@
 #include "ascend_evtab.h"
 #include "ascend_fault.h"
 #include "ascend_hbm.h"
+#include "ascend_prq.h"
 #include "ascend_pt.h"
 #include "ascend_user.h"
 #include "ascend_vm.h"
@@ -120,6 +121,11 @@ struct ascend_fault_log {
  *	synchronize_irq(), read by the interrupt handler
  * @users: uid -> &struct ascend_user with something on the device
  *	(ascend_user.c; the xarray's own lock protects it)
+ * @prq: the page request service (ascend_prq.c)
+ * @managed_lock: protects @managed_spaces; held while a page request is
+ *	served, so that the space it finds stays (ascend_managed.c)
+ * @managed_spaces: ASID -> &struct ascend_managed_space of the files with
+ *	managed memory
  */
 struct ascend_device {
 	struct drm_device drm;
@@ -151,6 +157,9 @@ struct ascend_device {
 	struct ida qids;
 	struct ascend_queue **hw_queues;
 	struct xarray users;
+	struct ascend_prq prq;
+	struct mutex managed_lock;	/* protects managed_spaces */
+	struct xarray managed_spaces;
 };
 
 static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
@@ -202,6 +211,8 @@ static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
  * @nr_vmm_resv: VA reservations of the file (ascend_vmm.c), at most
  *	%DRM_ASCEND_VA_MAX_RESERVATIONS
  * @nr_vmm_maps: mappings in them, at most %DRM_ASCEND_VA_MAX_MAPPINGS
+ * @managed: the file's managed memory (ascend_managed.c), NULL until its
+ *	first managed allocation; set under &ascend_device.managed_lock
  */
 struct ascend_file {
 	struct ascend_device *adev;
@@ -230,6 +241,7 @@ struct ascend_file {
 	struct ascend_free_ring *free_ring;
 	atomic_t nr_vmm_resv;
 	atomic_t nr_vmm_maps;
+	struct ascend_managed_space *managed;
 };
 
 static inline struct ascend_file *to_ascend_file(struct drm_file *file)

@@ -736,7 +736,9 @@ int ascend_gem_find_buf(struct ascend_file *af, u64 va, u64 size,
 
 	mutex_lock(&af->vm.lock);
 	map = ascend_vm_lookup_locked(&af->vm, va, size, &off);
-	if (IS_ERR(map) || map->as != ASCEND_AS_HBM) {
+	/* managed memory moves: no buffer to hand out */
+	if (IS_ERR(map) || map->as != ASCEND_AS_HBM ||
+	    map->kind == ASCEND_VM_MANAGED) {
 		ret = -EINVAL;
 		goto out;
 	}

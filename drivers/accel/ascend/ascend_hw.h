@@ -307,8 +307,48 @@ static inline u32 ascend_hw_evtab_remote(u32 slot, u32 dev)
 #define ASCEND_HW_QUEUE_WORDS		(ASCEND_HW_QUEUES / 64)
 #define ASCEND_HW_NOTIFY_QUEUE_WORD \
 	(ASCEND_HW_EVENT_SUMMARY + ASCEND_HW_EVENT_SLOTS / 64)
+
+/*
+ * Page requests: for an ASID whose page requests are on
+ * (mmu_page_requests()), a range that does not translate before an
+ * access starts (no leaf, or a leaf without W for a write) is not a fault
+ * at once.  The device writes a request (struct ascend_hw_page_request)
+ * to a free one of ASCEND_HW_PRQ_SLOTS request slots, which follow the
+ * page request word, sets bit (slot) of that word (it follows the queue
+ * words) and raises the line, then waits for the driver's answer to the
+ * slot (mmu_page_response()).  ASCEND_HW_PRQ_RETRY: translate again;
+ * ASCEND_HW_PRQ_FAULT, no answer within ASCEND_HW_PRQ_TIMEOUT_MS, or more
+ * than ASCEND_HW_PRQ_RETRIES requests for one access: the fault it would
+ * have been.  The slot is free again once answered.
+ */
+#define ASCEND_HW_PRQ_SLOTS		64
+#define ASCEND_HW_NOTIFY_PRQ_WORD \
+	(ASCEND_HW_NOTIFY_QUEUE_WORD + ASCEND_HW_QUEUE_WORDS)
+#define ASCEND_HW_NOTIFY_PRQ_SLOTS \
+	((ASCEND_HW_NOTIFY_PRQ_WORD + 1) * sizeof(u64))
+#define ASCEND_HW_PRQ_TIMEOUT_MS	2000
+#define ASCEND_HW_PRQ_RETRIES		4
+#define ASCEND_HW_PRQ_RETRY		0
+#define ASCEND_HW_PRQ_FAULT		1
+
+/* &ascend_hw_page_request.flags */
+#define ASCEND_HW_PRQ_WRITE		BIT(0)	/* the access writes */
+
+/**
+ * struct ascend_hw_page_request - a page request slot (little endian)
+ * @va: first VA of the range that did not translate
+ * @asid: its address space
+ * @flags: %ASCEND_HW_PRQ_WRITE or 0
+ */
+struct ascend_hw_page_request {
+	__le64 va;
+	__le32 asid;
+	__le32 flags;
+};
+
 #define ASCEND_HW_EVENT_NOTIFY_SIZE \
-	((ASCEND_HW_NOTIFY_QUEUE_WORD + ASCEND_HW_QUEUE_WORDS) * sizeof(u64))
+	(ASCEND_HW_NOTIFY_PRQ_SLOTS + \
+	 ASCEND_HW_PRQ_SLOTS * sizeof(struct ascend_hw_page_request))
 
 /*
  * Queues.  A queue is a context the driver gives the command processor
@@ -663,6 +703,12 @@ struct ascend_dma_engine_info {
  *	@len) (@len U64_MAX: every entry of @asid); on return no later
  *	translation uses a descriptor the driver changed before the call, and
  *	every access by VA that had begun is over (mmu_set_context too)
+ * @mmu_page_requests: optional: register CTX_PRQ: page requests on (or
+ *	off) for @asid, whose context must be set; off again when the
+ *	context is disabled (mmu_set_context with @root 0)
+ * @mmu_page_response: register PRQ_RESPONSE: answer page request slot
+ *	@slot with @status (%ASCEND_HW_PRQ_RETRY or %ASCEND_HW_PRQ_FAULT); a
+ *	slot with no request pending ignores it
  */
 struct ascend_hw_ops {
 	int (*init)(struct ascend_hw_device *hw);
@@ -696,6 +742,10 @@ struct ascend_hw_ops {
 	void (*event_signal)(struct ascend_hw_device *hw, u32 slot, u64 gen);
 	void (*event_sync)(struct ascend_hw_device *hw);
 	void (*set_event_notify)(struct ascend_hw_device *hw, u64 bus_addr);
+	void (*mmu_page_requests)(struct ascend_hw_device *hw, u32 asid,
+				  bool on);
+	void (*mmu_page_response)(struct ascend_hw_device *hw, u32 slot,
+				  u32 status);
 };
 
 /*

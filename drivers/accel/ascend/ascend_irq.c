@@ -19,6 +19,7 @@
 #include "ascend_event.h"
 #include "ascend_hw.h"
 #include "ascend_irq.h"
+#include "ascend_prq.h"
 #include "ascend_queue_priv.h"
 
 /* Consume one pending word of the event bitmap. */
@@ -65,6 +66,8 @@ static irqreturn_t ascend_irq_handler(int irq, void *data)
 
 	if (ascend_irq_queues(adev))
 		ret = IRQ_HANDLED;
+	if (ascend_prq_irq(adev))
+		ret = IRQ_HANDLED;
 	rcu_read_lock();
 	for (i = 0; i < ASCEND_HW_EVENT_SUMMARY; i++) {
 		if (!READ_ONCE(summary[i]))
@@ -106,6 +109,10 @@ int ascend_irq_init(struct ascend_device *adev)
 						 GFP_KERNEL);
 	if (!adev->event_notify)
 		return -ENOMEM;
+	/* its work is cancelled after the handler went */
+	ret = ascend_prq_init(adev);
+	if (ret)
+		return ret;
 	ret = devm_request_irq(dev, adev->irq, ascend_irq_handler, 0,
 			       dev_name(dev), adev);
 	if (ret)

@@ -27,7 +27,8 @@
 			 DRM_ASCEND_CAP_QUEUE_ABORT | DRM_ASCEND_CAP_REDUCE | \
 			 DRM_ASCEND_CAP_NOTIFY | DRM_ASCEND_CAP_VMM | \
 			 DRM_ASCEND_CAP_CMD_LIST | \
-			 DRM_ASCEND_CAP_IPC_EVENT_ANY_DEVICE)
+			 DRM_ASCEND_CAP_IPC_EVENT_ANY_DEVICE | \
+			 DRM_ASCEND_CAP_MANAGED)
 
 static int ascend_query_copy_out(struct drm_ascend_dev_query *args,
 				 const void *buf, u32 full)

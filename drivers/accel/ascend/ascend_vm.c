@@ -441,6 +441,75 @@ void ascend_vm_unmap_part_locked(struct ascend_vm *vm,
 	resv->nr_parts--;
 }
 
+int ascend_vm_managed_insert(struct ascend_vm *vm,
+			     struct ascend_vm_mapping *map, u64 size,
+			     const struct ascend_hbm_range *chunks,
+			     unsigned int nr_chunks)
+{
+	int ret;
+
+	memset(map, 0, sizeof(*map));
+	map->kind = ASCEND_VM_MANAGED;
+	map->as = ASCEND_AS_HBM;
+	map->size = size;
+	map->ranges = chunks;
+	map->nr_ranges = nr_chunks;
+	mutex_lock(&vm->lock);
+	if (!vm->size) {
+		ret = -ENXIO;
+	} else {
+		ret = drm_mm_insert_node_in_range(&vm->mm, &map->node,
+						  size + ASCEND_VM_GUARD, SZ_2M,
+						  0, vm->base,
+						  vm->base + vm->size,
+						  DRM_MM_INSERT_BEST);
+		/* the chunks' leaves need the tables' root */
+		if (!ret) {
+			ret = ascend_pt_ensure(&vm->pt);
+			if (ret)
+				drm_mm_remove_node(&map->node);
+		}
+	}
+	mutex_unlock(&vm->lock);
+	return ret;
+}
+
+void ascend_vm_managed_remove_locked(struct ascend_vm *vm,
+				     struct ascend_vm_mapping *map)
+{
+	lockdep_assert_held(&vm->lock);
+	if (drm_mm_node_allocated(&map->node))
+		drm_mm_remove_node(&map->node);
+}
+
+struct ascend_vm_mapping *ascend_vm_mapping_at_locked(struct ascend_vm *vm,
+						      u64 va)
+{
+	struct drm_mm_node *node;
+
+	lockdep_assert_held(&vm->lock);
+	if (!vm->size || va < vm->base || va - vm->base >= vm->size)
+		return NULL;
+	node = __drm_mm_interval_first(&vm->mm, va, va);
+	if (!drm_mm_node_allocated(node))
+		return NULL;
+	return container_of(node, struct ascend_vm_mapping, node);
+}
+
+int ascend_vm_managed_map_locked(struct ascend_vm *vm, u64 va,
+				 const struct ascend_hbm_alloc *alloc)
+{
+	lockdep_assert_held(&vm->lock);
+	return ascend_pt_map(&vm->pt, va, alloc->ranges, alloc->nr_ranges,
+			     alloc->size, ASCEND_AS_HBM, false);
+}
+
+void ascend_vm_managed_unmap_locked(struct ascend_vm *vm, u64 va, u64 size)
+{
+	lockdep_assert_held(&vm->lock);
+	ascend_pt_unmap(&vm->pt, va, size);
+}
+
 int ascend_vm_protect_part_locked(struct ascend_vm *vm,
 				  struct ascend_vm_mapping *part,
 				  bool readonly, bool noaccess)
@@ -631,6 +700,18 @@ static struct ascend_vm_mapping *ascend_vm_part_piece(struct ascend_vm_resv *res
 	return part;
 }
 
+/* Is every chunk of [@off, @off + @len) of managed @map on the device? */
+static bool ascend_vm_managed_present(const struct ascend_vm_mapping *map,
+				      u64 off, u64 len)
+{
+	u64 c, last = (off + len - 1) / DRM_ASCEND_MANAGED_CHUNK;
+
+	for (c = off / DRM_ASCEND_MANAGED_CHUNK; c <= last; c++)
+		if (map->ranges[c].size != DRM_ASCEND_MANAGED_CHUNK)
+			return false;
+	return true;
+}
+
 /*
  * The mapping holding @va, the offset of @va in it, and how many bytes of
  * [va, va + len) it holds (*@avail): all of them, except for a part of a
@@ -668,6 +749,10 @@ static struct ascend_vm_mapping *ascend_vm_piece_locked(struct ascend_vm *vm,
 	/* The node's tail is the guard: not mapped.  Freed memory neither. */
 	if (va - node->start >= map->size || end - node->start > map->size ||
 	    map->idle)
+		return ERR_PTR(-EFAULT);
+	/* managed memory: only chunks on the device (a range of size 0: not) */
+	if (map->kind == ASCEND_VM_MANAGED &&
+	    !ascend_vm_managed_present(map, va - node->start, len))
 		return ERR_PTR(-EFAULT);
 
 	*offset = va - node->start;

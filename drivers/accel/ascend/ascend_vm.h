@@ -141,11 +141,16 @@ struct ascend_vm_mapping {
  * @ASCEND_VM_PART: a mapping inside a reservation (ascend_vmm.c), a node
  *	of &ascend_vm_resv.parts, with no guard: parts that abut form one
  *	contiguous range
+ * @ASCEND_VM_MANAGED: the VA range of a managed allocation
+ *	(ascend_managed.c): @ranges has one entry per 2 MiB chunk, of size 0
+ *	while the chunk is not on the device (the driver's look-ups fault
+ *	there); the managed code writes the chunks' leaves
  */
 enum ascend_vm_kind {
 	ASCEND_VM_BO = 0,
 	ASCEND_VM_RESV,
 	ASCEND_VM_PART,
+	ASCEND_VM_MANAGED,
 };
 
 /**
@@ -194,6 +199,29 @@ int ascend_vm_map_part_locked(struct ascend_vm *vm, struct ascend_vm_resv *resv,
 void ascend_vm_unmap_part_locked(struct ascend_vm *vm,
 				 struct ascend_vm_resv *resv,
 				 struct ascend_vm_mapping *part);
+/*
+ * A managed allocation's VA range: @size bytes (a multiple of 2 MiB, so
+ * aligned) plus the guard, in @map, of kind %ASCEND_VM_MANAGED, backed by
+ * @chunks (one HBM range per 2 MiB chunk, offsets set; size 0 for a chunk
+ * not on the device, which the driver's look-ups fault on).  -ENXIO
+ * without a window, -ENOSPC if no range is free, -ENOMEM
+ * for the page tables' root.
+ */
+int ascend_vm_managed_insert(struct ascend_vm *vm,
+			     struct ascend_vm_mapping *map, u64 size,
+			     const struct ascend_hbm_range *chunks,
+			     unsigned int nr_chunks);
+/* Give the range back; its chunks were unmapped; @vm->lock held. */
+void ascend_vm_managed_remove_locked(struct ascend_vm *vm,
+				     struct ascend_vm_mapping *map);
+/* The mapping whose VA range (guard included) holds @va, or NULL. */
+struct ascend_vm_mapping *ascend_vm_mapping_at_locked(struct ascend_vm *vm,
+						      u64 va);
+/* Write / clear the leaves of HBM @alloc at @va (a managed chunk). */
+int ascend_vm_managed_map_locked(struct ascend_vm *vm, u64 va,
+				 const struct ascend_hbm_alloc *alloc);
+void ascend_vm_managed_unmap_locked(struct ascend_vm *vm, u64 va, u64 size);
+
 /* Rewrite @part's page tables for @readonly / @noaccess; @vm->lock held. */
 int ascend_vm_protect_part_locked(struct ascend_vm *vm,
 				  struct ascend_vm_mapping *part,

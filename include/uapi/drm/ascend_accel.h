@@ -74,6 +74,9 @@ extern "C" {
 #define DRM_ASCEND_VA_MAP		0x1d
 #define DRM_ASCEND_VA_UNMAP		0x1e
 #define DRM_ASCEND_VA_PROTECT		0x1f
+#define DRM_ASCEND_MANAGED_CREATE	0x20
+#define DRM_ASCEND_MANAGED_MIGRATE	0x21
+#define DRM_ASCEND_MANAGED_QUERY	0x22
 
 #define DRM_IOCTL_ASCEND_DEV_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_DEV_QUERY, struct drm_ascend_dev_query)
@@ -141,6 +144,15 @@ extern "C" {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_ASCEND_VA_UNMAP, struct drm_ascend_va_unmap)
 #define DRM_IOCTL_ASCEND_VA_PROTECT \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_ASCEND_VA_PROTECT, struct drm_ascend_va_protect)
+#define DRM_IOCTL_ASCEND_MANAGED_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_MANAGED_CREATE, \
+		 struct drm_ascend_managed_create)
+#define DRM_IOCTL_ASCEND_MANAGED_MIGRATE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ASCEND_MANAGED_MIGRATE, \
+		struct drm_ascend_managed_migrate)
+#define DRM_IOCTL_ASCEND_MANAGED_QUERY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ASCEND_MANAGED_QUERY, \
+		 struct drm_ascend_managed_query)
 
 /* ------------------------------------------------------------------------ */
 /* DEV_QUERY */
@@ -208,6 +220,9 @@ struct drm_ascend_dev_query {
 #define DRM_ASCEND_CAP_IPC_EVENT_ANY_DEVICE (1ULL << 19) /* IPC import of an
 							 * event into a file
 							 * of another device */
+#define DRM_ASCEND_CAP_MANAGED		(1ULL << 20)	/* MANAGED_CREATE,
+							 * MANAGED_MIGRATE,
+							 * MANAGED_QUERY */
 
 #define DRM_ASCEND_SOC_NAME_LEN		32
 
@@ -874,6 +889,95 @@ struct drm_ascend_va_protect {
 	__u64 va;
 	__u64 size;
 	__u32 access;
+	__u32 pad;
+};
+
+/* ------------------------------------------------------------------------ */
+/*
+ * Managed memory (%DRM_ASCEND_CAP_MANAGED), as CANN's aclrtMemAllocManaged
+ * uses it: one pointer valid on the host and the device.  The memory moves
+ * in 2 MiB chunks to the side that touches it: the host's touch (a page
+ * fault of the process's mapping) brings a chunk into host pages the
+ * driver owns (never pinned, charged to the process's memory cgroup); the
+ * device's touch (a page request, Documentation/hardware.rst) brings it
+ * into HBM (charged to the user's HBM share).  A chunk never touched reads
+ * zeroes on either side.  An access of both sides to one chunk at the same
+ * time has no defined result (the device's may fault its queue).
+ */
+
+/* Largest total of managed allocations one file may hold. */
+#define DRM_ASCEND_MANAGED_MAX_BYTES	(256ULL << 30)
+#define DRM_ASCEND_MANAGED_CHUNK	(2ULL << 20)
+
+/**
+ * struct drm_ascend_managed_create - allocate managed memory
+ * @size: in: bytes, > 0; rounded up to %DRM_ASCEND_MANAGED_CHUNK
+ * @flags: in: must be 0
+ * @handle: out: GEM handle; DRM_IOCTL_GEM_CLOSE drops it (the memory goes
+ *	once the handle is closed and the mapping is gone)
+ * @va: out: the allocation's device VA, in the file's VA window
+ * @mmap_offset: out: offset to mmap() on the DRM file, MAP_SHARED, at @va
+ *	exactly (MAP_FIXED over the window's reservation): the same pointer
+ *	then works on both sides.  A mapping elsewhere is refused (-EINVAL)
+ * @alloc_size: out: bytes allocated (@size rounded up)
+ *
+ * -ENXIO without a VA window, -ENOSPC when the window has no room,
+ * -EDQUOT past %DRM_ASCEND_MANAGED_MAX_BYTES for the file, -EINVAL for
+ * other arguments.  No device memory is taken until the device touches it.
+ */
+struct drm_ascend_managed_create {
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
+	__u64 va;
+	__u64 mmap_offset;
+	__u64 alloc_size;
+};
+
+/* &drm_ascend_managed_migrate.target */
+#define DRM_ASCEND_MANAGED_TO_HOST	1
+#define DRM_ASCEND_MANAGED_TO_DEVICE	2
+
+/**
+ * struct drm_ascend_managed_migrate - move managed memory now (prefetch)
+ * @va: in: first byte; [@va, @va + @size) lies in one managed allocation
+ * @size: in: bytes, > 0; every chunk it touches moves
+ * @target: in: %DRM_ASCEND_MANAGED_TO_HOST or %DRM_ASCEND_MANAGED_TO_DEVICE
+ * @flags: in: must be 0
+ *
+ * Synchronous: on return the chunks are on @target (those already there
+ * stay).  -EINVAL if the range is not one managed allocation's, -EDQUOT /
+ * -ENOSPC when the device memory cannot take a chunk (the chunks moved
+ * before it stay moved), -ENOMEM without host memory, -EINTR on a fatal
+ * signal (between chunks).
+ */
+struct drm_ascend_managed_migrate {
+	__u64 va;
+	__u64 size;
+	__u32 target;
+	__u32 flags;
+};
+
+/**
+ * struct drm_ascend_managed_query - where managed memory is
+ * @va: in: first byte; [@va, @va + @size) lies in one managed allocation
+ * @size: in: bytes, > 0
+ * @host_bytes: out: bytes of the chunks the range touches that are in host
+ *	pages (counted by page: only the pages the host touched exist)
+ * @device_bytes: out: bytes of those chunks in HBM (whole chunks)
+ * @to_host: out: bytes the file's managed memory moved to the host so far
+ * @to_device: out: bytes it moved to the device so far
+ * @flags: in: must be 0
+ * @pad: must be 0
+ */
+struct drm_ascend_managed_query {
+	__u64 va;
+	__u64 size;
+	__u64 host_bytes;
+	__u64 device_bytes;
+	__u64 to_host;
+	__u64 to_device;
+	__u32 flags;
 	__u32 pad;
 };
 

@@ -327,6 +327,7 @@ struct acl_alloc {
 #define HOST_F_ORPHAN		(1U << 3)	/* its device was reset: CPU-only now */
 /* Device memory flags (acl_alloc.hflags of ALLOC_DEVICE). */
 #define DEV_F_RESERVED		(1U << 8)	/* a VA reservation (vmm.c), not aclrtMalloc's */
+#define DEV_F_MANAGED		(1U << 9)	/* aclrtMemAllocManaged (managed.c) */
 /* What an address is, as far as this process knows. */
 enum addr_class {
 	ADDR_PAGEABLE = 0,		/* host memory acl does not know */
@@ -405,6 +406,10 @@ aclError host_stage_cmd(struct acl_stream *s, const void *data, size_t len,
 /* memory.c */
 aclError malloc_cfg_parse(const aclrtMallocConfig *cfg, int *dev_id);
 void memory_release_device(struct acl_device *dev);
+/* managed.c: aclrtFree of managed memory (removed from the map already) */
+void managed_free(struct acl_device *dev, const struct acl_alloc *a);
+/* managed.c: its device is reset; the node's close frees the object */
+void managed_release_device(const struct acl_alloc *a);
 
 /* meminfo.c */
 int mem_query_info(struct acl_device *dev, struct drm_ascend_device_info *info,

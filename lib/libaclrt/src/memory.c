@@ -362,7 +362,9 @@ static aclError dev_free(void *devPtr, bool sync)
 			       "%p was freed by another thread meanwhile", devPtr);
 	}
 free:
-	if (a.handle || a.size > RING_MAX_SIZE || !ring_free(dev, a.va))
+	if (a.hflags & DEV_F_MANAGED)
+		managed_free(dev, &a);
+	else if (a.handle || a.size > RING_MAX_SIZE || !ring_free(dev, a.va))
 		bo_free(dev->fd, a.va, a.handle);
 	dev_release(dev);
 	return ACL_SUCCESS;
@@ -390,7 +392,9 @@ void memory_release_device(struct acl_device *dev)
 	vmm_release_device(dev);
 	n = addrmap_take_device(dev->id, &list);
 	for (i = 0; i < n; i++)
-		if (!(list[i].hflags & DEV_F_RESERVED))
+		if (list[i].hflags & DEV_F_MANAGED)
+			managed_release_device(&list[i]);
+		else if (!(list[i].hflags & DEV_F_RESERVED))
 			bo_free(dev->fd, list[i].va, list[i].handle);
 	free(list);
 }

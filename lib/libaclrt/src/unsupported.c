@@ -213,9 +213,6 @@ ACL_STUB(aclrtNpuClearFloatOverFlowStatus, uint32_t checkMode, aclrtStream strea
 /* acl_rt.h: functions acl_rt_api.h's overloads forward to; op execution
  * timeouts, managed memory and device symbols are not implemented yet */
 ACL_STUB(aclrtSetOpExecuteTimeOutV2, uint64_t timeout, uint64_t *actualTimeout)
-ACL_STUB(aclrtMemAllocManaged, void **ptr, uint64_t size, uint32_t flag)
-ACL_STUB(aclrtMemManagedPrefetchAsync, const void *ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream)
-ACL_STUB(aclrtMemManagedPrefetchBatchAsync, const void **ptrs, size_t *sizes, size_t count, aclrtMemManagedLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream)
 ACL_STUB(aclrtGetSymbolAddress, const void *symbol, void **devPtr)
 ACL_STUB(aclrtGetSymbolSize, const void *symbol, size_t *size)
 ACL_STUB(aclrtMemcpyFromSymbol, void *dst, size_t dstMax, const void *symbol, size_t count, size_t offset, aclrtMemcpyKind kind)
@@ -226,9 +223,6 @@ ACL_STUB(aclrtMemcpyToSymbolAsync, const void *symbol, const void *src, size_t c
 /* ---- the rest of acl_rt.h (issue 16) ---- */
 /* acl_rt.h: issue 17: virtual, managed and shareable memory */
 ACL_STUB(aclrtHostMemMapCapabilities, uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability *capabilities)
-ACL_STUB(aclrtMemManagedAdvise, const void *const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location)
-ACL_STUB(aclrtMemManagedGetAttr, aclrtMemManagedRangeAttribute attribute, const void *ptr, size_t size, void *data, size_t dataSize)
-ACL_STUB(aclrtMemManagedGetAttrs, aclrtMemManagedRangeAttribute *attributes, size_t numAttributes, const void *ptr, size_t size, void **data, size_t *dataSizes)
 ACL_STUB(aclrtMemMapSelectedLink, void *virPtrDst, size_t size, void *virPtrSrc, uint32_t linkIdx)
 ACL_STUB(aclrtMemMapSetLink, aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink)
 ACL_STUB(aclrtReserveMemAddressNoUCMemory, void **virPtr, size_t size, size_t alignment, void *expectPtr, uint64_t flags)

@@ -622,6 +622,8 @@ static void ascend_emu_fini(struct ascend_hw_device *hw)
 	 * entry kicks this one's command processor, which goes next)
 	 */
 	ascend_emu_smmu_sync();
+	/* the driver answers no page request any more */
+	ascend_emu_smmu_prq_stop(emu);
 	ascend_emu_cp_fini(emu);
 	ascend_emu_dma_fini(emu);
 	/*
@@ -675,6 +677,8 @@ static const struct ascend_hw_ops ascend_emu_ops = {
 	.dma_direct_info = ascend_emu_direct_info,
 	.mmu_set_context = ascend_emu_mmu_set_context,
 	.mmu_invalidate = ascend_emu_mmu_invalidate,
+	.mmu_page_requests = ascend_emu_mmu_page_requests,
+	.mmu_page_response = ascend_emu_mmu_page_response,
 	.set_cmd_timeout = ascend_emu_set_cmd_timeout,
 	.event_signal = ascend_emu_event_signal,
 	.event_sync = ascend_emu_event_sync,

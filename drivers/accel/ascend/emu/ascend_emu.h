@@ -290,6 +290,21 @@ void ascend_emu_mmu_set_context(struct ascend_hw_device *hw, u32 asid,
 				u64 root, u64 peers);
 void ascend_emu_mmu_invalidate(struct ascend_hw_device *hw, u32 asid, u64 va,
 			       u64 len);
+/* hw ops mmu_page_requests, mmu_page_response */
+void ascend_emu_mmu_page_requests(struct ascend_hw_device *hw, u32 asid,
+				  bool on);
+void ascend_emu_mmu_page_response(struct ascend_hw_device *hw, u32 slot,
+				  u32 status);
+/*
+ * A page request for @va of @asid, which did not translate: called
+ * outside any access section (the driver may change tables and invalidate
+ * before it answers), may sleep.  0: the driver answered RETRY, translate
+ * again; -EFAULT: fault (no page requests for @asid, FAULT, no answer).
+ */
+int ascend_emu_smmu_request(struct ascend_emu *emu, u32 asid, u64 va,
+			    bool write);
+/* Page requests still waiting fault; new ones fault at once (fini). */
+void ascend_emu_smmu_prq_stop(struct ascend_emu *emu);
 /*
  * The first contiguous piece of [@va, @va + @len) in address space @asid
  * (through its peer windows too when @peers), for a write when @write:

@@ -258,6 +258,18 @@ static int ascend_emu_dma_xlate(struct ascend_emu *emu,
 }
 
 /*
+ * A page request for @va of the job's address space (outside an access
+ * section): 0 when the driver answered that it may translate now.
+ */
+static int ascend_emu_dma_request(struct ascend_emu *emu,
+				  struct ascend_dma_job *job, u64 va, bool write)
+{
+	if (!job->mmu || !job->mmu->asid)
+		return -EFAULT;
+	return ascend_emu_smmu_request(emu, job->mmu->asid, va, write);
+}
+
+/*
  * Does all of [va, va + len) translate?  Checked before any byte moves,
  * inside the caller's access section.
  */
@@ -372,6 +384,7 @@ static int ascend_emu_dma_xfer(struct ascend_emu *emu,
 			       struct ascend_dma_job *job, u64 dst, u32 dst_as,
 			       u64 src, u32 src_as, u64 len, u64 *fault)
 {
+	unsigned int tries = ASCEND_HW_PRQ_RETRIES;
 	bool first = true;
 	s64 n;
 
@@ -384,6 +397,12 @@ static int ascend_emu_dma_xfer(struct ascend_emu *emu,
 			return -ECANCELED;
 		n = ascend_emu_dma_step(emu, job, dst, dst_as, src, src_as, len,
 					first, fault);
+		/* before the first byte moved: a page request, then again */
+		if (n == -EFAULT && first && tries-- &&
+		    !ascend_emu_dma_request(emu, job, *fault,
+					    dst_as == ASCEND_AS_VA &&
+					    *fault - dst < len))
+			continue;
 		if (n < 0)
 			return n;
 		first = false;
@@ -403,12 +422,16 @@ static int ascend_emu_dma_fill_va(struct ascend_emu *emu,
 				  struct ascend_dma_job *job, u64 dst, u64 len,
 				  u64 pattern, u32 pattern_size, u64 *fault)
 {
+	unsigned int tries = ASCEND_HW_PRQ_RETRIES;
 	u64 done = 0;
 	int ret;
 
-	ascend_emu_smmu_access_begin();
-	ret = ascend_emu_dma_check(emu, job, dst, len, true, fault);
-	ascend_emu_smmu_access_end();
+	do {
+		ascend_emu_smmu_access_begin();
+		ret = ascend_emu_dma_check(emu, job, dst, len, true, fault);
+		ascend_emu_smmu_access_end();
+	} while (ret == -EFAULT && tries-- &&
+		 !ascend_emu_dma_request(emu, job, *fault, true));
 	while (!ret && done < len) {
 		struct ascend_dma_span d;
 		u64 n;

@@ -71,11 +71,13 @@ struct ascend_emu_tlb_entry {
  * @root: device-physical address of the level-0 table
  * @peers: device-physical address of the peer window table, or 0
  * @overflow: the CTX_OVERFLOW status (bit 0: a float kernel overflowed)
+ * @prq: register CTX_PRQ: a range that does not translate is requested
  */
 struct ascend_emu_mmu_ctx {
 	u64 root;
 	u64 peers;
 	u32 overflow;
+	bool prq;
 };
 
 /**
@@ -94,6 +96,15 @@ struct ascend_emu_mmu_ctx {
  *	a copy alternates between its two sides); a hint, written by lookups
  *	without the lock
  * @tlb: the TLB
+ * @prq_lock: protects @prq_busy, @prq_done, @prq_gone and @prq_status
+ * @prq_busy: bit i: page request slot i holds a request not yet answered
+ *	or not yet collected by its requester
+ * @prq_done: bit i: slot i was answered, @prq_status[i] holds the answer
+ * @prq_gone: bit i: the requester of slot i stopped waiting; the answer
+ *	frees the slot
+ * @prq_dead: the device is going: requests fault at once
+ * @prq_wq: requesters waiting for a slot or an answer
+ * @prq_status: the answers
  */
 struct ascend_emu_smmu {
 	struct ascend_emu *emu;
@@ -105,6 +116,13 @@ struct ascend_emu_smmu {
 	unsigned int next;
 	unsigned int mru[2];
 	struct ascend_emu_tlb_entry tlb[ASCEND_EMU_TLB_SIZE];
+	spinlock_t prq_lock;	/* prq_busy, prq_done, prq_gone, prq_status */
+	unsigned long prq_busy;
+	unsigned long prq_done;
+	unsigned long prq_gone;
+	bool prq_dead;
+	wait_queue_head_t prq_wq;
+	u8 prq_status[ASCEND_HW_PRQ_SLOTS];
 };
 
 /* Accesses by VA in flight on any emulated NPU (read side, one step each). */
@@ -147,8 +165,27 @@ int ascend_emu_smmu_init(struct ascend_emu *emu)
 	xa_init(&smmu->ctx);
 	spin_lock_init(&smmu->lock);
 	seqcount_spinlock_init(&smmu->seq, &smmu->lock);
+	spin_lock_init(&smmu->prq_lock);
+	init_waitqueue_head(&smmu->prq_wq);
 	emu->smmu = smmu;
 	return 0;
+}
+
+/*
+ * Requesters still waiting give up (fault) now.  Called before the
+ * engines and the command processor are stopped, so that none of them
+ * waits the full timeout for a driver that no longer answers.
+ */
+void ascend_emu_smmu_prq_stop(struct ascend_emu *emu)
+{
+	struct ascend_emu_smmu *smmu = emu->smmu;
+
+	if (!smmu)
+		return;
+	spin_lock(&smmu->prq_lock);
+	smmu->prq_dead = true;
+	spin_unlock(&smmu->prq_lock);
+	wake_up_all(&smmu->prq_wq);
 }
 
 void ascend_emu_smmu_fini(struct ascend_emu *emu)
@@ -240,6 +277,138 @@ void ascend_emu_mmu_set_context(struct ascend_hw_device *hw, u32 asid,
 	ascend_emu_tlb_flush_locked(smmu, asid, 0, U64_MAX);
 	spin_unlock(&smmu->lock);
 	ascend_emu_smmu_sync();
+}
+
+void ascend_emu_mmu_page_requests(struct ascend_hw_device *hw, u32 asid,
+				  bool on)
+{
+	struct ascend_emu *emu = to_ascend_emu(hw);
+	struct ascend_emu_smmu *smmu = emu ? emu->smmu : NULL;
+	struct ascend_emu_mmu_ctx *ctx;
+
+	if (!smmu)
+		return;
+	spin_lock(&smmu->lock);
+	ctx = xa_load(&smmu->ctx, asid);
+	if (ctx)
+		ctx->prq = on;
+	spin_unlock(&smmu->lock);
+}
+
+void ascend_emu_mmu_page_response(struct ascend_hw_device *hw, u32 slot,
+				  u32 status)
+{
+	struct ascend_emu *emu = to_ascend_emu(hw);
+	struct ascend_emu_smmu *smmu = emu ? emu->smmu : NULL;
+
+	if (!smmu || slot >= ASCEND_HW_PRQ_SLOTS)
+		return;
+	spin_lock(&smmu->prq_lock);
+	if (test_bit(slot, &smmu->prq_busy) &&
+	    !test_bit(slot, &smmu->prq_done)) {
+		if (__test_and_clear_bit(slot, &smmu->prq_gone)) {
+			__clear_bit(slot, &smmu->prq_busy);
+		} else {
+			smmu->prq_status[slot] = status;
+			__set_bit(slot, &smmu->prq_done);
+		}
+	}
+	spin_unlock(&smmu->prq_lock);
+	wake_up_all(&smmu->prq_wq);
+}
+
+/* A free request slot, claimed; -EBUSY if none, -ENODEV once going. */
+static int ascend_emu_prq_claim(struct ascend_emu_smmu *smmu)
+{
+	int slot = -EBUSY;
+
+	spin_lock(&smmu->prq_lock);
+	if (smmu->prq_dead) {
+		slot = -ENODEV;
+	} else if (smmu->prq_busy != ~0UL) {
+		slot = ffz(smmu->prq_busy);
+		__set_bit(slot, &smmu->prq_busy);
+	}
+	spin_unlock(&smmu->prq_lock);
+	return slot;
+}
+
+/* Wait (at most @timeout) for a free slot: the slot, or a negative errno. */
+static int ascend_emu_prq_wait_slot(struct ascend_emu_smmu *smmu,
+				    unsigned long timeout)
+{
+	int slot = ascend_emu_prq_claim(smmu);
+
+	while (slot == -EBUSY && timeout) {
+		timeout = wait_event_timeout(smmu->prq_wq,
+					     smmu->prq_busy != ~0UL ||
+					     READ_ONCE(smmu->prq_dead), timeout);
+		slot = ascend_emu_prq_claim(smmu);
+	}
+	return slot;
+}
+
+static bool ascend_emu_prq_answered(struct ascend_emu_smmu *smmu, int slot)
+{
+	bool done;
+
+	spin_lock(&smmu->prq_lock);
+	done = test_bit(slot, &smmu->prq_done) || smmu->prq_dead;
+	spin_unlock(&smmu->prq_lock);
+	return done;
+}
+
+int ascend_emu_smmu_request(struct ascend_emu *emu, u32 asid, u64 va,
+			    bool write)
+{
+	struct ascend_emu_smmu *smmu = emu->smmu;
+	unsigned long timeout = msecs_to_jiffies(ASCEND_HW_PRQ_TIMEOUT_MS);
+	struct ascend_hw_page_request *req;
+	struct ascend_emu_mmu_ctx *ctx;
+	u64 area = READ_ONCE(emu->event_notify);
+	unsigned long *word;
+	u32 status = ASCEND_HW_PRQ_FAULT;
+	bool prq;
+	int slot;
+
+	spin_lock(&smmu->lock);
+	ctx = xa_load(&smmu->ctx, asid);
+	prq = ctx && ctx->prq;
+	spin_unlock(&smmu->lock);
+	if (!prq || !area)
+		return -EFAULT;
+	word = ascend_emu_sys_ptr(emu, area + ASCEND_HW_NOTIFY_PRQ_WORD *
+				  sizeof(u64));
+	req = ascend_emu_sys_ptr(emu, area + ASCEND_HW_NOTIFY_PRQ_SLOTS);
+	if (!word || !req)
+		return -EFAULT;
+	might_sleep();
+	slot = ascend_emu_prq_wait_slot(smmu, timeout);
+	if (slot < 0)
+		return -EFAULT;
+
+	req += slot;
+	WRITE_ONCE(req->va, cpu_to_le64(va));
+	WRITE_ONCE(req->asid, cpu_to_le32(asid));
+	WRITE_ONCE(req->flags, cpu_to_le32(write ? ASCEND_HW_PRQ_WRITE : 0));
+	/* the request is seen before its bit (the driver reads after it) */
+	smp_mb__before_atomic();
+	set_bit(slot, word);
+	ascend_emu_raise_irq(emu);
+	wait_event_timeout(smmu->prq_wq, ascend_emu_prq_answered(smmu, slot),
+			   timeout);
+
+	spin_lock(&smmu->prq_lock);
+	if (__test_and_clear_bit(slot, &smmu->prq_done)) {
+		status = smmu->prq_status[slot];
+		__clear_bit(slot, &smmu->prq_busy);
+	} else {
+		/* unanswered: the slot is freed by its late answer */
+		__set_bit(slot, &smmu->prq_gone);
+	}
+	spin_unlock(&smmu->prq_lock);
+	wake_up_all(&smmu->prq_wq);
+	return status == ASCEND_HW_PRQ_RETRY ? 0 : -EFAULT;
 }
 
 void ascend_emu_smmu_overflow_set(struct ascend_emu *emu, u32 asid)
@@ -554,18 +723,27 @@ static int ascend_emu_smmu_check_in(struct ascend_emu *emu, u32 asid, u64 va,
 int ascend_emu_smmu_check(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
 			  bool write, bool peers, u64 *fault)
 {
+	unsigned int tries = ASCEND_HW_PRQ_RETRIES;
 	int ret;
 
-	/* a walk reads page-table memory: never beside its discard */
-	ascend_emu_smmu_access_begin();
-	ret = ascend_emu_smmu_check_in(emu, asid, va, len, write, peers, fault);
-	ascend_emu_smmu_access_end();
-	return ret;
+	for (;;) {
+		/* a walk reads page-table memory: never beside its discard */
+		ascend_emu_smmu_access_begin();
+		ret = ascend_emu_smmu_check_in(emu, asid, va, len, write,
+					       peers, fault);
+		ascend_emu_smmu_access_end();
+		if (ret != -EFAULT || !tries--)
+			return ret;
+		/* a page request, if the address space takes them */
+		if (ascend_emu_smmu_request(emu, asid, *fault, write))
+			return ret;
+	}
 }
 
 int ascend_emu_smmu_rw(struct ascend_emu *emu, u32 asid, u64 va, void *buf,
 		       size_t len, bool write, bool peers)
 {
+	unsigned int tries = ASCEND_HW_PRQ_RETRIES;
 	struct ascend_dma_span s;
 	u64 end, fault;
 	int ret;
@@ -576,6 +754,15 @@ int ascend_emu_smmu_rw(struct ascend_emu *emu, u32 asid, u64 va, void *buf,
 	/* the whole range is checked before any byte moves */
 	ret = ascend_emu_smmu_check_in(emu, asid, va, len, write, peers,
 				       &fault);
+	while (ret == -EFAULT && tries--) {
+		/* a page request, answered outside the access section */
+		ascend_emu_smmu_access_end();
+		if (ascend_emu_smmu_request(emu, asid, fault, write))
+			return ret;
+		ascend_emu_smmu_access_begin();
+		ret = ascend_emu_smmu_check_in(emu, asid, va, len, write, peers,
+					       &fault);
+	}
 	while (!ret && len) {
 		ret = ascend_emu_smmu_xlate(emu, asid, va, len, write, peers,
 					    &s);
