@@ -167,8 +167,14 @@ TEST(unimplemented_targets_fail_with_207000)
 	setup();
 	CHECK_EQ(aclrtSetOpExecuteTimeOut(1000, &actual), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 	CHECK(msg_has("aclrtSetOpExecuteTimeOutV2"));
-	CHECK_EQ(aclrtMemAllocManaged(&mp, 64), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-	CHECK(msg_has("aclrtMemAllocManaged"));
+	/* the typed form with its default flag (ACL_RT_MEM_ATTACH_GLOBAL) */
+	CHECK_EQ(aclrtMemAllocManaged(&mp, 64), ACL_SUCCESS);
+	CHECK(mp != nullptr);
+	if (mp) {
+		mp[15] = 7;
+		CHECK_EQ(mp[15], 7);
+		CHECK_EQ(aclrtFree(mp), ACL_SUCCESS);
+	}
 	CHECK_EQ(aclrtGetSymbolAddress(symbol_var, &a), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 	CHECK_EQ(aclrtGetSymbolSize(symbol_var, &sz), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 	CHECK_EQ(aclrtMemcpyToSymbol(symbol_var, &v, sizeof(v), 0, ACL_MEMCPY_HOST_TO_DEVICE),

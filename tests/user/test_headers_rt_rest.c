@@ -388,9 +388,6 @@ TEST(sys_param_opt)
 TEST(rest_unsupported)
 {
 	CHECK_UNSUP(aclrtHostMemMapCapabilities((uint32_t)0, (aclrtHacType)0, (aclrtHostMemMapCapability *)0), "aclrtHostMemMapCapabilities");
-	CHECK_UNSUP(aclrtMemManagedAdvise((const void *)0, (uint64_t)0, (aclrtMemManagedAdviseType)0, (aclrtMemManagedLocation){0}), "aclrtMemManagedAdvise");
-	CHECK_UNSUP(aclrtMemManagedGetAttr((aclrtMemManagedRangeAttribute)0, (const void *)0, (size_t)0, (void *)0, (size_t)0), "aclrtMemManagedGetAttr");
-	CHECK_UNSUP(aclrtMemManagedGetAttrs((aclrtMemManagedRangeAttribute *)0, (size_t)0, (const void *)0, (size_t)0, (void **)0, (size_t *)0), "aclrtMemManagedGetAttrs");
 	CHECK_UNSUP(aclrtMemMapSelectedLink((void *)0, (size_t)0, (void *)0, (uint32_t)0), "aclrtMemMapSelectedLink");
 	CHECK_UNSUP(aclrtMemMapSetLink((aclrtDrvMemHandle)0, (aclrtMemLinkType)0), "aclrtMemMapSetLink");
 	CHECK_UNSUP(aclrtReserveMemAddressNoUCMemory((void **)0, (size_t)0, (size_t)0, (void *)0, (uint64_t)0), "aclrtReserveMemAddressNoUCMemory");
