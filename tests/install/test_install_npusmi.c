@@ -958,25 +958,6 @@ TEST(teardown)
 	}
 }
 
-/* tap_main() without the fork: the cases share the helpers. */
-static int run_in_order(void)
-{
-	struct tap_case *c;
-	int n = 0, failed = 0;
-
-	for (c = tap_cases; c; c = c->next)
-		n++;
-	printf("1..%d\n", n);
-	n = 0;
-	for (c = tap_cases; c; c = c->next) {
-		tap_failed_checks = 0;
-		c->fn();
-		printf("%sok %d - %s\n", tap_failed_checks ? "not " : "", ++n, c->name);
-		fflush(stdout);
-		failed += tap_failed_checks != 0;
-	}
-	return failed ? 1 : 0;
-}
 
 int main(int argc, char **argv)
 {
@@ -984,7 +965,7 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "--hold"))
 		return hold(atoi(argv[2]), atoi(argv[3]));
-	rc = run_in_order();
+	rc = tap_main_in_order();
 	if (own)
 		aclrtFree(own);
 	aclrtResetDevice(0);

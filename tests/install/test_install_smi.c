@@ -720,29 +720,10 @@ TEST(bad_arguments_exit_2)
 	free(out);
 }
 
-/* tap_main() without the fork: the cases share this process's allocation. */
-static int run_in_order(void)
-{
-	struct tap_case *c;
-	int n = 0, failed = 0;
-
-	for (c = tap_cases; c; c = c->next)
-		n++;
-	printf("1..%d\n", n);
-	n = 0;
-	for (c = tap_cases; c; c = c->next) {
-		tap_failed_checks = 0;
-		c->fn();
-		printf("%sok %d - %s\n", tap_failed_checks ? "not " : "", ++n, c->name);
-		fflush(stdout);
-		failed += tap_failed_checks != 0;
-	}
-	return failed ? 1 : 0;
-}
 
 int main(void)
 {
-	int rc = run_in_order();
+	int rc = tap_main_in_order();
 
 	if (held)
 		aclrtFree(held);

@@ -158,4 +158,27 @@ static inline int tap_main(void)
 	return failed ? 1 : 0;
 }
 
+/*
+ * tap_main() without the fork: the cases run in order in this process and
+ * share its state (a crash ends them all).
+ */
+static inline int tap_main_in_order(void)
+{
+	struct tap_case *c;
+	int n = 0, failed = 0;
+
+	for (c = tap_cases; c; c = c->next)
+		n++;
+	printf("1..%d\n", n);
+	n = 0;
+	for (c = tap_cases; c; c = c->next) {
+		tap_failed_checks = 0;
+		c->fn();
+		printf("%sok %d - %s\n", tap_failed_checks ? "not " : "", ++n, c->name);
+		fflush(stdout);
+		failed += tap_failed_checks != 0;
+	}
+	return failed ? 1 : 0;
+}
+
 #endif /* ASCEND_TESTS_TAP_H */

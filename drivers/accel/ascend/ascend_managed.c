@@ -281,8 +281,10 @@ static int ascend_managed_to_device(struct ascend_managed *mo, unsigned long c)
 			       DRM_ASCEND_BO_HUGE_ONLY, a);
 	if (ret)
 		goto err_uncharge;
-	/* what the host never touched reads zeroes */
-	ascend_managed_hbm_discard(adev, a);
+	/*
+	 * what the host never touched reads zeroes: freed HBM was discarded
+	 * (every ascend_hbm_free() follows an hbm_discard of what it held)
+	 */
 	if (ch->loc == ASCEND_MANAGED_HOST) {
 		/* the process's stores end before the copy starts */
 		ascend_managed_zap(mo, c);
@@ -437,29 +439,46 @@ int ascend_managed_page_request(struct ascend_device *adev, u32 asid, u64 va,
 	return ret;
 }
 
+/*
+ * Move the chunks [@va, @end) touches to the device (@to_device) or the
+ * host, one chunk per hold of space->lock: a page request waits for one
+ * move at most.  A byte that is no managed memory ends the walk: -EINVAL
+ * when @strict, else 0 (the caller's own checks decide about it).
+ */
+static int ascend_managed_move(struct ascend_managed_space *space, u64 va,
+			       u64 end, bool to_device, bool strict)
+{
+	struct ascend_managed *mo;
+	unsigned long c;
+	int ret = 0;
+
+	while (va < end && !ret) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		mutex_lock(&space->lock);
+		mo = ascend_managed_find_locked(space, va, 1);
+		if (mo) {
+			c = (va - mo->va) / ASCEND_MANAGED_CHUNK;
+			ret = to_device ? ascend_managed_to_device(mo, c) :
+					  ascend_managed_to_host(mo, c);
+		}
+		mutex_unlock(&space->lock);
+		if (!mo)
+			return strict ? -EINVAL : 0;
+		va = round_down(va, ASCEND_MANAGED_CHUNK) + ASCEND_MANAGED_CHUNK;
+		cond_resched();
+	}
+	return ret;
+}
+
 int ascend_managed_prepare(struct ascend_file *af, u64 va, u64 len)
 {
 	struct ascend_managed_space *space = READ_ONCE(af->managed);
-	struct ascend_managed *mo;
 	u64 end;
-	int ret = 0;
 
 	if (!space || !len || check_add_overflow(va, len, &end))
 		return 0;
-	/* a chunk per hold of the lock, as a prefetch */
-	while (va < end && !ret) {
-		mutex_lock(&space->lock);
-		mo = ascend_managed_find_locked(space, va, 1);
-		if (mo)
-			ret = ascend_managed_to_device(mo, (va - mo->va) /
-						       ASCEND_MANAGED_CHUNK);
-		mutex_unlock(&space->lock);
-		/* not managed memory: the copy's own look-up decides */
-		if (!mo)
-			break;
-		va = round_down(va, ASCEND_MANAGED_CHUNK) + ASCEND_MANAGED_CHUNK;
-	}
-	return ret;
+	return ascend_managed_move(space, va, end, true, false);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -775,9 +794,8 @@ int ascend_ioctl_managed_migrate(struct drm_device *drm, void *data,
 	struct ascend_file *af = to_ascend_file(file);
 	struct drm_ascend_managed_migrate *args = data;
 	struct ascend_managed_space *space = READ_ONCE(af->managed);
-	struct ascend_managed *mo;
-	u64 end, va;
-	int ret = 0;
+	bool one;
+	u64 end;
 
 	if (args->flags || !args->size ||
 	    check_add_overflow(args->va, args->size, &end) ||
@@ -786,25 +804,15 @@ int ascend_ioctl_managed_migrate(struct drm_device *drm, void *data,
 		return -EINVAL;
 	if (!space)
 		return -EINVAL;
-	/* a chunk per hold of the lock: page requests wait for one at most */
-	for (va = args->va; va < end && !ret;
-	     va = round_down(va, ASCEND_MANAGED_CHUNK) + ASCEND_MANAGED_CHUNK) {
-		if (fatal_signal_pending(current))
-			return -EINTR;
-		mutex_lock(&space->lock);
-		mo = ascend_managed_find_locked(space, args->va, args->size);
-		if (!mo)
-			ret = -EINVAL;
-		else if (args->target == DRM_ASCEND_MANAGED_TO_DEVICE)
-			ret = ascend_managed_to_device(mo, (va - mo->va) /
-						       ASCEND_MANAGED_CHUNK);
-		else
-			ret = ascend_managed_to_host(mo, (va - mo->va) /
-						     ASCEND_MANAGED_CHUNK);
-		mutex_unlock(&space->lock);
-		cond_resched();
-	}
-	return ret;
+	/* all of it in one allocation, as documented */
+	mutex_lock(&space->lock);
+	one = ascend_managed_find_locked(space, args->va, args->size);
+	mutex_unlock(&space->lock);
+	if (!one)
+		return -EINVAL;
+	return ascend_managed_move(space, args->va, end,
+				   args->target == DRM_ASCEND_MANAGED_TO_DEVICE,
+				   true);
 }
 
 int ascend_ioctl_managed_query(struct drm_device *drm, void *data,

@@ -158,6 +158,8 @@ int ascend_emu_smmu_init(struct ascend_emu *emu)
 {
 	struct ascend_emu_smmu *smmu;
 
+	/* the request slots are the bits of one word (prq_busy, prq_done) */
+	BUILD_BUG_ON(ASCEND_HW_PRQ_SLOTS != BITS_PER_LONG);
 	smmu = kzalloc(sizeof(*smmu), GFP_KERNEL);
 	if (!smmu)
 		return -ENOMEM;
