@@ -670,6 +670,86 @@ TEST(view_reservations)
 	CHECK(aclrtFreePhysical(h) == ACL_SUCCESS);
 }
 
+/*
+ * The managed-memory view: 4 MiB of ours written by the host, then one of
+ * its two chunks prefetched to the device: the bytes on each side and
+ * moved; and its line in the hbm view (the chunk's HBM).
+ */
+TEST(view_managed)
+{
+	aclrtMemManagedLocation dev = { .type = ACL_MEM_LOCATIONTYPE_DEVICE, .id = 0 };
+	const struct jval *devs, *mv;
+	aclrtStream stream = NULL;
+	int st, mine = -1, sums = 0, chunks = 0, hbm_lines = 0;
+	char mypid[32], want[128], line[512];
+	FILE *f;
+	struct jval *doc;
+	char *out, *m;
+
+	REQUIRE(aclrtMemAllocManaged((void **)&m, 4 << 20, ACL_RT_MEM_ATTACH_GLOBAL) ==
+		ACL_SUCCESS);
+	REQUIRE(aclrtCreateStream(&stream) == ACL_SUCCESS);
+	memset(m, 0x5a, 4 << 20);	/* both chunks on the host, then one moves */
+	CHECK(aclrtMemManagedPrefetchAsync(m + (2 << 20), 2 << 20, dev, 0, stream) ==
+	      ACL_SUCCESS);
+	CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+	out = run_smi("", &st);
+	REQUIRE(out);
+	CHECK_EQ(st, 0);
+	CHECK(strstr(out, "\nManaged:\n") != NULL);
+	free(out);
+
+	out = run_smi("--json", &st);
+	REQUIRE(out);
+	doc = jparse(out);
+	REQUIRE(doc);
+	devs = jget(doc, "devices");
+	REQUIRE(devs && devs->type == J_ARR && devs->n >= 1);
+	mv = jget(devs->items[0], "managed");
+	REQUIRE(mv && mv->type == J_ARR && mv->n >= 4);
+	CHECK(mv->items[0]->type == J_STR &&
+	      !strncmp(mv->items[0]->str, "page requests: ", 15));
+	snprintf(mypid, sizeof(mypid), "%8d ", (int)getpid());
+	/* our header line, then our lines until the next process */
+	for (int i = 1; i < mv->n; i++) {
+		const char *l = mv->items[i]->type == J_STR ? mv->items[i]->str : "";
+
+		const char *t = l + strspn(l, " ");
+
+		if (!strncmp(l, mypid, strlen(mypid))) {
+			mine = i;
+			continue;
+		}
+		if (mine < 0)
+			continue;
+		if (isdigit((unsigned char)*t) && strncmp(t, "0x", 2))
+			break;	/* the next process */
+		sums += strstr(l, "managed 4194304 bytes: host 2097152 device 2097152, ") &&
+			strstr(l, " to device 2097152");
+		chunks += strstr(l, " +4194304: 1 chunks on the device, 1 on the host") != NULL;
+	}
+	CHECK(mine > 0);
+	CHECK_EQ(sums, 1);
+	CHECK_EQ(chunks, 1);
+	/* debugfs hbm lists the allocation too, with the one chunk's HBM */
+	snprintf(want, sizeof(want), "%8d 0x%016llx %12d %10d managed     - 0x", (int)getpid(),
+		 (unsigned long long)(uintptr_t)m, 4 << 20, 2 << 20);
+	f = popen("cat /sys/kernel/debug/accel/*/hbm", "r");
+	REQUIRE(f);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, want, strlen(want)))
+			hbm_lines += strstr(line, "+0x200000\n") != NULL;
+	pclose(f);
+	CHECK_EQ(hbm_lines, 1);
+	if (mine <= 0 || sums != 1 || chunks != 1)
+		for (int i = 0; i < mv->n; i++)
+			printf("#   %s\n", mv->items[i]->type == J_STR ? mv->items[i]->str : "?");
+	jfree(doc);
+	free(out);
+	CHECK(aclrtDestroyStream(stream) == ACL_SUCCESS);
+	CHECK(aclrtFree(m) == ACL_SUCCESS);
+}
+
 TEST(without_debugfs_devices_still_listed)
 {
 	int st;

@@ -56,7 +56,7 @@
  * (VA reservations, the mappings in them, physical allocations).
  */
 static const char *const extra_views[] = { "queues", "engines", "faults", "users",
-					   "reservations" };
+					   "reservations", "managed" };
 #define VIEW_RESERVATIONS 4
 #define NR_EXTRA (sizeof(extra_views) / sizeof(extra_views[0]))
 

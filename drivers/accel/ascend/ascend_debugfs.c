@@ -167,6 +167,25 @@ static void ascend_debugfs_resv(struct seq_file *m, pid_t pid,
 	}
 }
 
+/*
+ * A managed allocation: the HBM of its chunks now on the device (the
+ * chunks' ranges change under the VM lock too; the rest: the managed file).
+ */
+static void ascend_debugfs_managed_map(struct seq_file *m, pid_t pid,
+				       struct ascend_vm_mapping *map)
+{
+	unsigned int i;
+
+	seq_printf(m, "%8d 0x%016llx %12llu %10llu %-11s -", pid,
+		   map->node.start, map->size, DRM_ASCEND_MANAGED_CHUNK,
+		   "managed");
+	for (i = 0; i < map->nr_ranges; i++)
+		if (map->ranges[i].size)
+			seq_printf(m, " %#llx+%#llx", map->ranges[i].addr,
+				   map->ranges[i].size);
+	seq_putc(m, '\n');
+}
+
 static void ascend_debugfs_host(struct seq_file *m, pid_t pid,
 				struct ascend_vm_mapping *map)
 {
@@ -220,11 +239,13 @@ static int ascend_debugfs_hbm(struct seq_file *m, void *data)
 			drm_mm_for_each_node(node, &af->vm.mm) {
 				struct ascend_vm_mapping *map;
 
-				/* the window holds BOs and reservations */
+				/* BOs, reservations and managed allocations */
 				map = container_of(node, struct ascend_vm_mapping,
 						   node);
 				if (map->kind == ASCEND_VM_RESV)
 					ascend_debugfs_resv(m, pid, map);
+				else if (map->kind == ASCEND_VM_MANAGED)
+					ascend_debugfs_managed_map(m, pid, map);
 				else if (!map->parked) /* free VA, kept */
 					ascend_debugfs_bo(m, pid,
 							  container_of(map, struct ascend_bo,

@@ -231,11 +231,13 @@ static void ascend_managed_hbm_free(struct ascend_managed_space *space,
 static void ascend_managed_pages_free(struct ascend_managed_space *space,
 				      struct ascend_managed_chunk *ch)
 {
-	unsigned int i;
+	unsigned int i, n = 0;
 
+	/* the array goes too: packed, its pages go back in one batch */
 	for (i = 0; i < ASCEND_MANAGED_CHUNK_PAGES; i++)
 		if (ch->pages[i])
-			put_page(ch->pages[i]);
+			ch->pages[n++] = ch->pages[i];
+	release_pages(ch->pages, n);
 	space->host_bytes -= (u64)ch->nr_pages << PAGE_SHIFT;
 	kvfree(ch->pages);
 	ch->pages = NULL;

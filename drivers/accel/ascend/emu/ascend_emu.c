@@ -90,9 +90,13 @@ u64 ascend_emu_store_slice(unsigned int num_devices)
 	return div_u64(pages, max(num_devices, 1U)) << PAGE_SHIFT;
 }
 
-/* A page for @emu's store, charged to it and to the host budget. */
-static struct page *ascend_emu_alloc_backing(struct ascend_emu *emu)
+/*
+ * A page for @emu's store, charged to it and to the host budget: cleared
+ * when @zero, else the caller writes all of it before the page is found.
+ */
+static struct page *ascend_emu_alloc_backing(struct ascend_emu *emu, bool zero)
 {
+	gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN;
 	struct page *page;
 
 	if (atomic_long_inc_return(&emu->backed) > emu->store_pages)
@@ -101,8 +105,7 @@ static struct page *ascend_emu_alloc_backing(struct ascend_emu *emu)
 	    ascend_emu_backing_limit())
 		goto err_uncharge;
 
-	page = alloc_page(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_ZERO |
-			  __GFP_NOWARN);
+	page = alloc_page(zero ? gfp | __GFP_ZERO : gfp);
 	if (!page)
 		goto err_uncharge;
 	return page;
@@ -167,10 +170,13 @@ static void ascend_emu_cache_drop(struct ascend_emu *emu, unsigned long idx,
 
 /*
  * The backing page of device page @idx (HBM, then page-table memory);
- * with @alloc, create it if missing.
+ * with @alloc, create it if missing.  With @init too (PAGE_SIZE bytes), a
+ * page created here holds @init before it can be found, and *@filled says
+ * so: a page about to be written whole is not cleared first.
  */
-static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
-				    bool alloc)
+static struct page *__ascend_emu_page(struct ascend_emu *emu,
+				      unsigned long idx, bool alloc,
+				      const void *init, bool *filled)
 {
 	struct page **slot = ascend_emu_cache_slot(emu, idx);
 	unsigned long *present = emu->present;
@@ -196,9 +202,11 @@ static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
 	if (!alloc)
 		return NULL;
 
-	page = ascend_emu_alloc_backing(emu);
+	page = ascend_emu_alloc_backing(emu, !init);
 	if (!page)
 		return ERR_PTR(-ENOMEM);
+	if (init)
+		memcpy(page_address(page), init, PAGE_SIZE);
 	set_page_private(page, tag);	/* published by xa_cmpxchg() */
 	/* before the page is found: a reader that misses the bit misses it */
 	if (present)
@@ -215,7 +223,15 @@ static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
 	}
 	/* as above: the tag before the page */
 	smp_store_release(slot, page);
+	if (init)
+		*filled = true;
 	return page;
+}
+
+static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
+				    bool alloc)
+{
+	return __ascend_emu_page(emu, idx, alloc, NULL, NULL);
 }
 
 int ascend_emu_hbm_rw(struct ascend_hw_device *hw, u64 addr, void *buf,
@@ -229,14 +245,18 @@ int ascend_emu_hbm_rw(struct ascend_hw_device *hw, u64 addr, void *buf,
 	while (len) {
 		unsigned int off = offset_in_page(addr);
 		size_t n = min_t(size_t, len, PAGE_SIZE - off);
+		bool whole = write && n == PAGE_SIZE, filled = false;
 		struct page *page;
 		void *vaddr;
 
-		page = ascend_emu_page(emu, addr >> PAGE_SHIFT, write);
+		page = __ascend_emu_page(emu, addr >> PAGE_SHIFT, write,
+					 whole ? buf : NULL, &filled);
 		if (IS_ERR(page))
 			return PTR_ERR(page);
 
-		if (!page) {
+		if (filled) {
+			/* a new page, holding @buf's bytes already */
+		} else if (!page) {
 			memset(buf, 0, n);
 		} else {
 			vaddr = kmap_local_page(page);
@@ -337,22 +357,31 @@ struct ascend_emu *ascend_emu_peer(u32 as)
  * written and not @alloc; ERR_PTR(-EIO) for a bad address space or bus
  * address, ERR_PTR(-ENOMEM) when HBM cannot be backed.
  */
-static struct page *ascend_emu_mem_page(struct ascend_emu *emu, u32 as,
-					u64 addr, bool alloc)
+static struct page *ascend_emu_mem_page_init(struct ascend_emu *emu, u32 as,
+					     u64 addr, bool alloc,
+					     const void *init, bool *filled)
 {
 	struct page *page;
 
 	switch (as) {
 	case ASCEND_AS_HBM:
-		return ascend_emu_page(emu, addr >> PAGE_SHIFT, alloc);
+		return __ascend_emu_page(emu, addr >> PAGE_SHIFT, alloc, init,
+					 filled);
 	case ASCEND_AS_SYS:
 		page = ascend_emu_sys_page(emu, addr);
 		return page ?: ERR_PTR(-EIO);
 	}
 	emu = ascend_emu_peer(as);
 	if (emu)
-		return ascend_emu_page(emu, addr >> PAGE_SHIFT, alloc);
+		return __ascend_emu_page(emu, addr >> PAGE_SHIFT, alloc, init,
+					 filled);
 	return ERR_PTR(-EIO);
+}
+
+static struct page *ascend_emu_mem_page(struct ascend_emu *emu, u32 as,
+					u64 addr, bool alloc)
+{
+	return ascend_emu_mem_page_init(emu, as, addr, alloc, NULL, NULL);
 }
 
 static bool ascend_emu_in_as(struct ascend_emu *emu, u32 as, u64 addr,
@@ -434,13 +463,22 @@ int ascend_emu_mem_copy(struct ascend_emu *emu, u64 dst, u32 dst_as,
 			if (dp)
 				memzero_page(dp, doff, n);
 		} else {
-			dp = ascend_emu_mem_page(emu, dst_as, dst, true);
-			if (IS_ERR(dp))
-				return PTR_ERR(dp);
+			bool filled = false;
+
 			s = kmap_local_page(sp);
-			d = kmap_local_page(dp);
-			memcpy(d + doff, s + soff, n);
-			kunmap_local(d);
+			/* a page written whole is born with the bytes */
+			dp = ascend_emu_mem_page_init(emu, dst_as, dst, true,
+						      n == PAGE_SIZE ? s : NULL,
+						      &filled);
+			if (IS_ERR(dp)) {
+				kunmap_local(s);
+				return PTR_ERR(dp);
+			}
+			if (!filled) {
+				d = kmap_local_page(dp);
+				memcpy(d + doff, s + soff, n);
+				kunmap_local(d);
+			}
 			kunmap_local(s);
 		}
 		src += n;
