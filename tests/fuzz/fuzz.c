@@ -1800,6 +1800,8 @@ static const char *fz_ioctl_name(unsigned long req)
 		"QUEUE_RESET", "HOST_ALLOC", "HOST_REGISTER", "COPY_BATCH",
 		"COPY_2D", "PEER", "IPC_EXPORT", "IPC_SET_PID", "IPC_IMPORT",
 		"IPC_CLOSE", "BO_FREE", "FREE_RING_CREATE", "QUEUE_ACTIVITY",
+		"PHYS_ALLOC", "VA_RESERVE", "VA_RELEASE", "VA_MAP", "VA_UNMAP",
+		"VA_PROTECT", "MANAGED_CREATE", "MANAGED_MIGRATE", "MANAGED_QUERY",
 	};
 	unsigned int nr = _IOC_NR(req);
 

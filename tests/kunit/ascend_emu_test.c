@@ -192,6 +192,51 @@ static void emu_hbm_present(struct kunit *test)
 }
 
 /*
+ * Discarded backing pages are spares for the next writes (the suite keeps
+ * a pool): a page taken for a partial write reads zeroes around what was
+ * written, one taken for a whole-page write holds exactly that page, never
+ * the bytes of the memory it backed before.
+ */
+static void emu_hbm_spare_reuse(struct kunit *test)
+{
+	struct emu_ctx *ctx = test->priv;
+	struct ascend_hw_device *hw = &ctx->emu->hw;
+	u8 *old = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	u8 *buf = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	u32 v = 0x12345678;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, old);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memset(old, 0xa5, PAGE_SIZE);
+	for (i = 0; i < 4; i++)
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(hw, 0x10000 + i * PAGE_SIZE,
+							old, PAGE_SIZE, true), 0);
+	ascend_emu_hbm_discard(ctx->emu, 0x10000, 4 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 0UL);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&ctx->emu->backed), 0L);
+
+	/* a partial write: the rest of its page reads zeroes */
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(hw, 0x20010, &v, 4, true), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(hw, 0x20000, buf, PAGE_SIZE,
+						false), 0);
+	KUNIT_EXPECT_NULL(test, memchr_inv(buf, 0, 0x10));
+	KUNIT_EXPECT_EQ(test, memcmp(buf + 0x10, &v, 4), 0);
+	KUNIT_EXPECT_NULL(test, memchr_inv(buf + 0x14, 0, PAGE_SIZE - 0x14));
+
+	/* a whole-page write: exactly its bytes */
+	for (i = 0; i < PAGE_SIZE; i++)
+		old[i] = i * 7;
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(hw, 0x30000, old, PAGE_SIZE,
+						true), 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(hw, 0x30000, buf, PAGE_SIZE,
+						false), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, old, PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, emu_pages(ctx->emu), 2UL);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&ctx->emu->backed), 2L);
+}
+
+/*
  * A device holds at most its store of written pages: the next new page
  * fails with -ENOMEM (a written page is rewritten freely), and a discard
  * gives the room back.
@@ -848,6 +893,7 @@ static struct kunit_case ascend_emu_test_cases[] = {
 	KUNIT_CASE(emu_hbm_discard),
 	KUNIT_CASE(emu_hbm_present),
 	KUNIT_CASE(emu_hbm_store),
+	KUNIT_CASE(emu_hbm_spare_reuse),
 	KUNIT_CASE(emu_dma_many_descs),
 	KUNIT_CASE(emu_dma_zero_source),
 	KUNIT_CASE(emu_dma_errors),
@@ -861,8 +907,21 @@ static struct kunit_case ascend_emu_test_cases[] = {
 	{}
 };
 
+/* the pool of spare backing pages, as the module has it */
+static int emu_suite_init(struct kunit_suite *suite)
+{
+	return ascend_emu_spare_init();
+}
+
+static void emu_suite_exit(struct kunit_suite *suite)
+{
+	ascend_emu_spare_fini();
+}
+
 struct kunit_suite ascend_emu_test_suite = {
 	.name = "ascend_emu",
+	.suite_init = emu_suite_init,
+	.suite_exit = emu_suite_exit,
 	.init = emu_test_init,
 	.exit = emu_test_exit,
 	.test_cases = ascend_emu_test_cases,

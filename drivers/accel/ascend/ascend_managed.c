@@ -158,42 +158,34 @@ static void ascend_managed_space_put(struct ascend_managed_space *space)
 /* ------------------------------------------------------------------------ */
 /* Moving chunks */
 
-/* Device memory of byte @off of @a, and the bytes contiguous from there. */
-static u64 ascend_managed_hbm_addr(const struct ascend_hbm_alloc *a, u64 off,
-				   u64 *len)
+/*
+ * Copy the chunk's host @pages to (@to_hbm) or from its HBM @a (one huge
+ * page) through the aperture.  A NULL page is skipped when writing: the
+ * fresh HBM reads zeroes there already.
+ */
+static int ascend_managed_copy_chunk(struct ascend_device *adev,
+				     const struct ascend_hbm_alloc *a,
+				     struct page **pages, bool to_hbm)
 {
+	u64 addr = a->ranges[0].addr;
+	int idx, ret = 0;
 	unsigned int i;
-
-	for (i = 0; i < a->nr_ranges; i++) {
-		const struct ascend_hbm_range *r = &a->ranges[i];
-
-		if (off >= r->offset && off - r->offset < r->size) {
-			*len = r->size - (off - r->offset);
-			return r->addr + (off - r->offset);
-		}
-	}
-	*len = 0;
-	return 0;
-}
-
-/* Copy @page to (@to_hbm) or from byte @off of @a through the aperture. */
-static int ascend_managed_copy_page(struct ascend_device *adev,
-				    const struct ascend_hbm_alloc *a, u64 off,
-				    struct page *page, bool to_hbm)
-{
-	u64 len, addr = ascend_managed_hbm_addr(a, off, &len);
-	int idx, ret = -ENODEV;
 	void *va;
 
-	if (len < PAGE_SIZE)
+	if (a->nr_ranges != 1 || a->ranges[0].size < ASCEND_MANAGED_CHUNK)
 		return -EIO;
-	va = kmap_local_page(page);
-	if (drm_dev_enter(&adev->drm, &idx)) {
-		ret = adev->hw_ops->hbm_rw(adev->hw, addr, va, PAGE_SIZE,
-					   to_hbm);
-		drm_dev_exit(idx);
+	if (!drm_dev_enter(&adev->drm, &idx))
+		return -ENODEV;
+	for (i = 0; i < ASCEND_MANAGED_CHUNK_PAGES && !ret; i++) {
+		if (!pages[i])
+			continue;
+		va = kmap_local_page(pages[i]);
+		ret = adev->hw_ops->hbm_rw(adev->hw,
+					   addr + ((u64)i << PAGE_SHIFT), va,
+					   PAGE_SIZE, to_hbm);
+		kunmap_local(va);
 	}
-	kunmap_local(va);
+	drm_dev_exit(idx);
 	return ret;
 }
 
@@ -264,7 +256,6 @@ static int ascend_managed_to_device(struct ascend_managed *mo, unsigned long c)
 	struct ascend_file *af = space->af;
 	u64 va = mo->va + c * ASCEND_MANAGED_CHUNK;
 	struct ascend_hbm_alloc *a;
-	unsigned int i;
 	int ret;
 
 	lockdep_assert_held(&space->lock);
@@ -290,15 +281,9 @@ static int ascend_managed_to_device(struct ascend_managed *mo, unsigned long c)
 	if (ch->loc == ASCEND_MANAGED_HOST) {
 		/* the process's stores end before the copy starts */
 		ascend_managed_zap(mo, c);
-		for (i = 0; i < ASCEND_MANAGED_CHUNK_PAGES; i++) {
-			if (!ch->pages[i])
-				continue;
-			ret = ascend_managed_copy_page(adev, a,
-						       (u64)i << PAGE_SHIFT,
-						       ch->pages[i], true);
-			if (ret)
-				goto err_hbm;
-		}
+		ret = ascend_managed_copy_chunk(adev, a, ch->pages, true);
+		if (ret)
+			goto err_hbm;
 	}
 	mutex_lock(&af->vm.lock);
 	ret = ascend_vm_managed_map_locked(&af->vm, va, a);
@@ -370,10 +355,8 @@ static int ascend_managed_to_host(struct ascend_managed *mo, unsigned long c)
 					       ASCEND_MANAGED_CHUNK);
 		mutex_unlock(&af->vm.lock);
 	}
-	for (i = 0; i < ASCEND_MANAGED_CHUNK_PAGES; i++)
-		if (ascend_managed_copy_page(adev, ch->hbm,
-					     (u64)i << PAGE_SHIFT, pages[i],
-					     false))
+	if (ascend_managed_copy_chunk(adev, ch->hbm, pages, false))
+		for (i = 0; i < ASCEND_MANAGED_CHUNK_PAGES; i++)
 			clear_highpage(pages[i]);	/* a lost device */
 	ascend_managed_hbm_free(space, ch);
 	ch->pages = pages;

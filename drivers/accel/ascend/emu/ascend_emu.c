@@ -6,7 +6,8 @@
  * allocated on the first write and kept in an xarray.  A page never
  * written reads as zero, so a 32 GiB device fits on a small machine as
  * long as little of it is written.  Freed device memory is discarded
- * (pages dropped), so the next owner reads zeroes.
+ * (pages dropped, kept as spares for the next writes: ascend_emu_spare.c),
+ * so the next owner reads zeroes.
  *
  * The backing is capped (module parameter emu_backing_mb, default half of
  * the host's RAM, for all emulated NPUs) and split into equal per-device
@@ -93,6 +94,7 @@ u64 ascend_emu_store_slice(unsigned int num_devices)
 /*
  * A page for @emu's store, charged to it and to the host budget: cleared
  * when @zero, else the caller writes all of it before the page is found.
+ * A spare page first (ascend_emu_spare.c), then the page allocator.
  */
 static struct page *ascend_emu_alloc_backing(struct ascend_emu *emu, bool zero)
 {
@@ -105,6 +107,12 @@ static struct page *ascend_emu_alloc_backing(struct ascend_emu *emu, bool zero)
 	    ascend_emu_backing_limit())
 		goto err_uncharge;
 
+	page = ascend_emu_spare_get();
+	if (page) {
+		if (zero)
+			clear_highpage(page);
+		return page;
+	}
 	page = alloc_page(zero ? gfp | __GFP_ZERO : gfp);
 	if (!page)
 		goto err_uncharge;
@@ -122,11 +130,12 @@ unsigned long ascend_emu_backed_pages(void)
 	return atomic_long_read(&ascend_emu_backed);
 }
 
+/* Spare pages: at most an eighth of the host cap, kept for the next writes. */
 static void ascend_emu_free_backing(struct ascend_emu *emu, struct page *page)
 {
-	__free_page(page);
 	atomic_long_dec(&ascend_emu_backed);
 	atomic_long_dec(&emu->backed);
+	ascend_emu_spare_put(page, ascend_emu_backing_limit() / 8);
 }
 
 static bool ascend_emu_in_hbm(struct ascend_emu *emu, u64 addr, u64 len)
@@ -188,16 +197,15 @@ static struct page *__ascend_emu_page(struct ascend_emu *emu,
 	page = smp_load_acquire(slot);
 	if (page && page_private(page) == tag)
 		return page;
-	/* never written (or discarded since): no page to look for */
-	if (present && !alloc && !test_bit(tag, present))
-		return NULL;
-
 	xa = ascend_emu_store(emu, &idx);
-	page = xa_load(xa, idx);
-	if (page) {
-		/* its tag is visible to whoever finds it in the slot */
-		smp_store_release(slot, page);
-		return page;
+	/* never written (or discarded since): no page to look for */
+	if (!present || test_bit(tag, present)) {
+		page = xa_load(xa, idx);
+		if (page) {
+			/* its tag is visible to whoever finds it in the slot */
+			smp_store_release(slot, page);
+			return page;
+		}
 	}
 	if (!alloc)
 		return NULL;

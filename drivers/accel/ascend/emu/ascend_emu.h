@@ -186,6 +186,12 @@ void *ascend_emu_sys_ptr(struct ascend_emu *emu, u64 addr);
 void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len);
 /* Host pages backing the HBM of every emulated NPU now. */
 unsigned long ascend_emu_backed_pages(void);
+
+/* ascend_emu_spare.c: pages of discarded HBM, for the next writes */
+int ascend_emu_spare_init(void);
+void ascend_emu_spare_fini(void);
+struct page *ascend_emu_spare_get(void);
+void ascend_emu_spare_put(struct page *page, unsigned long max);
 /* Bytes of host memory each of @num_devices NPUs may use for its store. */
 u64 ascend_emu_store_slice(unsigned int num_devices);
 void ascend_emu_hbm_release(struct ascend_emu *emu);

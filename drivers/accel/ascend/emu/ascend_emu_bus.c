@@ -290,9 +290,14 @@ int ascend_emu_bus_init(void)
 		return -EINVAL;
 	}
 
+	ret = ascend_emu_spare_init();
+	if (ret)
+		return ret;
 	ascend_emu_irq_fwnode = irq_domain_alloc_named_fwnode("ascend-emu");
-	if (!ascend_emu_irq_fwnode)
-		return -ENOMEM;
+	if (!ascend_emu_irq_fwnode) {
+		ret = -ENOMEM;
+		goto err_spare;
+	}
 	ascend_emu_irq_domain = irq_domain_create_linear(ascend_emu_irq_fwnode,
 							 ASCEND_HW_MAX_DEVICES,
 							 &ascend_emu_irq_ops,
@@ -338,6 +343,8 @@ err_remove_domain:
 	irq_domain_remove(ascend_emu_irq_domain);
 err_free_fwnode:
 	irq_domain_free_fwnode(ascend_emu_irq_fwnode);
+err_spare:
+	ascend_emu_spare_fini();
 	return ret;
 }
 
@@ -353,4 +360,5 @@ void ascend_emu_bus_exit(void)
 	/* every device is gone: so is every page that backed its HBM */
 	WARN(ascend_emu_backed_pages(), "ascend: %lu HBM backing pages leaked\n",
 	     ascend_emu_backed_pages());
+	ascend_emu_spare_fini();
 }
