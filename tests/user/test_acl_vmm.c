@@ -409,7 +409,13 @@ TEST(mapped_for_two_devices)
 	REQUIRE_ACL(aclrtSetDevice(1));
 	CHECK_ACL_OK(aclrtFree(q));
 	CHECK_ACL_OK(aclrtDestroyStream(s1));
+	/* device 0's handle and reservation, mapped while device 1 is current */
+	CHECK_ACL_OK(aclrtUnmapMem(v));
+	check_err_msg(aclrtUnmapMem(v), ACL_ERROR_RT_PARAM_INVALID, "no mapping");
+	CHECK_ACL_OK(aclrtMapMem(v, MB2, 0, h, 0));
 	REQUIRE_ACL(aclrtSetDevice(0));
+	REQUIRE_ACL(aclrtMemcpy(&got, 4, v + 64, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+	CHECK_EQ(got, 4242);
 	CHECK_ACL_OK(aclrtUnmapMem(v));
 	CHECK_ACL_OK(aclrtReleaseMemAddress(v));
 	CHECK_ACL_OK(aclrtFreePhysical(h));

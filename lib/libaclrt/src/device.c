@@ -71,6 +71,25 @@ aclError dev_bad_id(int32_t id)
 		       id, dev_count());
 }
 
+/*
+ * dev_acquire() of the calling thread's current device, without a message
+ * when it fails (callers that guess their device, and fall back to the
+ * slow path when it was not that one).
+ */
+struct acl_device *dev_try_acquire_current(void)
+{
+	struct acl_device *d = dev_by_id(t_cur);
+
+	if (!d)
+		return NULL;
+	pthread_rwlock_rdlock(&d->rw);
+	if (!d->open) {
+		pthread_rwlock_unlock(&d->rw);
+		return NULL;
+	}
+	return d;
+}
+
 /* Read-lock device @id for use; it must have been set (opened). */
 aclError dev_acquire(int id, struct acl_device **out)
 {

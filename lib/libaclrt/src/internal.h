@@ -101,6 +101,7 @@ int dev_count(void);
 struct acl_device *dev_by_id(int id);		/* NULL if id out of range */
 int dev_current(void);				/* this thread's, -1 if none */
 aclError dev_acquire(int id, struct acl_device **out);	/* read-locks */
+struct acl_device *dev_try_acquire_current(void);	/* the same, or NULL */
 aclError dev_acquire_current(struct acl_device **out);
 void dev_release(struct acl_device *dev);
 struct acl_device *dev_of_va(const void *p);	/* window owner or NULL */

@@ -331,6 +331,24 @@ static aclError phys_acquire(aclrtDrvMemHandle handle, struct acl_phys **out,
 	aclError ret;
 	int dev_id;
 
+	/*
+	 * Most often the handle is on the thread's current device: lock that
+	 * first (the device before v_lock, always) and look the handle up once.
+	 */
+	*dev = dev_try_acquire_current();
+	if (*dev) {
+		ret = phys_get(handle, &p);
+		if (ret) {
+			dev_release(*dev);
+			return ret;
+		}
+		if (!p->lost && p->dev_id == (*dev)->id) {
+			*out = p;
+			return ACL_SUCCESS;
+		}
+		pthread_mutex_unlock(&v_lock);
+		dev_release(*dev);
+	}
 	ret = phys_get(handle, &p);
 	if (ret)
 		return ret;
@@ -683,11 +701,24 @@ aclError aclrtUnmapMem(void *virPtr)
 	API_ENTER();
 	if (!virPtr)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "virPtr is NULL");
-	ret = resv_acquire(virPtr, &dev);
-	if (ret)
-		return ret;
+	/* as phys_acquire(): the current device first, most often the one */
+	dev = dev_try_acquire_current();
+	if (dev) {
+		pthread_mutex_lock(&v_lock);
+		r = resv_of_locked((uintptr_t)virPtr, 1);
+		if (!r || r->dev_id != dev->id) {
+			pthread_mutex_unlock(&v_lock);
+			dev_release(dev);
+			dev = NULL;
+		}
+	}
+	if (!dev) {
+		ret = resv_acquire(virPtr, &dev);
+		if (ret)
+			return ret;
+		pthread_mutex_lock(&v_lock);
+	}
 	dev_id = dev->id;
-	pthread_mutex_lock(&v_lock);
 	pp = vmap_at_locked((uintptr_t)virPtr, &r);
 	if (!pp) {
 		ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
