@@ -37,8 +37,9 @@
 # /lib/udev/rules.d, the CMake package only in <libdir>/cmake/AscendRT
 # (Debian's CMake searches it), the .pc file with the absolute prefix (so
 # that pkg-config drops -I/usr/include and -L<libdir> as system paths); no
-# CANN-only files (set_env.sh, bin/setenv.bash, tikcpp/, share/cmake/) and
-# no ascend.ko: the module is built by DKMS.  --prefix/--libdir/--udev-dir
+# CANN-only files (set_env.sh, bin/setenv.bash, tikcpp/, share/cmake/), no
+# modprobe.d example (the package has it as documentation) and no
+# ascend.ko: the module is built by DKMS.  --prefix/--libdir/--udev-dir
 # still override.
 set -euo pipefail
 
@@ -185,9 +186,13 @@ subst "$HERE/dkms.conf.in" "$SRC/dkms.conf" 0644
 
 # --- udev rule, modprobe.d example ----------------------------------------------
 say "udev rule -> $DESTDIR$UDEVDIR/70-ascend.rules"
-install -d "$DESTDIR$UDEVDIR" "$DESTDIR/etc/modprobe.d"
+install -d "$DESTDIR$UDEVDIR"
 install -m 0644 "$HERE/70-ascend.rules" "$DESTDIR$UDEVDIR/70-ascend.rules"
-install -m 0644 "$HERE/ascend.conf.example" "$DESTDIR/etc/modprobe.d/ascend.conf.example"
+# --debian: the example is a package's documentation (debian/ascend-dkms.examples)
+if [ "$DEBIAN" = 0 ]; then
+	install -d "$DESTDIR/etc/modprobe.d"
+	install -m 0644 "$HERE/ascend.conf.example" "$DESTDIR/etc/modprobe.d/ascend.conf.example"
+fi
 
 # --- the module ---------------------------------------------------------------------
 if [ "$DEBIAN" = 1 ]; then
