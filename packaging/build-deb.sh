@@ -7,7 +7,7 @@
 #
 # Builds the Debian packages with Debian's own tools: the project's files
 # (`git ls-files -co --exclude-standard`, or without git every file outside
-# build/ and .git/) are copied to DIR/src/ascend-accel-VERSION/, and there
+# build/ and .git/ that is not build output by .gitignore's patterns) are copied to DIR/src/ascend-accel-VERSION/, and there
 # `dpkg-buildpackage -us -uc -b` builds them (debian/rules), so that nothing
 # is written into the tree itself.  The packages (*.deb), the .buildinfo and
 # the .changes go to DIR (default build/deb), older ones there are removed
@@ -53,7 +53,12 @@ list_files() { # NUL-separated paths relative to TOP, never OUT's contents
 	if git -C "$TOP" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 		git -C "$TOP" ls-files -z -co --exclude-standard
 	else
-		(cd "$TOP" && find . \( -path ./build -o -path ./.git \) -prune -o \
+		# .gitignore's build output, as git would leave it out
+		(cd "$TOP" && find . \( -path ./build -o -path ./.git -o -path ./debian/build \
+			-o -path ./debian/tmp -o -path ./debian/.debhelper \) -prune -o \
+			\( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' -o -name '*.cmd' \
+			-o -name '*.a' -o -name '*.so' -o -name '*.so.*' -o -name '.*.d' -o -name '*.order' \
+			-o -name Module.symvers -o -name '*.dwo' -o -name '*.gcno' \) -prune -o \
 			\( -type f -o -type l \) -printf '%P\0')
 	fi | while IFS= read -r -d '' f; do
 		[ -n "$rel" ] && case $f in "$rel"/*) continue ;; esac
