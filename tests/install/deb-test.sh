@@ -141,13 +141,13 @@ old_headers() { [ -n "$OLD" ] && [ -f "/usr/src/linux-headers-$OLD/Makefile" ] &
 check 6.1-headers-present old_headers
 dkms status ascend >"$W/dkms-status.txt" 2>&1
 cat "$W/dkms-status.txt" >&2
-dkms_installed() {
-	grep -E "^ascend/$VERSION, $KVER, [^:]*: installed" "$W/dkms-status.txt" >/dev/null
+dkms_installed() { # "ascend/0.1.0, 6.12.N+deb12-amd64, x86_64: installed"
+	grep -F "ascend/$VERSION, $KVER, " "$W/dkms-status.txt" | grep ': installed$' >/dev/null
 }
 check dkms-installed-for-6.12 dkms_installed
 dkms_skipped_old() {
 	[ -n "$OLD" ] || return 1
-	! grep -E "^ascend/$VERSION, $OLD, .*: installed" "$W/dkms-status.txt" >/dev/null &&
+	! grep -F "ascend/$VERSION, $OLD, " "$W/dkms-status.txt" >/dev/null &&
 		! ls "/usr/lib/modules/$OLD/updates/dkms/ascend.ko"* 2>/dev/null
 }
 check dkms-skips-6.1 dkms_skipped_old
@@ -174,13 +174,30 @@ py_ok() {
 	case $out in "/usr/lib/python3/dist-packages/acl."*" 1") ;; *) return 1 ;; esac
 }
 check python3-import-acl py_ok
+# The leftover check below leaves out what other packages' maintainer scripts
+# make (alternatives, init links, systemd helper state): ours use none of that.
+scripts_plain() {
+	local p f
+	for p in "${PKGS[@]}"; do
+		for f in /var/lib/dpkg/info/"$p".* /var/lib/dpkg/info/"$p":*.*; do
+			[ -f "$f" ] || continue
+			case $f in *.list | *.md5sums | *.triggers | *.shlibs | *.symbols) continue ;; esac
+			grep -l -E 'update-alternatives|update-rc\.d|deb-systemd|invoke-rc\.d' "$f" >&2 && return 1
+		done
+	done
+	return 0
+}
+check maintainer-scripts-only-dkms-ldconfig scripts_plain
 
 check build run_example packages-build "$TOP"
 links_package_lib() { # PROGRAM...
-	local f
+	local f got
 	for f in "$@"; do
 		[ -x "$f" ] || { log "no $f"; return 1; }
-		ldd "$f" | grep -E "^[[:space:]]*libacl_rt\.so => $LIB " >&2 || { log "$f: not $LIB"; return 1; }
+		# /lib/<triplet> or /usr/lib/<triplet>: the same file (merged /usr)
+		got=$(ldd "$f" | awk '$1 == "libacl_rt.so" && $2 == "=>" {print $3}')
+		log "$f: libacl_rt.so => $got"
+		[ -n "$got" ] && [ "$(readlink -f "$got")" = "$(readlink -f "$LIB")" ] || return 1
 	done
 }
 check build-links-packaged-lib links_package_lib /tmp/d2d/main /tmp/d2d/build/main /tmp/app/app \
@@ -236,7 +253,18 @@ check removed gone
 snapshot "$W/files.after"
 cat /var/lib/dpkg/info/*.list | usr_path | sort -u >"$W/files.owned"
 comm -13 "$W/files.before" "$W/files.after" >"$W/files.new"
-comm -23 "$W/files.new" "$W/files.owned" >"$W/files.left"
+# Not owned, and not made by another (still installed) package's maintainer
+# scripts: update-alternatives (/etc/alternatives/ and the links to it),
+# update-rc.d (/etc/rcN.d/), deb-systemd-helper (/etc/systemd/,
+# /var/lib/systemd/deb-systemd-*), netbase's postinst (/etc/networks).
+comm -23 "$W/files.new" "$W/files.owned" | while IFS= read -r f; do
+	case $f in
+	/etc/alternatives/* | /etc/rc[0-6S].d/* | /etc/systemd/* | /var/lib/systemd/deb-systemd-* | \
+		/etc/networks) continue ;;
+	esac
+	case $(readlink "$f" 2>/dev/null) in /etc/alternatives/*) continue ;; esac
+	printf '%s\n' "$f"
+done >"$W/files.left"
 left_nothing() {
 	log "$(wc -l <"$W/files.new") new files, all but these owned by installed packages:"
 	cat "$W/files.left" >&2
