@@ -8,6 +8,11 @@
 #                     for Debian's /usr/bin/python3 (Documentation/python.rst)
 #   make install      module, DKMS sources, udev rule, modprobe.d example and the
 #                     CANN-style tree under PREFIX (Documentation/install.rst)
+#   make deb          (installs packages if root) Debian packages (ascend-dkms,
+#                     libacl-rt, libacl-rt-dev, ascend-tools, python3-acl) with
+#                     dpkg-buildpackage from a copy of the tree into DEB_OUT
+#                     (default build/deb), checked by lintian
+#                     (Documentation/packages.rst)
 #   make kunit        out-of-tree kunit.ko (cached per kernel) + our KUnit modules
 #   make checkpatch   scripts/checkpatch.pl --strict on drivers/accel/ascend
 #   make shellcheck   shellcheck on every tracked shell script (tools/shellcheck-tree)
@@ -31,7 +36,7 @@
 # ASCEND_CACHE (kunit.ko / kernel-source cache, outside the repo),
 # CHECK_TIMEOUT (seconds for the check VM, default 900), CHECK_PARAMS (ascend
 # module parameters in the check VM, default num_devices=2); for install:
-# PREFIX (default /usr/local/Ascend/cann), DESTDIR.
+# PREFIX (default /usr/local/Ascend/cann), DESTDIR; for deb: DEB_OUT.
 #
 # Plain `make` needs no root and installs nothing.
 
@@ -66,7 +71,7 @@ endef
 
 .PHONY: all module lib tests samples pkgconfig kunit checkpatch shellcheck harness-module run check \
 	check-body check-stage clean need-kdir bench smi install check-debug check-fresh \
-	fuzz stress python
+	fuzz stress python deb
 
 all: module lib tests samples pkgconfig smi python
 
@@ -103,6 +108,13 @@ install:
 	packaging/install.sh --build $(BUILD) --prefix $(PREFIX) \
 		$(if $(DESTDIR),--destdir $(DESTDIR)) --kver '$(KVER)' \
 		--module $(MODDIR)/ascend.ko
+
+# Documentation/packages.rst.  packaging/build-deb.sh copies the tree to
+# $(DEB_OUT)/src/ and runs dpkg-buildpackage there; nothing is built in the tree.
+DEB_OUT ?= $(BUILD)/deb
+deb:
+	tools/setup-deps --deb
+	packaging/build-deb.sh --out $(DEB_OUT)
 
 # An outside program builds with
 #   PKG_CONFIG_PATH=<tree>/build/pkgconfig pkg-config --cflags --libs acl_rt
