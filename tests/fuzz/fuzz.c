@@ -623,6 +623,13 @@ static void op_activity(struct fz_proc *p)
 	unsigned int i, n;
 	void *m;
 
+	/*
+	 * With a bitmap, a drain waits only for the queues marked in it (as
+	 * documented): one without the stalled queue's bit would let every
+	 * copy pass the stall that fuzzing with o->stall is about.
+	 */
+	if (p->o->stall)
+		return;
 	pthread_mutex_lock(&p->lock);
 	if (!p->activity) {
 		a.flags = chance(90) ? 0 : gen_flags32();
@@ -2269,7 +2276,8 @@ static void fz_watch(struct fz_proc *p, struct fz_thread *th, pthread_t *tids,
  * fuzz_opts.stall: before the threads start, leave a queue stalled for
  * good -- an EVENT_WAIT without a timeout for an event nobody records, on
  * a queue the fuzzer does not track -- so that every synchronous copy
- * blocks in the drain (the deterministic form of the overrun above).
+ * blocks in the drain (the deterministic form of the overrun above).  The
+ * activity bitmap stays off then (op_activity()).
  */
 static void fz_stall_queue(struct fz_proc *p)
 {

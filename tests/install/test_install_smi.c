@@ -608,6 +608,44 @@ TEST(views_queues_engines_faults)
 }
 
 /*
+ * ascend-smi's view @key of device 0: @heading in its text output, and its
+ * lines from --json (at least @min, all strings).  The caller jfree()s *@doc.
+ */
+static const struct jval *smi_view(const char *key, const char *heading, int min,
+				   struct jval **doc)
+{
+	const struct jval *devs, *v;
+	char *out;
+	int st;
+
+	out = run_smi("", &st);
+	REQUIRE(out);
+	CHECK_EQ(st, 0);
+	CHECK(strstr(out, heading) != NULL);
+	free(out);
+
+	out = run_smi("--json", &st);
+	REQUIRE(out);
+	*doc = jparse(out);
+	free(out);
+	REQUIRE(*doc);
+	devs = jget(*doc, "devices");
+	REQUIRE(devs && devs->type == J_ARR && devs->n >= 1);
+	v = jget(devs->items[0], key);
+	REQUIRE(v && v->type == J_ARR && v->n >= min);
+	for (int i = 0; i < v->n; i++)
+		REQUIRE(v->items[i]->type == J_STR);
+	return v;
+}
+
+/* A view's lines, for the log of a failed case. */
+static void smi_view_dump(const struct jval *v)
+{
+	for (int i = 0; i < v->n; i++)
+		printf("#   %s\n", v->items[i]->str);
+}
+
+/*
  * The virtual-memory view: a reservation of ours with a physical
  * allocation mapped in it, and the allocation itself, in text and JSON.
  */
@@ -619,35 +657,21 @@ TEST(view_reservations)
 		.memAttr = ACL_HBM_MEM_HUGE,
 		.location = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_DEVICE },
 	};
-	const struct jval *devs, *rv;
-	int st, resv = 0, mapped = 0, phys = 0;
+	int resv = 0, mapped = 0, phys = 0;
+	const struct jval *rv;
 	aclrtDrvMemHandle h;
 	char mypid[32];
 	struct jval *doc;
 	void *va;
-	char *out;
 
 	REQUIRE(aclrtMallocPhysical(&h, 2 << 20, &prop, 0) == ACL_SUCCESS);
 	REQUIRE(aclrtReserveMemAddress(&va, 4 << 20, 0, NULL, 0) == ACL_SUCCESS);
 	REQUIRE(aclrtMapMem(va, 2 << 20, 0, h, 0) == ACL_SUCCESS);
-	out = run_smi("", &st);
-	REQUIRE(out);
-	CHECK_EQ(st, 0);
-	CHECK(strstr(out, "\nReservations:\n") != NULL);
-	free(out);
-
-	out = run_smi("--json", &st);
-	REQUIRE(out);
-	doc = jparse(out);
-	REQUIRE(doc);
-	devs = jget(doc, "devices");
-	REQUIRE(devs && devs->type == J_ARR && devs->n >= 1);
-	rv = jget(devs->items[0], "reservations");
-	REQUIRE(rv && rv->type == J_ARR && rv->n >= 4);
-	CHECK(rv->items[0]->type == J_STR && strstr(rv->items[0]->str, " va ") != NULL);
+	rv = smi_view("reservations", "\nReservations:\n", 4, &doc);
+	CHECK(strstr(rv->items[0]->str, " va ") != NULL);
 	snprintf(mypid, sizeof(mypid), "%8d ", (int)getpid());
 	for (int i = 1; i < rv->n; i++) {
-		const char *l = rv->items[i]->type == J_STR ? rv->items[i]->str : "";
+		const char *l = rv->items[i]->str;
 
 		if (strncmp(l, mypid, strlen(mypid)))
 			continue;
@@ -661,10 +685,8 @@ TEST(view_reservations)
 	CHECK_EQ(mapped, 1);
 	CHECK_EQ(phys, 1);
 	if (resv != 1 || mapped != 1 || phys != 1)
-		for (int i = 0; i < rv->n; i++)
-			printf("#   %s\n", rv->items[i]->type == J_STR ? rv->items[i]->str : "?");
+		smi_view_dump(rv);
 	jfree(doc);
-	free(out);
 	CHECK(aclrtUnmapMem(va) == ACL_SUCCESS);
 	CHECK(aclrtReleaseMemAddress(va) == ACL_SUCCESS);
 	CHECK(aclrtFreePhysical(h) == ACL_SUCCESS);
@@ -678,13 +700,13 @@ TEST(view_reservations)
 TEST(view_managed)
 {
 	aclrtMemManagedLocation dev = { .type = ACL_MEM_LOCATIONTYPE_DEVICE, .id = 0 };
-	const struct jval *devs, *mv;
-	aclrtStream stream = NULL;
-	int st, mine = -1, sums = 0, chunks = 0, hbm_lines = 0;
+	int mine = -1, sums = 0, chunks = 0, hbm_lines = 0;
 	char mypid[32], want[128], line[512];
-	FILE *f;
+	aclrtStream stream = NULL;
+	const struct jval *mv;
 	struct jval *doc;
-	char *out, *m;
+	FILE *f;
+	char *m;
 
 	REQUIRE(aclrtMemAllocManaged((void **)&m, 4 << 20, ACL_RT_MEM_ATTACH_GLOBAL) ==
 		ACL_SUCCESS);
@@ -693,27 +715,12 @@ TEST(view_managed)
 	CHECK(aclrtMemManagedPrefetchAsync(m + (2 << 20), 2 << 20, dev, 0, stream) ==
 	      ACL_SUCCESS);
 	CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
-	out = run_smi("", &st);
-	REQUIRE(out);
-	CHECK_EQ(st, 0);
-	CHECK(strstr(out, "\nManaged:\n") != NULL);
-	free(out);
-
-	out = run_smi("--json", &st);
-	REQUIRE(out);
-	doc = jparse(out);
-	REQUIRE(doc);
-	devs = jget(doc, "devices");
-	REQUIRE(devs && devs->type == J_ARR && devs->n >= 1);
-	mv = jget(devs->items[0], "managed");
-	REQUIRE(mv && mv->type == J_ARR && mv->n >= 4);
-	CHECK(mv->items[0]->type == J_STR &&
-	      !strncmp(mv->items[0]->str, "page requests: ", 15));
+	mv = smi_view("managed", "\nManaged:\n", 4, &doc);
+	CHECK(!strncmp(mv->items[0]->str, "page requests: ", 15));
 	snprintf(mypid, sizeof(mypid), "%8d ", (int)getpid());
 	/* our header line, then our lines until the next process */
 	for (int i = 1; i < mv->n; i++) {
-		const char *l = mv->items[i]->type == J_STR ? mv->items[i]->str : "";
-
+		const char *l = mv->items[i]->str;
 		const char *t = l + strspn(l, " ");
 
 		if (!strncmp(l, mypid, strlen(mypid))) {
@@ -742,10 +749,8 @@ TEST(view_managed)
 	pclose(f);
 	CHECK_EQ(hbm_lines, 1);
 	if (mine <= 0 || sums != 1 || chunks != 1)
-		for (int i = 0; i < mv->n; i++)
-			printf("#   %s\n", mv->items[i]->type == J_STR ? mv->items[i]->str : "?");
+		smi_view_dump(mv);
 	jfree(doc);
-	free(out);
 	CHECK(aclrtDestroyStream(stream) == ACL_SUCCESS);
 	CHECK(aclrtFree(m) == ACL_SUCCESS);
 }

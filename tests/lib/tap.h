@@ -143,7 +143,17 @@ static inline int tap_run_one(struct tap_case *c, int n)
 	return 1;
 }
 
-static inline int tap_main(void)
+/* One case in this process (tap_main_in_order()): its checks decide. */
+static inline int tap_run_here(struct tap_case *c, int n)
+{
+	tap_failed_checks = 0;
+	c->fn();
+	printf("%sok %d - %s\n", tap_failed_checks ? "not " : "", n, c->name);
+	fflush(stdout);
+	return tap_failed_checks != 0;
+}
+
+static inline int tap_run_all(int (*run)(struct tap_case *c, int n))
 {
 	struct tap_case *c;
 	int n = 0, failed = 0;
@@ -153,9 +163,14 @@ static inline int tap_main(void)
 	printf("1..%d\n", n);
 	n = 0;
 	for (c = tap_cases; c; c = c->next)
-		failed += tap_run_one(c, ++n);
+		failed += run(c, ++n);
 	fflush(stdout);
 	return failed ? 1 : 0;
+}
+
+static inline int tap_main(void)
+{
+	return tap_run_all(tap_run_one);
 }
 
 /*
@@ -164,21 +179,7 @@ static inline int tap_main(void)
  */
 static inline int tap_main_in_order(void)
 {
-	struct tap_case *c;
-	int n = 0, failed = 0;
-
-	for (c = tap_cases; c; c = c->next)
-		n++;
-	printf("1..%d\n", n);
-	n = 0;
-	for (c = tap_cases; c; c = c->next) {
-		tap_failed_checks = 0;
-		c->fn();
-		printf("%sok %d - %s\n", tap_failed_checks ? "not " : "", ++n, c->name);
-		fflush(stdout);
-		failed += tap_failed_checks != 0;
-	}
-	return failed ? 1 : 0;
+	return tap_run_all(tap_run_here);
 }
 
 #endif /* ASCEND_TESTS_TAP_H */
