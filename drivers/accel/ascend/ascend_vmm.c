@@ -382,7 +382,8 @@ int ascend_ioctl_va_protect(struct drm_device *drm, void *data,
 
 void ascend_vmm_file_fini(struct ascend_file *af)
 {
-	struct drm_mm_node *node, *next, *pnode, *pnext;
+	struct interval_tree_node *it, *nit;
+	struct drm_mm_node *node, *next;
 	struct ascend_vm_mapping *map;
 	struct ascend_vm_resv *resv;
 	struct ascend_vmm_map *m;
@@ -395,9 +396,11 @@ void ascend_vmm_file_fini(struct ascend_file *af)
 			if (map->kind != ASCEND_VM_RESV)
 				continue;
 			resv = container_of(map, struct ascend_vm_resv, map);
-			drm_mm_for_each_node_safe(pnode, pnext, &resv->parts) {
-				m = container_of(pnode, struct ascend_vmm_map,
-						 map.node);
+			for (it = interval_tree_iter_first(&resv->parts, 0,
+							   ULONG_MAX); it; it = nit) {
+				nit = interval_tree_iter_next(it, 0, ULONG_MAX);
+				m = container_of(it, struct ascend_vmm_map,
+						 map.part);
 				ascend_vm_unmap_part_locked(&af->vm, resv, &m->map);
 				list_add_tail(&m->link, &dead);
 			}
