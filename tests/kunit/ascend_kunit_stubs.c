@@ -6,6 +6,7 @@
  * copy ioctl's drain and the emulator's ops table only reference them.
  */
 #include "ascend_emu.h"
+#include "ascend_managed.h"
 #include "ascend_queue.h"
 
 /* No managed memory in these suites: nothing to bring to the device. */

@@ -449,6 +449,14 @@ static void vm_reservation_parts(struct kunit *test)
 	p3 = p2;
 	KUNIT_EXPECT_EQ(test, ascend_vm_map_part_locked(&ctx->vm, &resv, &p3,
 							va), -EEXIST);
+	/* over a part and a free page, or past the reservation's end */
+	p3.size = 2 * SZ_4K;
+	KUNIT_EXPECT_EQ(test, ascend_vm_map_part_locked(&ctx->vm, &resv, &p3,
+							va + SZ_4K), -EEXIST);
+	p3.size = SZ_4K;
+	KUNIT_EXPECT_EQ(test, ascend_vm_map_part_locked(&ctx->vm, &resv, &p3,
+							va + SZ_4M), -EINVAL);
+	KUNIT_EXPECT_EQ(test, resv.nr_parts, 2U);
 	KUNIT_EXPECT_PTR_EQ(test, ascend_vm_find_part_locked(&resv, va + SZ_4K),
 			    &p2);
 	KUNIT_EXPECT_NULL(test, ascend_vm_find_part_locked(&resv, va + 8));

@@ -313,6 +313,61 @@ TEST(alias_and_free_while_mapped)
 	CHECK_ACL_OK(aclrtReleaseMemAddress(v));
 }
 
+/*
+ * An unmap while the stream still has a kernel queued on the range: the
+ * invalidation ends the device's reach, so the freed handle's memory goes
+ * back at once, while the stream still runs; the queued kernel then faults
+ * its stream, and whoever holds memory by then keeps its bytes.
+ */
+TEST(unmap_while_queued)
+{
+	aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
+	aclrtDrvMemHandle h, h2;
+	aclrtStream s, s2;
+	unsigned char *v, *w;
+	size_t before;
+	int got[64], i, j, bad = 0;
+
+	acl_setup();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	REQUIRE_ACL(aclrtCreateStream(&s2));
+	before = acl_mem_free(ACL_HBM_MEM);
+	h = phys(MB2);
+	v = reserve(MB2);
+	w = reserve(MB2);
+	REQUIRE_ACL(aclrtMapMem(v, MB2, 0, h, 0));
+	/* a second's Spin, then a fill of the mapping behind it */
+	REQUIRE_ACL(launch_spin(s, 1000000));
+	REQUIRE_ACL(launch_fill32(s, (int *)v, 0x5a5a, MB2 / 4, 1));
+	CHECK_ACL_OK(aclrtFreePhysical(h));
+	CHECK_ACL_OK(aclrtUnmapMem(v));
+	CHECK_EQ(acl_mem_free(ACL_HBM_MEM), before);
+
+	/* new memory is written on another stream while the first still spins */
+	h2 = phys(MB2);
+	REQUIRE_ACL(aclrtMapMem(w, MB2, 0, h2, 0));
+	CHECK_ACL_OK(launch_fill32(s2, (int *)w, 0x77, MB2 / 4, 1));
+	CHECK_ACL_OK(aclrtSynchronizeStream(s2));
+	CHECK_ACL_OK(aclrtStreamQuery(s, &st));
+	CHECK_EQ(st, ACL_STREAM_STATUS_NOT_READY);
+	/* the fill into the hole faults its stream, and writes nothing */
+	CHECK(aclrtSynchronizeStream(s) != ACL_SUCCESS);
+	for (i = 0; i < 32; i++) {
+		REQUIRE_ACL(aclrtMemcpy(got, sizeof(got), w + (size_t)i * (MB2 / 32), sizeof(got),
+					ACL_MEMCPY_DEVICE_TO_HOST));
+		for (j = 0; j < 64; j++)
+			bad += got[j] != 0x77;
+	}
+	CHECK_EQ(bad, 0);
+	CHECK_ACL_OK(aclrtDestroyStreamForce(s));
+	CHECK_ACL_OK(aclrtDestroyStream(s2));
+	CHECK_ACL_OK(aclrtUnmapMem(w));
+	CHECK_ACL_OK(aclrtFreePhysical(h2));
+	CHECK_ACL_OK(aclrtReleaseMemAddress(v));
+	CHECK_ACL_OK(aclrtReleaseMemAddress(w));
+	CHECK_EQ(acl_mem_free(ACL_HBM_MEM), before);
+}
+
 /* aclrtMemSetAccess: READ refuses writes, NONE everything; NoAccess maps. */
 TEST(access)
 {

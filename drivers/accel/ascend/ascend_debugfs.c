@@ -144,20 +144,21 @@ static void ascend_debugfs_resv(struct seq_file *m, pid_t pid,
 {
 	struct ascend_vm_resv *resv = container_of(map, struct ascend_vm_resv,
 						   map);
-	struct drm_mm_node *node;
+	struct interval_tree_node *it;
 	unsigned int i;
 
 	seq_printf(m, "%8d 0x%016llx %12llu %10s %-11s -\n", pid,
 		   map->node.start, map->node.size, "-", "reserved");
-	drm_mm_for_each_node(node, &resv->parts) {
+	for (it = interval_tree_iter_first(&resv->parts, 0, ULONG_MAX); it;
+	     it = interval_tree_iter_next(it, 0, ULONG_MAX)) {
 		struct ascend_vm_mapping *part;
 		struct ascend_hbm_buf *buf;
 		u64 offset;
 
-		part = container_of(node, struct ascend_vm_mapping, node);
+		part = container_of(it, struct ascend_vm_mapping, part);
 		buf = ascend_vmm_part_buf(part, &offset);
 		seq_printf(m, "%8d 0x%016llx %12llu %10llu %-11s %s phys@%#llx+%#llx",
-			   pid, node->start, part->size, buf->mem.page_size,
+			   pid, part->node.start, part->size, buf->mem.page_size,
 			   "mapped", part->noaccess ? "none" :
 			   part->readonly ? "ro" : "rw", offset, buf->mem.size);
 		for (i = 0; i < part->nr_ranges; i++)

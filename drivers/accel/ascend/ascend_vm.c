@@ -353,8 +353,10 @@ int ascend_vm_reserve(struct ascend_vm *vm, struct ascend_vm_resv *resv,
 						  vm->base + vm->size,
 						  DRM_MM_INSERT_BEST);
 	}
-	if (!ret)
-		drm_mm_init(&resv->parts, resv->map.node.start, size);
+	if (!ret) {
+		resv->parts = RB_ROOT_CACHED;
+		resv->nr_parts = 0;
+	}
 	mutex_unlock(&vm->lock);
 	return ret;
 }
@@ -363,7 +365,6 @@ void ascend_vm_release_locked(struct ascend_vm *vm, struct ascend_vm_resv *resv)
 {
 	lockdep_assert_held(&vm->lock);
 	WARN_ON(resv->nr_parts);
-	drm_mm_takedown(&resv->parts);
 	drm_mm_remove_node(&resv->map.node);
 }
 
@@ -398,34 +399,41 @@ struct ascend_vm_resv *ascend_vm_resv_of_locked(struct ascend_vm *vm,
 struct ascend_vm_mapping *ascend_vm_find_part_locked(struct ascend_vm_resv *resv,
 						     u64 va)
 {
-	struct drm_mm_node *node = __drm_mm_interval_first(&resv->parts, va, va);
+	struct interval_tree_node *it;
 
-	if (!drm_mm_node_allocated(node) || node->start != va)
+	it = interval_tree_iter_first(&resv->parts, va, va);
+	if (!it || it->start != va)
 		return NULL;
-	return container_of(node, struct ascend_vm_mapping, node);
+	return container_of(it, struct ascend_vm_mapping, part);
 }
 
 int ascend_vm_map_part_locked(struct ascend_vm *vm, struct ascend_vm_resv *resv,
 			      struct ascend_vm_mapping *part, u64 va)
 {
+	u64 last;
 	int ret;
 
 	lockdep_assert_held(&vm->lock);
+	if (!part->size || check_add_overflow(va, part->size - 1, &last) ||
+	    va < resv->map.node.start ||
+	    last - resv->map.node.start >= resv->map.node.size)
+		return -EINVAL;
+	if (interval_tree_iter_first(&resv->parts, va, last))
+		return -EEXIST;
+	/* @node holds the range for the code shared with other kinds */
 	memset(&part->node, 0, sizeof(part->node));
 	part->node.start = va;
 	part->node.size = part->size;
 	part->kind = ASCEND_VM_PART;
 	part->as = ASCEND_AS_HBM;
-	ret = drm_mm_reserve_node(&resv->parts, &part->node);
-	if (ret)
-		return ret == -ENOSPC ? -EEXIST : ret;
 	if (!part->noaccess) {
 		ret = ascend_vm_pt_map(vm, part, va);
-		if (ret) {
-			drm_mm_remove_node(&part->node);
+		if (ret)
 			return ret;
-		}
 	}
+	part->part.start = va;
+	part->part.last = last;
+	interval_tree_insert(&part->part, &resv->parts);
 	resv->nr_parts++;
 	return 0;
 }
@@ -437,7 +445,7 @@ void ascend_vm_unmap_part_locked(struct ascend_vm *vm,
 	lockdep_assert_held(&vm->lock);
 	if (!part->noaccess)
 		ascend_pt_unmap(&vm->pt, part->node.start, part->size);
-	drm_mm_remove_node(&part->node);
+	interval_tree_remove(&part->part, &resv->parts);
 	resv->nr_parts--;
 }
 
@@ -687,15 +695,16 @@ static struct ascend_vm_mapping *ascend_vm_part_piece(struct ascend_vm_resv *res
 						      u64 va, u64 len,
 						      u64 *offset, u64 *avail)
 {
-	struct drm_mm_node *node = __drm_mm_interval_first(&resv->parts, va, va);
+	struct interval_tree_node *it;
 	struct ascend_vm_mapping *part;
 
-	if (!drm_mm_node_allocated(node) || node->start > va)
+	it = interval_tree_iter_first(&resv->parts, va, va);
+	if (!it)
 		return ERR_PTR(-EFAULT);
-	part = container_of(node, struct ascend_vm_mapping, node);
+	part = container_of(it, struct ascend_vm_mapping, part);
 	if (part->noaccess)
 		return ERR_PTR(-EFAULT);
-	*offset = va - node->start;
+	*offset = va - it->start;
 	*avail = min(len, part->size - *offset);
 	return part;
 }

@@ -99,6 +99,8 @@ struct ascend_vm_seg {
  * struct ascend_vm_mapping - memory mapped into an address space
  * @node: device memory: the VA range (the mapping plus %ASCEND_VM_GUARD)
  * @host: host memory: the host range [start, last] in &ascend_vm.host
+ * @part: a part of a reservation (%ASCEND_VM_PART): its VA range
+ *	[start, last] in &ascend_vm_resv.parts
  * @size: bytes mapped, from the start (@node.start or @host.start)
  * @ranges: device-physical backing, sorted by offset, covering @size
  * @nr_ranges: entries in @ranges
@@ -118,7 +120,10 @@ struct ascend_vm_seg {
  */
 struct ascend_vm_mapping {
 	struct drm_mm_node node;
-	struct interval_tree_node host;
+	union {
+		struct interval_tree_node host;
+		struct interval_tree_node part;
+	};
 	u64 size;
 	const struct ascend_hbm_range *ranges;
 	unsigned int nr_ranges;
@@ -156,13 +161,15 @@ enum ascend_vm_kind {
 /**
  * struct ascend_vm_resv - a reserved VA range (DRM_IOCTL_ASCEND_VA_RESERVE)
  * @map: its node in &ascend_vm.mm, of kind %ASCEND_VM_RESV
- * @parts: the mappings inside it (drm_mm over the range; under
- *	&ascend_vm.lock)
+ * @parts: the mappings inside it, an interval tree of their
+ *	&ascend_vm_mapping.part (under &ascend_vm.lock): lighter than a
+ *	drm_mm, whose hole bookkeeping was a fifth of a map + unmap pair and
+ *	buys nothing here, where every range is given
  * @nr_parts: nodes in @parts
  */
 struct ascend_vm_resv {
 	struct ascend_vm_mapping map;
-	struct drm_mm parts;
+	struct rb_root_cached parts;
 	unsigned int nr_parts;
 };
 

@@ -236,12 +236,6 @@ static void ascend_vmm_map_free(struct ascend_vmm_map *m)
 	kfree(m);
 }
 
-/* The file's work queued before the unmap is done: let the memory go. */
-static void ascend_vmm_map_retire(struct ascend_retire *r)
-{
-	ascend_vmm_map_free(container_of(r, struct ascend_vmm_map, retire));
-}
-
 int ascend_ioctl_va_map(struct drm_device *drm, void *data,
 			struct drm_file *file)
 {
@@ -349,9 +343,13 @@ int ascend_ioctl_va_unmap(struct drm_device *drm, void *data,
 	if (!m)
 		return -ENOENT;
 	atomic_dec(&af->nr_vmm_maps);
-	/* Queued work may still name the memory: it faults, reads no other's. */
-	m->retire.fn = ascend_vmm_map_retire;
-	ascend_queue_file_defer(af, &m->retire);
+	/*
+	 * The invalidation returned only once the device's accesses through
+	 * the old entries were over (hardware.rst, "Device MMU"): queued work
+	 * that still names the range faults, and nothing of this file can
+	 * reach the memory any more, so the reference goes now.
+	 */
+	ascend_vmm_map_free(m);
 	return 0;
 }
 
@@ -384,7 +382,8 @@ int ascend_ioctl_va_protect(struct drm_device *drm, void *data,
 
 void ascend_vmm_file_fini(struct ascend_file *af)
 {
-	struct drm_mm_node *node, *next, *pnode, *pnext;
+	struct interval_tree_node *it, *nit;
+	struct drm_mm_node *node, *next;
 	struct ascend_vm_mapping *map;
 	struct ascend_vm_resv *resv;
 	struct ascend_vmm_map *m;
@@ -397,11 +396,13 @@ void ascend_vmm_file_fini(struct ascend_file *af)
 			if (map->kind != ASCEND_VM_RESV)
 				continue;
 			resv = container_of(map, struct ascend_vm_resv, map);
-			drm_mm_for_each_node_safe(pnode, pnext, &resv->parts) {
-				m = container_of(pnode, struct ascend_vmm_map,
-						 map.node);
+			for (it = interval_tree_iter_first(&resv->parts, 0,
+							   ULONG_MAX); it; it = nit) {
+				nit = interval_tree_iter_next(it, 0, ULONG_MAX);
+				m = container_of(it, struct ascend_vmm_map,
+						 map.part);
 				ascend_vm_unmap_part_locked(&af->vm, resv, &m->map);
-				list_add_tail(&m->retire.link, &dead);
+				list_add_tail(&m->link, &dead);
 			}
 			ascend_vm_release_locked(&af->vm, resv);
 			kfree(resv);
@@ -411,8 +412,8 @@ void ascend_vmm_file_fini(struct ascend_file *af)
 
 	/* the queues are stopped: nothing of this file reaches the memory */
 	while ((m = list_first_entry_or_null(&dead, struct ascend_vmm_map,
-					     retire.link))) {
-		list_del(&m->retire.link);
+					     link))) {
+		list_del(&m->link);
 		ascend_vmm_map_free(m);
 	}
 	atomic_set(&af->nr_vmm_maps, 0);

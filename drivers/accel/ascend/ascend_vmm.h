@@ -49,7 +49,7 @@ struct ascend_phys {
  * @ranges: the device-physical ranges of the part mapped (owned), NULL
  *	when all of @buf is mapped (&ascend_vm_mapping.ranges are then
  *	@buf's own)
- * @retire: the release of @buf after an unmap waits on this
+ * @link: in the list of mappings postclose frees
  */
 struct ascend_vmm_map {
 	struct ascend_vm_mapping map;
@@ -57,7 +57,7 @@ struct ascend_vmm_map {
 	struct ascend_hbm_buf *buf;
 	u64 offset;
 	struct ascend_hbm_range *ranges;
-	struct ascend_retire retire;
+	struct list_head link;
 };
 
 /* The buffer and offset of a mapping of kind %ASCEND_VM_PART. */

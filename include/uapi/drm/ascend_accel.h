@@ -863,8 +863,10 @@ struct drm_ascend_va_map {
  * struct drm_ascend_va_unmap - remove a mapping
  * @va: in: the start of a mapping made by %DRM_IOCTL_ASCEND_VA_MAP
  *
- * The range faults for the device at once; the memory it mapped stays
- * allocated until the file's work queued before the unmap completed.
+ * The range faults for the device at once: work queued before the unmap
+ * that still names it faults on its own queue.  The mapping's hold on the
+ * memory goes at once too (the device can no longer reach it), so a
+ * physical allocation freed while mapped is freed here.
  * -ENOENT if no mapping starts at @va.
  */
 struct drm_ascend_va_unmap {
