@@ -2593,13 +2593,18 @@ static double pair_ns(aclError *err)
 	return median(per, PAIR_BATCHES);
 }
 
+/*
+ * The live set grows to each point (measured on the way up), then shrinks
+ * back through them (measured again): a drift of the host hits both
+ * passes differently, and the figure is the lower of the two medians.
+ */
 static int bench_malloc_curve(void)
 {
-	double v[ML_NPOINTS];
+	double up[ML_NPOINTS], down[ML_NPOINTS], v[ML_NPOINTS];
 	double build_s[ML_NPOINTS] = { 0 };
-	int n = 0, last = (int)ML_NPOINTS, i;
+	int n = 0, last = (int)ML_NPOINTS;
 	uint64_t t0 = now_ns();
-	unsigned int z;
+	int z;
 	char name[64];
 	void **live;
 	aclError r;
@@ -2607,7 +2612,7 @@ static int bench_malloc_curve(void)
 	live = calloc(ml_counts[ML_NPOINTS - 1], sizeof(void *));
 	if (!live)
 		return fail("calloc", ACL_ERROR_BAD_ALLOC);
-	for (z = 0; z < ML_NPOINTS; z++) {
+	for (z = 0; z < (int)ML_NPOINTS; z++) {
 		uint64_t tb = now_ns();
 
 		while (n < ml_counts[z] && now_ns() - t0 < ML_BUDGET_NS) {
@@ -2618,25 +2623,36 @@ static int bench_malloc_curve(void)
 		}
 		build_s[z] = (now_ns() - tb) / 1e9;
 		if (n < ml_counts[z]) {		/* O(n) or worse: say so, do not hang */
-			last = (int)z;
+			last = z;
 			progress("malloc curve: only %d live allocations in %.0f s", n,
 				 ML_BUDGET_NS / 1e9);
 			break;
 		}
-		v[z] = pair_ns(&r);
+		up[z] = pair_ns(&r);
 		if (r)
 			return fail("aclrtMalloc+aclrtFree", r);
 	}
-	for (z = 0; z < ML_NPOINTS; z++) {
+	for (z = last - 1; z >= 0; z--) {
+		while (n > ml_counts[z])
+			aclrtFree(live[--n]);
+		down[z] = pair_ns(&r);
+		if (r)
+			return fail("aclrtMalloc+aclrtFree", r);
+		v[z] = up[z] < down[z] ? up[z] : down[z];
+	}
+	while (n > 0)
+		aclrtFree(live[--n]);
+	free(live);
+	for (z = 0; z < (int)ML_NPOINTS; z++) {
 		snprintf(name, sizeof(name), "malloc_free_live@%d", ml_counts[z]);
-		if ((int)z >= last)
+		if (z >= last)
 			emit(name, -1, "ns", base_ns, "ns/no-op ioctl", -1, "max",
-			     "not measured: building the live set took longer than %.0f s (%d allocations made)",
-			     ML_BUDGET_NS / 1e9, n);
+			     "not measured: building the live set took longer than %.0f s",
+			     ML_BUDGET_NS / 1e9);
 		else
 			emit(name, v[z], "ns", base_ns, "ns/no-op ioctl", -1, "max",
-			     "aclrtMalloc(4 KiB, HUGE_FIRST)+aclrtFree with %d other 4 KiB allocations live; %d batches of %d; the live set's last %d took %.2f s to make",
-			     ml_counts[z], PAIR_BATCHES, PAIR_BATCH,
+			     "aclrtMalloc(4 KiB, HUGE_FIRST)+aclrtFree with %d other 4 KiB allocations live, %d batches of %d; the lower median of the way up (%.0f ns) and down (%.0f ns); the live set's last %d took %.2f s to make",
+			     ml_counts[z], PAIR_BATCHES, PAIR_BATCH, up[z], down[z],
 			     ml_counts[z] - (z ? ml_counts[z - 1] : 0), build_s[z]);
 	}
 	if (last == (int)ML_NPOINTS)
@@ -2646,9 +2662,6 @@ static int bench_malloc_curve(void)
 	else
 		emit("malloc_free_live_growth", -1, "ns", -1, "ns at 1000 live", 1.5, "max",
 		     "not measured: the live set could not be built in time");
-	for (i = 0; i < n; i++)
-		aclrtFree(live[i]);
-	free(live);
 	return 0;
 }
 
@@ -2747,26 +2760,69 @@ static const int st_counts[] = { 1, 16, 256, 1983 };	/* 1983 + the default: CANN
 
 /*
  * N streams, all held by a device-side wait (aclrtStreamWaitEvent) on an
- * event recorded behind a Spin on the default stream: every one has work queued
- * that cannot run.  Each batch enqueues ST_BATCH trivial launches on one of
- * them (another one each batch) and times the calls only.  Then, with the
- * N streams open and idle, the device threads' CPU time over a second.
+ * event recorded behind a Spin on the default stream: every one has work
+ * queued that cannot run.  Each batch enqueues ST_BATCH trivial launches on
+ * one of them (another one each batch) and times the calls only.  Median
+ * ns per launch; < 0 on failure.
+ */
+static double st_point(const struct kern *k, aclrtStream *ss, int n, aclrtEvent ev,
+		       double *doorbells, double *worst_ms)
+{
+	aclrtStream gate = NULL;	/* the default stream */
+	double per[ST_BATCHES];
+	struct counts c0 = counts_now();
+	uint64_t t0, t;
+	aclError r;
+	int b, i;
+
+	for (b = -1; b < ST_BATCHES; b++) {
+		aclrtStream tgt = ss[(b + 1) % n];
+
+		r = launch_spin(gate, ST_GATE_US);
+		if (!r)
+			r = aclrtRecordEvent(ev, gate);
+		for (i = 0; i < n && !r; i++)
+			r = aclrtStreamWaitEvent(ss[i], ev);
+		if (r)
+			return fail("holding the streams", r), -1;
+		if (b == 0)
+			c0 = counts_now();
+		t0 = now_ns();
+		for (i = 0; i < ST_BATCH && !r; i++)
+			r = launch(k, tgt);
+		t = now_ns() - t0;
+		if (r)
+			return fail("aclrtLaunchKernel", r), -1;
+		r = aclrtSynchronizeDevice();
+		if (r)
+			return fail("aclrtSynchronizeDevice", r), -1;
+		if (b >= 0)
+			per[b] = (double)t / ST_BATCH;
+		if (t / 1e6 > *worst_ms)
+			*worst_ms = t / 1e6;
+	}
+	*doorbells = (double)counts_since(c0).doorbell / (ST_BATCHES * ST_BATCH);
+	return median(per, ST_BATCHES);
+}
+
+/*
+ * The enqueue cost against busy streams: measured as the streams are
+ * created (with the device threads' CPU time over a quiet second with them
+ * open and idle), and again as they are destroyed; the figure is the lower
+ * of the two medians, so that a drift of the host does not make a slope.
  */
 static int bench_stream_curve(const struct kern *k)
 {
-	double v[ST_NPOINTS], idle[ST_NPOINTS], vmb[ST_NPOINTS], per[ST_BATCHES];
-	double db[ST_NPOINTS], worst_ms = 0;
-	int made = 0, threads = 0, b, i, n;
-	aclrtStream *ss, gate = NULL;	/* the default stream */
+	double up[ST_NPOINTS], down[ST_NPOINTS], v[ST_NPOINTS], idle[ST_NPOINTS];
+	double vmb[ST_NPOINTS], db[ST_NPOINTS], dbd, worst_ms = 0;
+	int made = 0, threads = 0, i, n, z;
 	aclrtEvent ev = NULL;
-	struct counts c0, c;
-	unsigned int z;
+	aclrtStream *ss;
 	char name[64];
-	uint64_t t0, t;
 	aclError r;
 
 	if (!spin_fn) {
-		for (z = 0; z < ST_NPOINTS; z++) {
+		for (z = 0; z < (int)ST_NPOINTS; z++) {
 			snprintf(name, sizeof(name), "async_enqueue_streams@%d", st_counts[z]);
 			emit(name, -1, "ns", base_ns, "ns/no-op ioctl", -1, "max",
 			     "not available: the device has no Spin kernel to hold the streams");
@@ -2784,7 +2840,7 @@ static int bench_stream_curve(const struct kern *k)
 	r = aclrtCreateEvent(&ev);
 	if (r)
 		return fail("stream curve set-up", r);
-	for (z = 0; z < ST_NPOINTS; z++) {
+	for (z = 0; z < (int)ST_NPOINTS; z++) {
 		n = st_counts[z];
 		while (made < n) {
 			r = aclrtCreateStream(&ss[made]);
@@ -2795,57 +2851,44 @@ static int bench_stream_curve(const struct kern *k)
 			}
 			made++;
 		}
-		c0 = counts_now();
-		for (b = -1; b < ST_BATCHES; b++) {
-			aclrtStream tgt = ss[(b + 1) % n];
-
-			r = launch_spin(gate, ST_GATE_US);
-			if (!r)
-				r = aclrtRecordEvent(ev, gate);
-			for (i = 0; i < n && !r; i++)
-				r = aclrtStreamWaitEvent(ss[i], ev);
-			if (r)
-				return fail("holding the streams", r);
-			if (b == 0)
-				c0 = counts_now();
-			t0 = now_ns();
-			for (i = 0; i < ST_BATCH && !r; i++)
-				r = launch(k, tgt);
-			t = now_ns() - t0;
-			if (r)
-				return fail("aclrtLaunchKernel", r);
-			r = aclrtSynchronizeDevice();
-			if (r)
-				return fail("aclrtSynchronizeDevice", r);
-			if (b >= 0)
-				per[b] = (double)t / ST_BATCH;
-			if (t / 1e6 > worst_ms)
-				worst_ms = t / 1e6;
+		up[z] = st_point(k, ss, n, ev, &db[z], &worst_ms);
+		if (up[z] < 0) {
+			r = ACL_ERROR_INTERNAL_ERROR;
+			goto out;
 		}
-		c = counts_since(c0);
-		v[z] = median(per, ST_BATCHES);
-		db[z] = (double)c.doorbell / (ST_BATCHES * ST_BATCH);
 		idle[z] = dev_idle_cpu(&vmb[z], &threads);
-		progress("stream curve: %d streams: %.0f ns/op, idle device %.4f CPU-s/s", n, v[z],
+		progress("stream curve: %d streams: %.0f ns/op, idle device %.4f CPU-s/s", n, up[z],
 			 idle[z]);
+	}
+	for (z = ST_NPOINTS - 1; z >= 0; z--) {
+		n = st_counts[z];
+		while (made > n)
+			aclrtDestroyStream(ss[--made]);
+		down[z] = st_point(k, ss, n, ev, &dbd, &worst_ms);
+		if (down[z] < 0) {
+			r = ACL_ERROR_INTERNAL_ERROR;
+			goto out;
+		}
+		v[z] = up[z] < down[z] ? up[z] : down[z];
 	}
 	if (worst_ms * 1000 > ST_GATE_US)
 		progress("warning: a batch took %.1f ms, longer than the gate's %d ms Spin",
 			 worst_ms, ST_GATE_US / 1000);
-	for (z = 0; z < ST_NPOINTS; z++) {
+	for (z = 0; z < (int)ST_NPOINTS; z++) {
 		snprintf(name, sizeof(name), "async_enqueue_streams@%d", st_counts[z]);
 		emit(name, v[z], "ns", base_ns, "ns/no-op ioctl", -1, "max",
-		     "%d x %s on one of %d streams, all held by a device-side event wait; %d batches; %.4f doorbells/op (the waits' ioctls included)",
-		     ST_BATCH, k->name, st_counts[z], ST_BATCHES, db[z]);
+		     "%d x %s on one of %d streams, all held by a device-side event wait, %d batches; the lower median of the way up (%.0f ns) and down (%.0f ns); %.4f doorbells/op (the waits' included)",
+		     ST_BATCH, k->name, st_counts[z], ST_BATCHES, up[z], down[z], db[z]);
 	}
 	emit("async_enqueue_streams_growth", v[ST_NPOINTS - 1], "ns", v[0], "ns with 1 stream",
 	     1.5, "max", "enqueue cost with %d busy streams / with 1", st_counts[ST_NPOINTS - 1]);
-	for (z = 0; z < ST_NPOINTS; z++) {
+	for (z = 0; z < (int)ST_NPOINTS; z++) {
 		snprintf(name, sizeof(name), "device_cpu_idle@%d", st_counts[z]);
 		emit(name, idle[z] < 0 ? -1 : idle[z], "CPU-s/s", 1, "CPU", -1, "max",
 		     "on-CPU time of the %d device threads (schedstat) over %.1f s with %d idle streams open (+ the default stream); whole VM busy: %.3f CPU-s/s",
 		     threads, IDLE_WINDOW_US / 1e6, st_counts[z], vmb[z]);
 	}
+	r = 0;
 out:
 	for (i = 0; i < made; i++)
 		aclrtDestroyStream(ss[i]);
