@@ -2806,6 +2806,57 @@ static double st_point(const struct kern *k, aclrtStream *ss, int n, aclrtEvent 
 }
 
 /*
+ * The device's pace with N streams: all held behind the gate as above, each
+ * gets DT_OPS / N trivial launches (at least one) and an end event; the
+ * device time from the gate's opening (event @a) to the latest end event,
+ * per launch.  Median ns of DT_REPS; < 0 on failure.
+ */
+#define DT_OPS		1000	/* fits one ring when N is 1 */
+#define DT_REPS		3
+#define DT_GATE_US	100000
+
+static double st_device(const struct kern *k, aclrtStream *ss, int n, aclrtEvent ev,
+			aclrtEvent a, aclrtEvent *ends, int *ops)
+{
+	int per = DT_OPS / n ? DT_OPS / n : 1, rep, i, j;
+	double v[DT_REPS];
+	aclError r;
+	float ms;
+
+	for (i = 0; i < n; i++) {
+		if (!ends[i] && (r = aclrtCreateEvent(&ends[i])))
+			return fail("aclrtCreateEvent", r), -1;
+	}
+	*ops = per * n;
+	for (rep = 0; rep < DT_REPS; rep++) {
+		r = launch_spin(NULL, DT_GATE_US);
+		if (!r)
+			r = aclrtRecordEvent(a, NULL);
+		if (!r)
+			r = aclrtRecordEvent(ev, NULL);
+		for (i = 0; i < n && !r; i++) {
+			r = aclrtStreamWaitEvent(ss[i], ev);
+			for (j = 0; j < per && !r; j++)
+				r = launch(k, ss[i]);
+			if (!r)
+				r = aclrtRecordEvent(ends[i], ss[i]);
+		}
+		if (!r)
+			r = aclrtSynchronizeDevice();
+		v[rep] = 0;
+		for (i = 0; i < n && !r; i++) {
+			r = aclrtEventElapsedTime(&ms, a, ends[i]);
+			if (!r && ms * 1e6 > v[rep])
+				v[rep] = ms * 1e6;
+		}
+		if (r)
+			return fail("device pace with busy streams", r), -1;
+		v[rep] /= *ops;
+	}
+	return median(v, DT_REPS);
+}
+
+/*
  * The enqueue cost against busy streams: measured as the streams are
  * created (with the device threads' CPU time over a quiet second with them
  * open and idle), and again as they are destroyed; the figure is the lower
@@ -2814,9 +2865,9 @@ static double st_point(const struct kern *k, aclrtStream *ss, int n, aclrtEvent 
 static int bench_stream_curve(const struct kern *k)
 {
 	double up[ST_NPOINTS], down[ST_NPOINTS], v[ST_NPOINTS], idle[ST_NPOINTS];
-	double vmb[ST_NPOINTS], db[ST_NPOINTS], dbd, worst_ms = 0;
-	int made = 0, threads = 0, i, n, z;
-	aclrtEvent ev = NULL;
+	double vmb[ST_NPOINTS], db[ST_NPOINTS], dev[ST_NPOINTS], dbd, worst_ms = 0;
+	int made = 0, threads = 0, ops[ST_NPOINTS], i, n, z;
+	aclrtEvent ev = NULL, a = NULL, *ends;
 	aclrtStream *ss;
 	char name[64];
 	aclError r;
@@ -2828,16 +2879,21 @@ static int bench_stream_curve(const struct kern *k)
 			     "not available: the device has no Spin kernel to hold the streams");
 			snprintf(name, sizeof(name), "device_cpu_idle@%d", st_counts[z]);
 			emit(name, -1, "CPU-s/s", 1, "CPU", -1, "max", "not available: no Spin");
+			snprintf(name, sizeof(name), "device_per_op_streams@%d", st_counts[z]);
+			emit(name, -1, "ns", base_ns, "ns/no-op ioctl", -1, "max", "not available: no Spin");
 		}
 		emit("async_enqueue_streams_growth", -1, "ns", -1, "ns", 1.5, "max",
 		     "not available: no Spin");
 		return 0;
 	}
 	ss = calloc(st_counts[ST_NPOINTS - 1], sizeof(*ss));
-	if (!ss)
+	ends = calloc(st_counts[ST_NPOINTS - 1], sizeof(*ends));
+	if (!ss || !ends)
 		return fail("calloc", ACL_ERROR_BAD_ALLOC);
 	/* the gate is the default stream: 1983 others + it are CANN's 1984 */
 	r = aclrtCreateEvent(&ev);
+	if (!r)
+		r = aclrtCreateEvent(&a);
 	if (r)
 		return fail("stream curve set-up", r);
 	for (z = 0; z < (int)ST_NPOINTS; z++) {
@@ -2852,7 +2908,8 @@ static int bench_stream_curve(const struct kern *k)
 			made++;
 		}
 		up[z] = st_point(k, ss, n, ev, &db[z], &worst_ms);
-		if (up[z] < 0) {
+		dev[z] = up[z] < 0 ? -1 : st_device(k, ss, n, ev, a, ends, &ops[z]);
+		if (up[z] < 0 || dev[z] < 0) {
 			r = ACL_ERROR_INTERNAL_ERROR;
 			goto out;
 		}
@@ -2883,6 +2940,12 @@ static int bench_stream_curve(const struct kern *k)
 	emit("async_enqueue_streams_growth", v[ST_NPOINTS - 1], "ns", v[0], "ns with 1 stream",
 	     1.5, "max", "enqueue cost with %d busy streams / with 1", st_counts[ST_NPOINTS - 1]);
 	for (z = 0; z < (int)ST_NPOINTS; z++) {
+		snprintf(name, sizeof(name), "device_per_op_streams@%d", st_counts[z]);
+		emit(name, dev[z], "ns", base_ns, "ns/no-op ioctl", -1, "max",
+		     "device time per %s of %d spread over %d streams held behind a gate, from the gate's event to the latest stream's end event; median of %d",
+		     k->name, ops[z], st_counts[z], DT_REPS);
+	}
+	for (z = 0; z < (int)ST_NPOINTS; z++) {
 		snprintf(name, sizeof(name), "device_cpu_idle@%d", st_counts[z]);
 		emit(name, idle[z] < 0 ? -1 : idle[z], "CPU-s/s", 1, "CPU", -1, "max",
 		     "on-CPU time of the %d device threads (schedstat) over %.1f s with %d idle streams open (+ the default stream); whole VM busy: %.3f CPU-s/s",
@@ -2892,7 +2955,12 @@ static int bench_stream_curve(const struct kern *k)
 out:
 	for (i = 0; i < made; i++)
 		aclrtDestroyStream(ss[i]);
+	for (i = 0; i < st_counts[ST_NPOINTS - 1]; i++)
+		if (ends[i])
+			aclrtDestroyEvent(ends[i]);
 	aclrtDestroyEvent(ev);
+	aclrtDestroyEvent(a);
+	free(ends);
 	free(ss);
 	return r ? 1 : 0;
 }
