@@ -29,7 +29,8 @@
 #                     tools/setup-deps installs everything itself; not part of
 #                     `make check` (Documentation/testing.rst)
 #   make bench        (installs packages if root) build, run the benchmarks in the
-#                     VM; prints a table, writes build/bench/results.json
+#                     VM; prints a table, writes build/bench/results.json and
+#                     build/bench/report.html; BASE=<rev> also measures that tree
 #   make clean
 #
 # Variables: KDIR (kernel headers; default: newest installed Debian 6.12 headers),
