@@ -3017,6 +3017,7 @@ static const int pr_counts[] = { 1, 2, 4 };
 #define PR_NPOINTS	(sizeof(pr_counts) / sizeof(pr_counts[0]))
 #define PR_BATCHES	7
 #define PR_SPIN_US	100000
+#define PR_RUNS		20
 
 /* In a child (ASCEND_BENCH_ONLY=enqueue_worker): its enqueue figures. */
 static int bench_enqueue_worker(const struct kern *k)
@@ -3031,6 +3032,22 @@ static int bench_enqueue_worker(const struct kern *k)
 	r = aclrtCreateStream(&s);
 	if (r)
 		return fail("aclrtCreateStream", r);
+	/*
+	 * First, while the processes are still in step: the device's pace,
+	 * PR_RUNS x ENQ_BATCH launches each followed by a sync, wall time
+	 * per launch from the first call to the last sync.
+	 */
+	t0 = now_ns();
+	for (b = 0; b < PR_RUNS && !r; b++) {
+		for (i = 0; i < ENQ_BATCH && !r; i++)
+			r = launch(k, s);
+		if (!r)
+			r = aclrtSynchronizeStream(s);
+	}
+	if (r)
+		return fail("enqueue worker: launch + sync", r);
+	emit("device_worker", (double)(now_ns() - t0) / (PR_RUNS * ENQ_BATCH), "ns", base_ns,
+	     "ns", -1, "max", "0");
 	for (b = -1; b < PR_BATCHES; b++) {
 		r = launch_spin(s, PR_SPIN_US);
 		if (r)
@@ -3059,6 +3076,7 @@ static int bench_enqueue_worker(const struct kern *k)
 static int bench_procs_curve(void)
 {
 	double v[PR_NPOINTS], cpu[PR_NPOINTS], thr[PR_NPOINTS], x, c, vals[4], cpus[4];
+	double dthr[PR_NPOINTS];
 	char self[4096], cmd[4600], line[512], cname[64];
 	int start[2], ready[2], i, got, n;
 	FILE *f[4];
@@ -3097,18 +3115,22 @@ static int bench_procs_curve(void)
 		if (write(start[1], "gogo", n) != n)
 			return 1;
 		got = 0;
-		thr[z] = 0;
+		thr[z] = dthr[z] = 0;
 		for (i = 0; i < n; i++) {
-			while (fgets(line, sizeof(line), f[i]))
-				if (sscanf(line, "CHILD %63s %lf %lf", cname, &x, &c) == 3 &&
-				    !strcmp(cname, "enqueue_worker") && x > 0) {
+			while (fgets(line, sizeof(line), f[i])) {
+				if (sscanf(line, "CHILD %63s %lf %lf", cname, &x, &c) != 3 || x <= 0)
+					continue;
+				if (!strcmp(cname, "device_worker")) {
+					dthr[z] += 1e9 / x;
+				} else if (!strcmp(cname, "enqueue_worker") && got < 4) {
 					vals[got] = x;
 					cpus[got++] = c;
 					thr[z] += 1e9 / x;
 				}
+			}
 			pclose(f[i]);
 		}
-		if (got != n) {
+		if (got != n || dthr[z] <= 0) {
 			progress("enqueue against processes: %d of %d children reported", got, n);
 			return 1;
 		}
@@ -3125,6 +3147,13 @@ static int bench_procs_curve(void)
 		     "%d processes on one device, each %d x %d trivial launches behind a %d ms Spin at the same time; median of their medians; CPU time %.0f ns/op; together %.0f k launches/s (the VM has %ld vCPUs)",
 		     pr_counts[z], PR_BATCHES, ENQ_BATCH, PR_SPIN_US / 1000, cpu[z],
 		     thr[z] / 1e3, sysconf(_SC_NPROCESSORS_ONLN));
+	}
+	for (z = 0; z < PR_NPOINTS; z++) {
+		snprintf(name, sizeof(name), "device_per_op_procs@%d", pr_counts[z]);
+		emit(name, 1e9 / dthr[z], "ns", base_ns, "ns/no-op ioctl", -1, "max",
+		     "%d processes at once, each %d x (%d %s launches + sync): the device's time per launch, all processes together (%.0f k launches/s)",
+		     pr_counts[z], PR_RUNS, ENQ_BATCH, spin_fn ? "Spin(0)" : "trivial",
+		     dthr[z] / 1e3);
 	}
 	return 0;
 }
