@@ -29,7 +29,8 @@
 #                     tools/setup-deps installs everything itself; not part of
 #                     `make check` (Documentation/testing.rst)
 #   make bench        (installs packages if root) build, run the benchmarks in the
-#                     VM; prints a table, writes build/bench/results.json
+#                     VM; prints a table, writes build/bench/results.json and
+#                     build/bench/report.html; BASE=<rev> also measures that tree
 #   make clean
 #
 # Variables: KDIR (kernel headers; default: newest installed Debian 6.12 headers),
@@ -176,15 +177,29 @@ run:
 
 # Benchmarks (Documentation/benchmarks.rst): one VM run of ascend-bench, every
 # figure a ratio to a baseline measured in that run; prints a table and writes
-# build/bench/results.json.  Fails only when the benchmarks could not run.
-BENCH_TIMEOUT ?= 300
+# build/bench/results.json and build/bench/report.html (plots of the curves).
+# BASE=<git rev>: that tree's ascend-bench and libacl_rt run too, in the same
+# VM boot (with this tree's kernel module), and the report compares both.
+# Fails only when the benchmarks could not run.
+BASE ?=
+BENCH_MEM ?= 3G
+BENCH_PARAMS ?=
+BENCH_TIMEOUT ?= $(if $(BASE),900,600)
 bench:
-	tools/setup-deps
+	tools/setup-deps --bench
 	$(MAKE) all
 	$(MAKE) -C tools/bench BUILD=$(BUILD)
-	@set -o pipefail; tools/vm/run --timeout $(BENCH_TIMEOUT) \
-		--copy $(BUILD)/bench/ascend-bench -- ./ascend-bench | tee $(BUILD)/bench/vm.log; \
-	tools/bench/report --vm-status $$? $(BUILD)/bench/vm.log $(BUILD)/bench/results.json
+	rm -rf $(BUILD)/bench/base
+	$(if $(BASE),tools/bench/build-base '$(BASE)' $(BUILD)/bench/base)
+	@set -o pipefail; tools/vm/run --timeout $(BENCH_TIMEOUT) --mem $(BENCH_MEM) \
+		$(if $(BENCH_PARAMS),--params '$(BENCH_PARAMS)') \
+		--copy $(BUILD)/bench/ascend-bench --copy tools/bench/vm-bench.sh \
+		$(if $(BASE),--copy $(BUILD)/bench/base) -- sh ./vm-bench.sh | tee $(BUILD)/bench/vm.log; \
+	/usr/bin/python3 tools/bench/report --vm-status $$? --html $(BUILD)/bench/report.html \
+		--vm-settings "QEMU TCG ($${VM_TCG_THREAD:-single}-threaded), 2 vCPUs, $(BENCH_MEM) guest memory, module parameters: $(or $(BENCH_PARAMS),defaults), timeout $(BENCH_TIMEOUT) s" \
+		--rev "$$(git describe --always --dirty) ($$(git log -1 --format=%cd --date=short))" \
+		$(if $(BASE),--base-rev "$$(git rev-parse --short '$(BASE)^{commit}') ($(BASE))") \
+		$(BUILD)/bench/vm.log $(BUILD)/bench/results.json
 
 # Long forms of the reliability tests (Documentation/reliability.rst): the
 # fuzzer (tests/fuzz) for FUZZ_SECONDS, the kill/reload stress for

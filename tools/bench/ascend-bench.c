@@ -22,6 +22,7 @@
  * the counts explain the ratios (e.g. a doorbell per enqueue).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <grp.h>
 #include <fcntl.h>
@@ -2300,6 +2301,863 @@ static int bench_in_children(const char *name, double goal)
 	return 0;
 }
 
+/* ---- curves: cost as the work grows (issue 19) ------------------------ */
+
+/*
+ * A curve is a series of figures named "<series>@<x>", one per point, and
+ * for the costs that must stay flat a "<series>_growth" figure: the cost
+ * at the last point over the cost at the first (goal <= 1.5).
+ */
+static const size_t cv_sizes[] = {
+	4, 64, 4096, 64u << 10, 1u << 20, 16u << 20, 64u << 20, 256u << 20,
+};
+#define CV_NSIZES	(sizeof(cv_sizes) / sizeof(cv_sizes[0]))
+
+enum { CV_H2D_PIN, CV_D2H_PIN, CV_H2D_PAGE, CV_D2H_PAGE, CV_D2D, CV_MEMSET, CV_2D,
+       CV_BATCH, CV_KINDS };
+
+static const struct {
+	const char *series;
+	const char *what;
+	double goal;	/* at >= 64 MiB, where the 64 MiB figures have one */
+} cv_kind[CV_KINDS] = {
+	{ "h2d_pinned_bandwidth", "aclrtMemcpy pinned host to device", 0.8 },
+	{ "d2h_pinned_bandwidth", "aclrtMemcpy device to pinned host", 0.8 },
+	{ "h2d_pageable_bandwidth", "aclrtMemcpy malloc memory to device", 0.6 },
+	{ "d2h_pageable_bandwidth", "aclrtMemcpy device to malloc memory", 0.6 },
+	{ "d2d_bandwidth", "aclrtMemcpy device to device", 0.8 },
+	{ "memset_bandwidth", "aclrtMemset", 0.8 },
+	{ "copy2d_bandwidth", "aclrtMemcpy2dAsync D2D + sync", -1 },
+	{ "batch_bandwidth", "aclrtMemcpyBatchAsync D2H pinned + sync", -1 },
+};
+
+struct cv_bufs {
+	size_t size;
+	char *ha, *hb, *hp, *da, *db;	/* db: size * 5/4, the 2D source */
+	size_t w, h, pitch;		/* the 2D shape */
+	void **dsts, **srcs;		/* the batch: entries of <= 4 KiB */
+	size_t *sizes, n;
+	aclrtStream s;
+};
+
+static aclError cv_op(int kind, struct cv_bufs *b)
+{
+	aclrtMemcpyBatchAttr attr;
+	size_t S = b->size, idx = 0, fi;
+	aclError r;
+
+	switch (kind) {
+	case CV_H2D_PIN:
+		return aclrtMemcpy(b->db, S, b->hp, S, ACL_MEMCPY_HOST_TO_DEVICE);
+	case CV_D2H_PIN:
+		return aclrtMemcpy(b->hp, S, b->db, S, ACL_MEMCPY_DEVICE_TO_HOST);
+	case CV_H2D_PAGE:
+		return aclrtMemcpy(b->db, S, b->ha, S, ACL_MEMCPY_HOST_TO_DEVICE);
+	case CV_D2H_PAGE:
+		return aclrtMemcpy(b->hb, S, b->db, S, ACL_MEMCPY_DEVICE_TO_HOST);
+	case CV_D2D:
+		return aclrtMemcpy(b->da, S, b->db, S, ACL_MEMCPY_DEVICE_TO_DEVICE);
+	case CV_MEMSET:
+		return aclrtMemset(b->da, S, 0x6d, S);
+	case CV_2D:
+		r = aclrtMemcpy2dAsync(b->da, b->w, b->db, b->pitch, b->w, b->h,
+				       ACL_MEMCPY_DEVICE_TO_DEVICE, b->s);
+		return r ? r : aclrtSynchronizeStream(b->s);
+	default:
+		memset(&attr, 0, sizeof(attr));
+		attr.dstLoc.type = ACL_MEM_LOCATION_TYPE_HOST;
+		attr.srcLoc.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+		r = aclrtMemcpyBatchAsync(b->dsts, b->sizes, b->srcs, b->sizes, b->n, &attr,
+					  &idx, 1, &fi, b->s);
+		return r ? r : aclrtSynchronizeStream(b->s);
+	}
+}
+
+/* Operations per timed batch: enough bytes to time, few for big sizes. */
+static int cv_ops(size_t size, size_t bytes, int most)
+{
+	size_t n = bytes / size;
+
+	return n < 1 ? 1 : n > (size_t)most ? most : (int)n;
+}
+
+/* Batches after the warm-up one: fewer for the big sizes. */
+static int cv_batches(size_t size)
+{
+	return size >= (64u << 20) ? 3 : 5;
+}
+
+/* Median ns of one host memcpy (@src) or memset (@src NULL) of @size. */
+static double cv_host_ns(char *dst, const char *src, size_t size)
+{
+	int n = cv_ops(size, 16u << 20, 20000), nb = cv_batches(size), b, i;
+	double per[5];
+	uint64_t t0;
+
+	for (b = -1; b < nb; b++) {
+		t0 = now_ns();
+		for (i = 0; i < n; i++) {
+			if (src)
+				memcpy(dst, src, size);
+			else
+				memset(dst, 0x40 + i, size);
+			__asm__ __volatile__("" : : "r"(dst) : "memory");
+		}
+		if (b >= 0)
+			per[b] = (double)(now_ns() - t0) / n;
+	}
+	return median(per, nb);
+}
+
+/* Median ns of one operation @kind of b->size; < 0 with *@err on failure. */
+static double cv_dev_ns(int kind, struct cv_bufs *b, aclError *err)
+{
+	int n = cv_ops(b->size, 1u << 20, 100), nb = cv_batches(b->size), k, i;
+	double per[5];
+	uint64_t t0;
+
+	for (k = -1; k < nb; k++) {
+		t0 = now_ns();
+		for (i = 0; i < n; i++) {
+			*err = cv_op(kind, b);
+			if (*err)
+				return -1;
+		}
+		if (k >= 0)
+			per[k] = (double)(now_ns() - t0) / n;
+	}
+	return median(per, nb);
+}
+
+static void cv_free(struct cv_bufs *b)
+{
+	if (b->hp)
+		aclrtFreeHost(b->hp);
+	aclrtFree(b->da);
+	aclrtFree(b->db);
+	free(b->ha);
+	free(b->hb);
+	free(b->dsts);
+	free(b->srcs);
+	free(b->sizes);
+	b->ha = b->hb = b->hp = b->da = b->db = NULL;
+	b->dsts = b->srcs = NULL;
+	b->sizes = NULL;
+}
+
+static aclError cv_alloc(struct cv_bufs *b, size_t S)
+{
+	size_t e = S < 4096 ? S : 4096, i, span;
+	aclError r;
+
+	b->size = S;
+	/* 2D: rows of S/64 (16 KiB at most) at a pitch of 5/4 of a row */
+	b->w = S <= 64 ? S : S / 64 < 64 ? 64 : S / 64 > (16u << 10) ? 16u << 10 : S / 64;
+	b->h = S / b->w;
+	b->pitch = b->w + b->w / 4;
+	span = b->pitch * b->h;
+	b->n = S / e;
+	b->ha = malloc(S);
+	b->hb = malloc(S);
+	b->dsts = calloc(b->n, sizeof(void *));
+	b->srcs = calloc(b->n, sizeof(void *));
+	b->sizes = calloc(b->n, sizeof(size_t));
+	if (!b->ha || !b->hb || !b->dsts || !b->srcs || !b->sizes)
+		return ACL_ERROR_BAD_ALLOC;
+	memset(b->ha, 0xa1, S);
+	memset(b->hb, 0, S);
+	r = aclrtMallocHost((void **)&b->hp, S);
+	if (!r)
+		r = aclrtMalloc((void **)&b->da, S, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (!r)
+		r = aclrtMalloc((void **)&b->db, span > S ? span : S, ACL_MEM_MALLOC_HUGE_FIRST);
+	if (r)
+		return r;
+	memset(b->hp, 0x5a, S);
+	/* every byte any copy reads is written, so the emulator backs it */
+	r = aclrtMemset(b->db, span > S ? span : S, 0x3c, span > S ? span : S);
+	if (!r)
+		r = aclrtMemset(b->da, S, 0x3d, S);
+	for (i = 0; i < b->n; i++) {
+		b->dsts[i] = b->hp + i * e;
+		b->srcs[i] = b->db + i * e;
+		b->sizes[i] = e;
+	}
+	return r;
+}
+
+/* Room for the buffers of one size (about 3 S of host memory, 2.25 S of backed HBM)? */
+static bool cv_fits(size_t S)
+{
+	long pages = sysconf(_SC_AVPHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+
+	return pages > 0 && (double)pages * psz > 6.0 * S;
+}
+
+static int bench_copy_curves(void)
+{
+	static double dev[CV_KINDS][CV_NSIZES], hcp[CV_NSIZES], hset[CV_NSIZES];
+	static aclError err[CV_KINDS][CV_NSIZES];
+	static bool skipped[CV_NSIZES];
+	struct cv_bufs b;
+	unsigned int z;
+	int kind;
+	aclError r;
+
+	memset(&b, 0, sizeof(b));
+	r = aclrtCreateStream(&b.s);
+	if (r)
+		return fail("aclrtCreateStream", r);
+	for (z = 0; z < CV_NSIZES; z++) {
+		size_t S = cv_sizes[z];
+		uint64_t t0 = now_ns();
+
+		if (!cv_fits(S)) {
+			skipped[z] = true;
+			progress("copy curves: %zu bytes skipped: too little free memory", S);
+			continue;
+		}
+		r = cv_alloc(&b, S);
+		if (r)
+			return fail("copy curve set-up", r);
+		hcp[z] = cv_host_ns(b.hb, b.ha, S);
+		hset[z] = cv_host_ns(b.hb, NULL, S);
+		for (kind = 0; kind < CV_KINDS; kind++) {
+			dev[kind][z] = cv_dev_ns(kind, &b, &err[kind][z]);
+			if (err[kind][z] && !not_supported(err[kind][z]))
+				return fail(cv_kind[kind].what, err[kind][z]);
+		}
+		cv_free(&b);
+		progress("copy curves: %zu bytes in %.2f s", S, (now_ns() - t0) / 1e9);
+	}
+	aclrtDestroyStream(b.s);
+
+	for (kind = 0; kind < CV_KINDS; kind++) {
+		for (z = 0; z < CV_NSIZES; z++) {
+			size_t S = cv_sizes[z];
+			double host = kind == CV_MEMSET ? hset[z] : hcp[z];
+			double goal = S >= (64u << 20) ? cv_kind[kind].goal : -1;
+			char name[64];
+
+			snprintf(name, sizeof(name), "%s@%zu", cv_kind[kind].series, S);
+			if (skipped[z]) {
+				emit(name, -1, "MiB/s", -1, "MiB/s", goal, "min",
+				     "not measured: the VM has too little free memory for %zu MiB buffers (make bench gives it 3 GiB)",
+				     S >> 20);
+				continue;
+			}
+			if (err[kind][z]) {
+				emit(name, -1, "MiB/s", S / (hcp[z] / NS_PER_SEC) / (1 << 20), "MiB/s",
+				     goal, "min", "not available: %s returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT",
+				     cv_kind[kind].what);
+				continue;
+			}
+			emit(name, S / (dev[kind][z] / NS_PER_SEC) / (1 << 20), "MiB/s",
+			     S / (host / NS_PER_SEC) / (1 << 20),
+			     kind == CV_MEMSET ? "MiB/s guest memset" : "MiB/s guest memcpy",
+			     goal, "min", "%s of %zu bytes: %.0f ns; guest %s: %.0f ns%s",
+			     cv_kind[kind].what, S, dev[kind][z],
+			     kind == CV_MEMSET ? "memset" : "memcpy", host,
+			     kind == CV_2D ? " (rows of 1/64, at most 16 KiB, pitch 5/4 row)" :
+			     kind == CV_BATCH ? " (entries of 4 KiB at most)" : "");
+		}
+	}
+	return 0;
+}
+
+/* ---- aclrtMalloc + aclrtFree against live allocations ------------------ */
+
+static const int ml_counts[] = { 0, 1000, 10000, 100000 };
+#define ML_NPOINTS	(sizeof(ml_counts) / sizeof(ml_counts[0]))
+#define ML_BUDGET_NS	(90 * 1000000000ull)	/* for building the live set */
+
+static double pair_ns(aclError *err)
+{
+	double per[PAIR_BATCHES];
+	uint64_t t0;
+	void *p;
+	int b, i;
+
+	for (b = -1; b < PAIR_BATCHES; b++) {
+		t0 = now_ns();
+		for (i = 0; i < PAIR_BATCH; i++) {
+			*err = aclrtMalloc(&p, PAIR_SIZE, ACL_MEM_MALLOC_HUGE_FIRST);
+			if (!*err)
+				*err = aclrtFree(p);
+			if (*err)
+				return -1;
+		}
+		if (b >= 0)
+			per[b] = (double)(now_ns() - t0) / PAIR_BATCH;
+	}
+	return median(per, PAIR_BATCHES);
+}
+
+/*
+ * The live set grows to each point (measured on the way up), then shrinks
+ * back through them (measured again): a drift of the host hits both
+ * passes differently, and the figure is the lower of the two medians.
+ */
+static int bench_malloc_curve(void)
+{
+	double up[ML_NPOINTS], down[ML_NPOINTS], v[ML_NPOINTS];
+	double build_s[ML_NPOINTS] = { 0 };
+	int n = 0, last = (int)ML_NPOINTS;
+	uint64_t t0 = now_ns();
+	int z;
+	char name[64];
+	void **live;
+	aclError r;
+
+	live = calloc(ml_counts[ML_NPOINTS - 1], sizeof(void *));
+	if (!live)
+		return fail("calloc", ACL_ERROR_BAD_ALLOC);
+	for (z = 0; z < (int)ML_NPOINTS; z++) {
+		uint64_t tb = now_ns();
+
+		while (n < ml_counts[z] && now_ns() - t0 < ML_BUDGET_NS) {
+			r = aclrtMalloc(&live[n], PAIR_SIZE, ACL_MEM_MALLOC_HUGE_FIRST);
+			if (r)
+				return fail("aclrtMalloc (live set)", r);
+			n++;
+		}
+		build_s[z] = (now_ns() - tb) / 1e9;
+		if (n < ml_counts[z]) {		/* O(n) or worse: say so, do not hang */
+			last = z;
+			progress("malloc curve: only %d live allocations in %.0f s", n,
+				 ML_BUDGET_NS / 1e9);
+			break;
+		}
+		up[z] = pair_ns(&r);
+		if (r)
+			return fail("aclrtMalloc+aclrtFree", r);
+	}
+	for (z = last - 1; z >= 0; z--) {
+		while (n > ml_counts[z])
+			aclrtFree(live[--n]);
+		down[z] = pair_ns(&r);
+		if (r)
+			return fail("aclrtMalloc+aclrtFree", r);
+		v[z] = up[z] < down[z] ? up[z] : down[z];
+	}
+	while (n > 0)
+		aclrtFree(live[--n]);
+	free(live);
+	for (z = 0; z < (int)ML_NPOINTS; z++) {
+		snprintf(name, sizeof(name), "malloc_free_live@%d", ml_counts[z]);
+		if (z >= last)
+			emit(name, -1, "ns", base_ns, "ns/no-op ioctl", -1, "max",
+			     "not measured: building the live set took longer than %.0f s",
+			     ML_BUDGET_NS / 1e9);
+		else
+			emit(name, v[z], "ns", base_ns, "ns/no-op ioctl", -1, "max",
+			     "aclrtMalloc(4 KiB, HUGE_FIRST)+aclrtFree with %d other 4 KiB allocations live, %d batches of %d; the lower median of the way up (%.0f ns) and down (%.0f ns); the live set's last %d took %.2f s to make",
+			     ml_counts[z], PAIR_BATCHES, PAIR_BATCH, up[z], down[z],
+			     ml_counts[z] - (z ? ml_counts[z - 1] : 0), build_s[z]);
+	}
+	if (last == (int)ML_NPOINTS)
+		emit("malloc_free_live_growth", v[ML_NPOINTS - 1], "ns", v[1], "ns at 1000 live",
+		     1.5, "max", "pair cost with %d live / with %d live", ml_counts[ML_NPOINTS - 1],
+		     ml_counts[1]);
+	else
+		emit("malloc_free_live_growth", -1, "ns", -1, "ns at 1000 live", 1.5, "max",
+		     "not measured: the live set could not be built in time");
+	return 0;
+}
+
+/* ---- the CPU time the device side burns --------------------------------- */
+
+/*
+ * On-CPU ns of the emulated device's threads (ascend<N>-cp, -aicN, -dmaN):
+ * the first field of /proc/<pid>/schedstat.  Work the driver does in the
+ * caller's context (ioctls, inline copies) is the caller's, and work items
+ * of the ascend<N>-host workqueue run in kworkers: neither is counted here.
+ */
+static double dev_cpu_ns(int *threads)
+{
+	char path[300], comm[32];
+	unsigned long long ns;
+	struct dirent *d;
+	double sum = 0;
+	DIR *dir;
+	FILE *f;
+
+	*threads = 0;
+	dir = opendir("/proc");
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(comm, sizeof(comm), f) || strncmp(comm, "ascend", 6) ||
+		    !strchr(comm, '-')) {
+			fclose(f);
+			continue;
+		}
+		fclose(f);
+		snprintf(path, sizeof(path), "/proc/%s/schedstat", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%llu", &ns) == 1) {
+			sum += (double)ns;
+			(*threads)++;
+		}
+		fclose(f);
+	}
+	closedir(dir);
+	return sum;
+}
+
+/* Busy and total jiffies of the whole VM, from the "cpu" line of /proc/stat. */
+static void vm_cpu(double *busy, double *total)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+
+	*busy = *total = 0;
+	if (!f)
+		return;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		   &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+		for (int i = 0; i < 8; i++)
+			*total += (double)v[i];
+		*busy = *total - v[3] - v[4];	/* less idle and iowait */
+	}
+	fclose(f);
+}
+
+#define IDLE_WINDOW_US	1000000
+
+/* CPU-seconds per second the device threads burn over a quiet second. */
+static double dev_idle_cpu(double *vm_busy, int *threads)
+{
+	double c0, c1, b0, b1, t0, t1;
+	uint64_t w0;
+
+	usleep(300000);		/* past the command processor's poll_us */
+	vm_cpu(&b0, &t0);
+	c0 = dev_cpu_ns(threads);
+	w0 = now_ns();
+	usleep(IDLE_WINDOW_US);
+	c1 = dev_cpu_ns(threads);
+	vm_cpu(&b1, &t1);
+	*vm_busy = t1 > t0 ? (b1 - b0) / (t1 - t0) * sysconf(_SC_NPROCESSORS_ONLN) : -1;
+	return c0 < 0 ? -1 : (c1 - c0) / (double)(now_ns() - w0);
+}
+
+/* ---- enqueue cost against busy streams ------------------------------------ */
+
+static const int st_counts[] = { 1, 16, 256, 1983 };	/* 1983 + the default: CANN's 1984 */
+#define ST_NPOINTS	(sizeof(st_counts) / sizeof(st_counts[0]))
+#define ST_BATCH	1000
+#define ST_BATCHES	7
+#define ST_GATE_US	150000
+
+/*
+ * N streams, all held by a device-side wait (aclrtStreamWaitEvent) on an
+ * event recorded behind a Spin on the default stream: every one has work
+ * queued that cannot run.  Each batch enqueues ST_BATCH trivial launches on
+ * one of them (another one each batch) and times the calls only.  Median
+ * ns per launch; < 0 on failure.
+ */
+static double st_point(const struct kern *k, aclrtStream *ss, int n, aclrtEvent ev,
+		       double *doorbells, double *worst_ms)
+{
+	aclrtStream gate = NULL;	/* the default stream */
+	double per[ST_BATCHES];
+	struct counts c0 = counts_now();
+	uint64_t t0, t;
+	aclError r;
+	int b, i;
+
+	for (b = -1; b < ST_BATCHES; b++) {
+		aclrtStream tgt = ss[(b + 1) % n];
+
+		r = launch_spin(gate, ST_GATE_US);
+		if (!r)
+			r = aclrtRecordEvent(ev, gate);
+		for (i = 0; i < n && !r; i++)
+			r = aclrtStreamWaitEvent(ss[i], ev);
+		if (r)
+			return fail("holding the streams", r), -1;
+		if (b == 0)
+			c0 = counts_now();
+		t0 = now_ns();
+		for (i = 0; i < ST_BATCH && !r; i++)
+			r = launch(k, tgt);
+		t = now_ns() - t0;
+		if (r)
+			return fail("aclrtLaunchKernel", r), -1;
+		r = aclrtSynchronizeDevice();
+		if (r)
+			return fail("aclrtSynchronizeDevice", r), -1;
+		if (b >= 0)
+			per[b] = (double)t / ST_BATCH;
+		if (t / 1e6 > *worst_ms)
+			*worst_ms = t / 1e6;
+	}
+	*doorbells = (double)counts_since(c0).doorbell / (ST_BATCHES * ST_BATCH);
+	return median(per, ST_BATCHES);
+}
+
+/*
+ * The device's pace with N streams: all held behind the gate as above, each
+ * gets DT_OPS / N trivial launches (at least one) and an end event; the
+ * device time from the gate's opening (event @a) to the latest end event,
+ * per launch.  Median ns of DT_REPS; < 0 on failure.
+ */
+#define DT_OPS		1000	/* fits one ring when N is 1 */
+#define DT_REPS		3
+#define DT_GATE_US	100000
+
+static double st_device(const struct kern *k, aclrtStream *ss, int n, aclrtEvent ev,
+			aclrtEvent a, aclrtEvent *ends, int *ops)
+{
+	int per = DT_OPS / n ? DT_OPS / n : 1, rep, i, j;
+	double v[DT_REPS];
+	aclError r;
+	float ms;
+
+	for (i = 0; i < n; i++) {
+		if (!ends[i] && (r = aclrtCreateEvent(&ends[i])))
+			return fail("aclrtCreateEvent", r), -1;
+	}
+	*ops = per * n;
+	for (rep = 0; rep < DT_REPS; rep++) {
+		r = launch_spin(NULL, DT_GATE_US);
+		if (!r)
+			r = aclrtRecordEvent(a, NULL);
+		if (!r)
+			r = aclrtRecordEvent(ev, NULL);
+		for (i = 0; i < n && !r; i++) {
+			r = aclrtStreamWaitEvent(ss[i], ev);
+			for (j = 0; j < per && !r; j++)
+				r = launch(k, ss[i]);
+			if (!r)
+				r = aclrtRecordEvent(ends[i], ss[i]);
+		}
+		if (!r)
+			r = aclrtSynchronizeDevice();
+		v[rep] = 0;
+		for (i = 0; i < n && !r; i++) {
+			r = aclrtEventElapsedTime(&ms, a, ends[i]);
+			if (!r && ms * 1e6 > v[rep])
+				v[rep] = ms * 1e6;
+		}
+		if (r)
+			return fail("device pace with busy streams", r), -1;
+		v[rep] /= *ops;
+	}
+	return median(v, DT_REPS);
+}
+
+/*
+ * The enqueue cost against busy streams: measured as the streams are
+ * created (with the device threads' CPU time over a quiet second with them
+ * open and idle), and again as they are destroyed; the figure is the lower
+ * of the two medians, so that a drift of the host does not make a slope.
+ */
+static int bench_stream_curve(const struct kern *k)
+{
+	double up[ST_NPOINTS], down[ST_NPOINTS], v[ST_NPOINTS], idle[ST_NPOINTS];
+	double vmb[ST_NPOINTS], db[ST_NPOINTS], dev[ST_NPOINTS], dbd, worst_ms = 0;
+	int made = 0, threads = 0, ops[ST_NPOINTS], i, n, z;
+	aclrtEvent ev = NULL, a = NULL, *ends;
+	aclrtStream *ss;
+	char name[64];
+	aclError r;
+
+	if (!spin_fn) {
+		for (z = 0; z < (int)ST_NPOINTS; z++) {
+			snprintf(name, sizeof(name), "async_enqueue_streams@%d", st_counts[z]);
+			emit(name, -1, "ns", base_ns, "ns/no-op ioctl", -1, "max",
+			     "not available: the device has no Spin kernel to hold the streams");
+			snprintf(name, sizeof(name), "device_cpu_idle@%d", st_counts[z]);
+			emit(name, -1, "CPU-s/s", 1, "CPU", -1, "max", "not available: no Spin");
+			snprintf(name, sizeof(name), "device_per_op_streams@%d", st_counts[z]);
+			emit(name, -1, "ns", base_ns, "ns/no-op ioctl", -1, "max", "not available: no Spin");
+		}
+		emit("async_enqueue_streams_growth", -1, "ns", -1, "ns", 1.5, "max",
+		     "not available: no Spin");
+		return 0;
+	}
+	ss = calloc(st_counts[ST_NPOINTS - 1], sizeof(*ss));
+	ends = calloc(st_counts[ST_NPOINTS - 1], sizeof(*ends));
+	if (!ss || !ends)
+		return fail("calloc", ACL_ERROR_BAD_ALLOC);
+	/* the gate is the default stream: 1983 others + it are CANN's 1984 */
+	r = aclrtCreateEvent(&ev);
+	if (!r)
+		r = aclrtCreateEvent(&a);
+	if (r)
+		return fail("stream curve set-up", r);
+	for (z = 0; z < (int)ST_NPOINTS; z++) {
+		n = st_counts[z];
+		while (made < n) {
+			r = aclrtCreateStream(&ss[made]);
+			if (r) {
+				fail("aclrtCreateStream", r);
+				progress("stream curve: stopped at %d streams", made);
+				goto out;
+			}
+			made++;
+		}
+		up[z] = st_point(k, ss, n, ev, &db[z], &worst_ms);
+		dev[z] = up[z] < 0 ? -1 : st_device(k, ss, n, ev, a, ends, &ops[z]);
+		if (up[z] < 0 || dev[z] < 0) {
+			r = ACL_ERROR_INTERNAL_ERROR;
+			goto out;
+		}
+		idle[z] = dev_idle_cpu(&vmb[z], &threads);
+		progress("stream curve: %d streams: %.0f ns/op, idle device %.4f CPU-s/s", n, up[z],
+			 idle[z]);
+	}
+	for (z = ST_NPOINTS - 1; z >= 0; z--) {
+		n = st_counts[z];
+		while (made > n)
+			aclrtDestroyStream(ss[--made]);
+		down[z] = st_point(k, ss, n, ev, &dbd, &worst_ms);
+		if (down[z] < 0) {
+			r = ACL_ERROR_INTERNAL_ERROR;
+			goto out;
+		}
+		v[z] = up[z] < down[z] ? up[z] : down[z];
+	}
+	if (worst_ms * 1000 > ST_GATE_US)
+		progress("warning: a batch took %.1f ms, longer than the gate's %d ms Spin",
+			 worst_ms, ST_GATE_US / 1000);
+	for (z = 0; z < (int)ST_NPOINTS; z++) {
+		snprintf(name, sizeof(name), "async_enqueue_streams@%d", st_counts[z]);
+		emit(name, v[z], "ns", base_ns, "ns/no-op ioctl", -1, "max",
+		     "%d x %s on one of %d streams, all held by a device-side event wait, %d batches; the lower median of the way up (%.0f ns) and down (%.0f ns); %.4f doorbells/op (the waits' included)",
+		     ST_BATCH, k->name, st_counts[z], ST_BATCHES, up[z], down[z], db[z]);
+	}
+	emit("async_enqueue_streams_growth", v[ST_NPOINTS - 1], "ns", v[0], "ns with 1 stream",
+	     1.5, "max", "enqueue cost with %d busy streams / with 1", st_counts[ST_NPOINTS - 1]);
+	for (z = 0; z < (int)ST_NPOINTS; z++) {
+		snprintf(name, sizeof(name), "device_per_op_streams@%d", st_counts[z]);
+		emit(name, dev[z], "ns", base_ns, "ns/no-op ioctl", -1, "max",
+		     "device time per %s of %d spread over %d streams held behind a gate, from the gate's event to the latest stream's end event; median of %d",
+		     k->name, ops[z], st_counts[z], DT_REPS);
+	}
+	for (z = 0; z < (int)ST_NPOINTS; z++) {
+		snprintf(name, sizeof(name), "device_cpu_idle@%d", st_counts[z]);
+		emit(name, idle[z] < 0 ? -1 : idle[z], "CPU-s/s", 1, "CPU", -1, "max",
+		     "on-CPU time of the %d device threads (schedstat) over %.1f s with %d idle streams open (+ the default stream); whole VM busy: %.3f CPU-s/s",
+		     threads, IDLE_WINDOW_US / 1e6, st_counts[z], vmb[z]);
+	}
+	r = 0;
+out:
+	for (i = 0; i < made; i++)
+		aclrtDestroyStream(ss[i]);
+	for (i = 0; i < st_counts[ST_NPOINTS - 1]; i++)
+		if (ends[i])
+			aclrtDestroyEvent(ends[i]);
+	aclrtDestroyEvent(ev);
+	aclrtDestroyEvent(a);
+	free(ends);
+	free(ss);
+	return r ? 1 : 0;
+}
+
+/* ---- device CPU time per operation ---------------------------------------- */
+
+#define DC_BATCH	1000	/* fits a default ring (1024) */
+#define DC_BATCHES	4
+
+static int dev_cpu_per_op(const char *name, const struct kern *k, char *dbuf, aclrtStream s)
+{
+	double c0, c1;
+	int threads, b, i;
+	aclError r = ACL_SUCCESS;
+
+	usleep(300000);
+	c0 = dev_cpu_ns(&threads);
+	for (b = 0; b < DC_BATCHES && !r; b++) {
+		for (i = 0; i < DC_BATCH && !r; i++)
+			r = k ? launch(k, s) : aclrtMemcpyAsync(dbuf + 64, 64, dbuf, 64,
+								 ACL_MEMCPY_DEVICE_TO_DEVICE, s);
+		if (!r)
+			r = aclrtSynchronizeStream(s);
+	}
+	c1 = dev_cpu_ns(&threads);
+	if (r)
+		return fail(name, r);
+	emit(name, c0 < 0 ? -1 : (c1 - c0) / (DC_BATCHES * DC_BATCH), "ns", base_ns,
+	     "ns/no-op ioctl", -1, "max",
+	     "on-CPU time of the %d device threads (schedstat) per %s, %d batches of %d + sync",
+	     threads, k ? k->name : "64 B aclrtMemcpyAsync D2D", DC_BATCHES, DC_BATCH);
+	return 0;
+}
+
+static int bench_device_cpu(const struct kern *k)
+{
+	aclrtStream s = NULL;
+	char *d = NULL;
+	int ret;
+
+	if (aclrtCreateStream(&s) || aclrtMalloc((void **)&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST) ||
+	    aclrtMemset(d, 4096, 1, 4096))
+		return fail("device CPU set-up", ACL_ERROR_RT_MEMORY_ALLOCATION);
+	ret = dev_cpu_per_op("device_cpu_per_launch", k, d, s);
+	ret |= dev_cpu_per_op("device_cpu_per_copy", NULL, d, s);
+	aclrtDestroyStream(s);
+	aclrtFree(d);
+	return ret;
+}
+
+/* ---- enqueue cost against processes sharing the device -------------------- */
+
+static const int pr_counts[] = { 1, 2, 4 };
+#define PR_NPOINTS	(sizeof(pr_counts) / sizeof(pr_counts[0]))
+#define PR_BATCHES	7
+#define PR_SPIN_US	100000
+#define PR_RUNS		20
+
+/* In a child (ASCEND_BENCH_ONLY=enqueue_worker): its enqueue figures. */
+static int bench_enqueue_worker(const struct kern *k)
+{
+	double per[PR_BATCHES], cpu[PR_BATCHES];
+	struct timespec c0, c1;
+	aclrtStream s = NULL;
+	uint64_t t0;
+	aclError r;
+	int b, i;
+
+	r = aclrtCreateStream(&s);
+	if (r)
+		return fail("aclrtCreateStream", r);
+	/*
+	 * First, while the processes are still in step: the device's pace,
+	 * PR_RUNS x ENQ_BATCH launches each followed by a sync, wall time
+	 * per launch from the first call to the last sync.
+	 */
+	t0 = now_ns();
+	for (b = 0; b < PR_RUNS && !r; b++) {
+		for (i = 0; i < ENQ_BATCH && !r; i++)
+			r = launch(k, s);
+		if (!r)
+			r = aclrtSynchronizeStream(s);
+	}
+	if (r)
+		return fail("enqueue worker: launch + sync", r);
+	emit("device_worker", (double)(now_ns() - t0) / (PR_RUNS * ENQ_BATCH), "ns", base_ns,
+	     "ns", -1, "max", "0");
+	for (b = -1; b < PR_BATCHES; b++) {
+		r = launch_spin(s, PR_SPIN_US);
+		if (r)
+			return fail("aclrtLaunchKernel(Spin)", r);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+		t0 = now_ns();
+		for (i = 0; i < ENQ_BATCH && !r; i++)
+			r = launch(k, s);
+		if (b >= 0)
+			per[b] = (double)(now_ns() - t0) / ENQ_BATCH;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+		if (b >= 0)
+			cpu[b] = ((c1.tv_sec - c0.tv_sec) * 1e9 + (c1.tv_nsec - c0.tv_nsec)) /
+				 ENQ_BATCH;
+		if (!r)
+			r = aclrtSynchronizeStream(s);
+		if (r)
+			return fail("enqueue worker", r);
+	}
+	aclrtDestroyStream(s);
+	emit("enqueue_worker", median(per, PR_BATCHES), "ns", base_ns, "ns", -1, "max",
+	     "%.1f", median(cpu, PR_BATCHES));
+	return 0;
+}
+
+static int bench_procs_curve(void)
+{
+	double v[PR_NPOINTS], cpu[PR_NPOINTS], thr[PR_NPOINTS], x, c, vals[4], cpus[4];
+	double dthr[PR_NPOINTS];
+	char self[4096], cmd[4600], line[512], cname[64];
+	int start[2], ready[2], i, got, n;
+	FILE *f[4];
+	unsigned int z;
+	ssize_t len;
+	char name[64];
+
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0 || !spin_fn || pipe(start) || pipe(ready)) {
+		perror("bench: enqueue against processes");
+		return 1;
+	}
+	self[len] = '\0';
+	snprintf(cmd, sizeof(cmd),
+		 "ASCEND_BENCH_CHILD=1 ASCEND_BENCH_ONLY=enqueue_worker ASCEND_BENCH_START_FD=%d ASCEND_BENCH_READY_FD=%d '%s'",
+		 start[0], ready[1], self);
+	for (z = 0; z < PR_NPOINTS; z++) {
+		n = pr_counts[z];
+		for (i = 0; i < n; i++) {
+			f[i] = popen(cmd, "r");
+			if (!f[i]) {
+				perror("bench: popen");
+				return 1;
+			}
+		}
+		/* all initialised, then all at once */
+		for (i = 0; i < n; i++) {
+			struct pollfd pfd = { .fd = ready[0], .events = POLLIN };
+			char ch;
+
+			if (poll(&pfd, 1, 60000) != 1 || read(ready[0], &ch, 1) != 1) {
+				progress("enqueue against processes: a child did not start");
+				return 1;
+			}
+		}
+		if (write(start[1], "gogo", n) != n)
+			return 1;
+		got = 0;
+		thr[z] = dthr[z] = 0;
+		for (i = 0; i < n; i++) {
+			while (fgets(line, sizeof(line), f[i])) {
+				if (sscanf(line, "CHILD %63s %lf %lf", cname, &x, &c) != 3 || x <= 0)
+					continue;
+				if (!strcmp(cname, "device_worker")) {
+					dthr[z] += 1e9 / x;
+				} else if (!strcmp(cname, "enqueue_worker") && got < 4) {
+					vals[got] = x;
+					cpus[got++] = c;
+					thr[z] += 1e9 / x;
+				}
+			}
+			pclose(f[i]);
+		}
+		if (got != n || dthr[z] <= 0) {
+			progress("enqueue against processes: %d of %d children reported", got, n);
+			return 1;
+		}
+		v[z] = median(vals, n);
+		cpu[z] = median(cpus, n);
+	}
+	close(start[0]);
+	close(start[1]);
+	close(ready[0]);
+	close(ready[1]);
+	for (z = 0; z < PR_NPOINTS; z++) {
+		snprintf(name, sizeof(name), "async_enqueue_procs@%d", pr_counts[z]);
+		emit(name, v[z], "ns", base_ns, "ns/no-op ioctl", -1, "max",
+		     "%d processes on one device, each %d x %d trivial launches behind a %d ms Spin at the same time; median of their medians; CPU time %.0f ns/op; together %.0f k launches/s (the VM has %ld vCPUs)",
+		     pr_counts[z], PR_BATCHES, ENQ_BATCH, PR_SPIN_US / 1000, cpu[z],
+		     thr[z] / 1e3, sysconf(_SC_NPROCESSORS_ONLN));
+	}
+	for (z = 0; z < PR_NPOINTS; z++) {
+		snprintf(name, sizeof(name), "device_per_op_procs@%d", pr_counts[z]);
+		emit(name, 1e9 / dthr[z], "ns", base_ns, "ns/no-op ioctl", -1, "max",
+		     "%d processes at once, each %d x (%d %s launches + sync): the device's time per launch, all processes together (%.0f k launches/s)",
+		     pr_counts[z], PR_RUNS, ENQ_BATCH, spin_fn ? "Spin(0)" : "trivial",
+		     dthr[z] / 1e3);
+	}
+	return 0;
+}
+
 /*
  * ASCEND_BENCH_ONLY="name,name": run only these benchmarks (for profiling
  * one of them; make bench runs all).  "bandwidth" selects
@@ -2356,6 +3214,14 @@ int main(void)
 	if (r)
 		return fail("loading the built-in kernels", r);
 	progress("trivial kernel: %s%s", k.name, spin_fn ? "" : " (no Spin kernel: the stream is busy with the batch itself)");
+	if (getenv("ASCEND_BENCH_START_FD")) {	/* bench_procs_curve(): start together */
+		char ch = 1;
+
+		if (write(atoi(getenv("ASCEND_BENCH_READY_FD")), &ch, 1) != 1 ||
+		    read(atoi(getenv("ASCEND_BENCH_START_FD")), &ch, 1) != 1)
+			return 1;
+		return bench_enqueue_worker(&k);
+	}
 
 	if (selected("malloc_free_pair"))
 		ret |= bench_malloc_free();
@@ -2395,6 +3261,17 @@ int main(void)
 		ret |= bench_fair_cores();
 	if (selected("graph_replay_per_task"))
 		ret |= bench_graph_replay(&k);
+	/* the curves (issue 19) */
+	if (selected("copy_curves"))
+		ret |= bench_copy_curves();
+	if (selected("malloc_curve"))
+		ret |= bench_malloc_curve();
+	if (selected("stream_curve"))
+		ret |= bench_stream_curve(&k);
+	if (selected("device_cpu"))
+		ret |= bench_device_cpu(&k);
+	if (selected("procs_curve"))
+		ret |= bench_procs_curve();
 
 	/* the baseline again: a drift between the two says the run was noisy */
 	base2 = noop_ioctl_ns(fd);
