@@ -361,7 +361,7 @@ static int bench_malloc_free(void)
 	}
 	c = counts_since(c0);
 	emit("malloc_free_pair", median(per, PAIR_BATCHES), "ns", base_ns, "ns/no-op ioctl",
-	     3, "max", "aclrtMalloc(%d bytes, HUGE_FIRST)+aclrtFree; %.2f ioctls per pair",
+	     2, "max", "aclrtMalloc(%d bytes, HUGE_FIRST)+aclrtFree; %.2f ioctls per pair",
 	     PAIR_SIZE, (double)c.total / ((PAIR_BATCHES + 1) * PAIR_BATCH));
 	return 0;
 }
@@ -516,7 +516,7 @@ static int bench_async_enqueue(const struct kern *k)
 		progress("warning: a batch took %.1f ms, longer than the %d ms spin: the stream went idle",
 			 worst_ms, ENQ_SPIN_US / 1000);
 	emit("async_enqueue_per_op", median(per, ENQ_BATCHES), "ns", base_ns, "ns/no-op ioctl",
-	     0.3, "max",
+	     0.15, "max",
 	     "%d x %s per batch behind %s; %.4f ioctls/op (%.4f doorbells/op)%s, %.4f context switches/op; for scale: mutex pair %.0f ns, full fence %.0f ns, 128-byte copy %.0f ns",
 	     ENQ_BATCH, k->name, spin_fn ? "a 300 ms Spin" : "the batch itself",
 	     (double)ioctls / (ENQ_BATCHES * ENQ_BATCH),
@@ -703,7 +703,7 @@ static int bench_launch_sync(const struct kern *k)
 	c = counts_since(c0);
 	aclrtDestroyStream(s);
 	emit("launch_sync_roundtrip", median(per, RT_BATCHES), "ns", base_ns, "ns/no-op ioctl",
-	     3, "max", "%s + aclrtSynchronizeStream on an idle stream; %.2f ioctls/round trip (%s)",
+	     1.2, "max", "%s + aclrtSynchronizeStream on an idle stream; %.2f ioctls/round trip (%s)",
 	     k->name, (double)c.total / ((RT_BATCHES + 1) * RT_BATCH),
 	     ioctl_mix(snap, (RT_BATCHES + 1) * RT_BATCH));
 	return 0;
@@ -722,7 +722,7 @@ static int bench_event(void)
 
 	r = aclrtCreateEvent(&ev);
 	if (not_supported(r)) {
-		emit("event_record_sync", -1, "ns", base_ns, "ns/no-op ioctl", 2, "max",
+		emit("event_record_sync", -1, "ns", base_ns, "ns/no-op ioctl", 1.2, "max",
 		     "not available: aclrtCreateEvent returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
 		return 0;
 	}
@@ -738,7 +738,7 @@ static int bench_event(void)
 		for (i = 0; i < RT_BATCH; i++) {
 			r = aclrtRecordEvent(ev, s);
 			if (not_supported(r) && b < 0 && i == 0) {
-				emit("event_record_sync", -1, "ns", base_ns, "ns/no-op ioctl", 2,
+				emit("event_record_sync", -1, "ns", base_ns, "ns/no-op ioctl", 1.2,
 				     "max", "not available: aclrtRecordEvent returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
 				goto out;
 			}
@@ -746,7 +746,7 @@ static int bench_event(void)
 				return fail("aclrtRecordEvent", r);
 			r = aclrtSynchronizeEvent(ev);
 			if (not_supported(r) && b < 0 && i == 0) {
-				emit("event_record_sync", -1, "ns", base_ns, "ns/no-op ioctl", 2,
+				emit("event_record_sync", -1, "ns", base_ns, "ns/no-op ioctl", 1.2,
 				     "max", "not available: aclrtSynchronizeEvent returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
 				goto out;
 			}
@@ -758,7 +758,7 @@ static int bench_event(void)
 	}
 	c = counts_since(c0);
 	emit("event_record_sync", median(per, RT_BATCHES), "ns", base_ns, "ns/no-op ioctl",
-	     2, "max", "aclrtRecordEvent + aclrtSynchronizeEvent on an idle stream; %.2f ioctls/pair (%s)",
+	     1.2, "max", "aclrtRecordEvent + aclrtSynchronizeEvent on an idle stream; %.2f ioctls/pair (%s)",
 	     (double)c.total / ((RT_BATCHES + 1) * RT_BATCH),
 	     ioctl_mix(snap, (RT_BATCHES + 1) * RT_BATCH));
 out:
@@ -1048,7 +1048,7 @@ static int bench_copy2d(void)
 		tl[k < 0 ? 0 : k] = (double)(now_ns() - t0);
 	}
 	if (not_supported(r)) {
-		emit("copy2d_vs_linear", -1, "MiB/s", -1, "MiB/s", 0.8, "min",
+		emit("copy2d_vs_linear", -1, "MiB/s", -1, "MiB/s", 0.95, "min",
 		     "not available: aclrtMemcpy2dAsync returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
 	} else if (r) {
 		return fail("aclrtMemcpy2dAsync / aclrtMemcpyAsync D2D", r);
@@ -1056,7 +1056,7 @@ static int bench_copy2d(void)
 		emit("copy2d_vs_linear",
 		     C2D_BYTES / (median(t2, C2D_REPS) / NS_PER_SEC) / (1 << 20), "MiB/s",
 		     C2D_BYTES / (median(tl, C2D_REPS) / NS_PER_SEC) / (1 << 20),
-		     "MiB/s linear aclrtMemcpyAsync D2D", 0.8, "min",
+		     "MiB/s linear aclrtMemcpyAsync D2D", 0.95, "min",
 		     "aclrtMemcpy2dAsync D2D of 4096 rows x 16 KiB at a 32 KiB source pitch vs one 64 MiB aclrtMemcpyAsync D2D (+ sync each)");
 	}
 	aclrtDestroyStream(s);
@@ -1212,14 +1212,14 @@ static int copy4_figure(const char *name, void *dst, const void *src,
 			per[b] = (double)(now_ns() - t0) / LAT_BATCH;
 	}
 	if (not_supported(r)) {
-		emit(name, -1, "ns", base_ns, "ns/no-op ioctl", 3, "max",
+		emit(name, -1, "ns", base_ns, "ns/no-op ioctl", 2, "max",
 		     "not available: %s returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT",
 		     dst && src ? "aclrtMemcpy" : "aclrtMallocHost");
 		return 0;
 	}
 	if (r)
 		return fail(name, r);
-	emit(name, median(per, LAT_BATCHES), "ns", base_ns, "ns/no-op ioctl", 3, "max",
+	emit(name, median(per, LAT_BATCHES), "ns", base_ns, "ns/no-op ioctl", 2, "max",
 	     "aclrtMemcpy of 4 bytes %s (pinned host memory), %d batches of %d; %s per copy",
 	     what, LAT_BATCHES, LAT_BATCH,
 	     ioctl_mix(snap, (LAT_BATCHES + 1) * LAT_BATCH));
