@@ -25,23 +25,32 @@ void stream_uses_add(struct stream_uses *u, struct acl_stream *s, uint64_t seq)
 			return;
 		}
 	}
-	/* drop finished uses before growing */
-	for (i = 0; i < u->n;) {
-		if (stream_use_done(&u->v[i])) {
-			stream_put(u->v[i].s);
-			u->v[i] = u->v[--u->n];
-		} else {
-			i++;
-		}
-	}
+	/*
+	 * Full: drop the finished uses, and grow unless that freed half, so
+	 * that a look at every use's stream comes once per cap/2 adds at
+	 * most (a look per add made n streams waiting on one event O(n^2),
+	 * one status page each).
+	 */
 	if (u->n == u->cap) {
-		size_t cap = u->cap ? u->cap * 2 : 4;
-		struct stream_use *v = realloc(u->v, cap * sizeof(*v));
+		for (i = 0; i < u->n;) {
+			if (stream_use_done(&u->v[i])) {
+				stream_put(u->v[i].s);
+				u->v[i] = u->v[--u->n];
+			} else {
+				i++;
+			}
+		}
+		if (!u->cap || u->n > u->cap / 2) {
+			size_t cap = u->cap ? u->cap * 2 : 4;
+			struct stream_use *v = realloc(u->v, cap * sizeof(*v));
 
-		if (!v)
-			return;	/* worst case the object is freed early: a fault */
-		u->v = v;
-		u->cap = cap;
+			if (!v && u->n == u->cap)
+				return;	/* worst case the object is freed early: a fault */
+			if (v) {
+				u->v = v;
+				u->cap = cap;
+			}
+		}
 	}
 	__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
 	u->v[u->n].s = s;
