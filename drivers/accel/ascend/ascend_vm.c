@@ -353,10 +353,8 @@ int ascend_vm_reserve(struct ascend_vm *vm, struct ascend_vm_resv *resv,
 						  vm->base + vm->size,
 						  DRM_MM_INSERT_BEST);
 	}
-	if (!ret) {
+	if (!ret)
 		resv->parts = RB_ROOT_CACHED;
-		resv->nr_parts = 0;
-	}
 	mutex_unlock(&vm->lock);
 	return ret;
 }

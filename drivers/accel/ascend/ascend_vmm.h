@@ -22,8 +22,8 @@
 #define __ASCEND_VMM_H__
 
 #include <drm/drm_gem.h>
+#include <linux/list.h>
 
-#include "ascend_queue.h"
 #include "ascend_vm.h"
 
 struct ascend_file;
