@@ -174,15 +174,41 @@ static bool ascend_bo_idle_park(struct ascend_bo *bo)
 	if (af->nr_bo_idle < ASCEND_BO_IDLE_MAX && kref_read(&buf->ref) == 1 &&
 	    drm_mm_node_allocated(&bo->map.node) &&
 	    bo->map.size == buf->mem.size && !READ_ONCE(af->adev->lost)) {
+		/*
+		 * Uncharged before the unlock: from then on another thread
+		 * may take the BO again, or release it and hand @buf to a
+		 * new allocation as the file's spare.
+		 */
+		atomic64_sub(buf->mem.size, &af->hbm_used);
 		bo->map.idle = true;
 		list_add(&bo->idle, &af->bo_idle);
 		af->nr_bo_idle++;
 		idle = true;
 	}
 	mutex_unlock(&af->vm.lock);
-	if (idle)
-		atomic64_sub(buf->mem.size, &af->hbm_used);
 	return idle;
+}
+
+/*
+ * Make the mapped handle-less @bo an allocation of @af, with @vm.lock held:
+ * the answer of BO_CREATE @args and the charge first, because from the
+ * unlock on a BO_FREE or a free-ring entry naming its VA (which user space
+ * can guess) may retire it, reuse the VA range and hand the buffer on.
+ */
+static void ascend_bo_go_live_locked(struct ascend_file *af,
+				     struct ascend_bo *bo,
+				     struct drm_ascend_bo_create *args)
+{
+	lockdep_assert_held(&af->vm.lock);
+	bo->req_size = args->size;
+	bo->req_policy = args->policy;
+	bo->req_flags = args->flags;
+	args->va = bo->map.node.start;
+	args->alloc_size = bo->buf->mem.size;
+	args->page_size = bo->buf->mem.page_size;
+	args->handle = 0;
+	atomic64_add(bo->buf->mem.size, &af->hbm_used);
+	bo->live = true;
 }
 
 /*
@@ -190,7 +216,7 @@ static bool ascend_bo_idle_park(struct ascend_bo *bo)
  * contents dropped (the next owner reads zeroes), or NULL.
  */
 static struct ascend_bo *ascend_bo_idle_take(struct ascend_file *af,
-					     const struct drm_ascend_bo_create *args)
+					     struct drm_ascend_bo_create *args)
 {
 	struct ascend_device *adev = af->adev;
 	struct ascend_bo *bo, *found = NULL;
@@ -221,7 +247,7 @@ static struct ascend_bo *ascend_bo_idle_take(struct ascend_file *af,
 			drm_dev_exit(idx);
 		}
 		found->map.idle = false;
-		found->live = true;
+		ascend_bo_go_live_locked(af, found, args);
 	}
 	mutex_unlock(&af->vm.lock);
 	return found;
@@ -335,10 +361,11 @@ static int ascend_gem_map(struct ascend_file *af, struct ascend_bo *bo,
 
 /*
  * A handle-less BO for @buf on a parked VA range of @af, if one fits:
- * mapped and live, or NULL.
+ * mapped and live as the answer to @args, or NULL.
  */
 static struct ascend_bo *ascend_bo_reuse(struct ascend_file *af,
-					 struct ascend_hbm_buf *buf)
+					 struct ascend_hbm_buf *buf,
+					 struct drm_ascend_bo_create *args)
 {
 	struct ascend_vm_mapping *map;
 	struct ascend_bo *bo = NULL;
@@ -352,7 +379,7 @@ static struct ascend_bo *ascend_bo_reuse(struct ascend_file *af,
 		bo->sub_ranges = NULL;
 		bo->imported = false;
 		bo->no_handle = true;
-		bo->live = true;
+		ascend_bo_go_live_locked(af, bo, args);
 	}
 	mutex_unlock(&af->vm.lock);
 	return bo;
@@ -547,6 +574,7 @@ int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 	struct ascend_device *adev = to_ascend_device(drm);
 	struct ascend_file *af = to_ascend_file(file);
 	struct drm_ascend_bo_create *args = data;
+	bool no_handle = args->flags & DRM_ASCEND_BO_NO_HANDLE;
 	struct ascend_hbm_buf *buf;
 	struct ascend_bo *bo;
 	u32 handle;
@@ -565,53 +593,41 @@ int ascend_ioctl_bo_create(struct drm_device *drm, void *data,
 	ascend_gem_drain_file(af);
 	if (ascend_should_fail(adev, ASCEND_FAULT_SITE_HBM_ALLOC))
 		return -ENOSPC;
-	if (args->flags & DRM_ASCEND_BO_NO_HANDLE) {
-		bo = ascend_bo_idle_take(af, args);
-		if (bo) {
-			buf = bo->buf;
-			goto mapped;
-		}
-	}
+	/*
+	 * A handle-less BO is not touched after it went live (a free may
+	 * take it at once): the answer in @args is filled in before.
+	 */
+	if (no_handle && ascend_bo_idle_take(af, args))
+		goto out;
 
 	ret = ascend_hbm_buf_create(af, args->size, args->policy,
 				    args->flags & DRM_ASCEND_BO_P2P, &buf);
 	if (ret)
 		return ret;
 
-	bo = NULL;
-	if (args->flags & DRM_ASCEND_BO_NO_HANDLE)
-		bo = ascend_bo_reuse(af, buf);
+	if (no_handle && ascend_bo_reuse(af, buf, args))
+		goto out;
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 	if (!bo) {
-		bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
-		if (!bo) {
-			ret = -ENOMEM;
-			goto err_free_hbm;
-		}
-		bo->af = af;
-		bo->buf = buf;
-		/* Live from the moment the mapping is visible. */
-		bo->no_handle = args->flags & DRM_ASCEND_BO_NO_HANDLE;
-		bo->live = bo->no_handle;
-		ret = ascend_gem_map(af, bo, &buf->mem);
-		if (ret)
-			goto err_free_bo;
+		ret = -ENOMEM;
+		goto err_free_hbm;
 	}
-	if (bo->no_handle) {
-		bo->req_size = args->size;
-		bo->req_policy = args->policy;
-		bo->req_flags = args->flags;
+	bo->af = af;
+	bo->buf = buf;
+	bo->no_handle = no_handle;
+	ret = ascend_gem_map(af, bo, &buf->mem);
+	if (ret)
+		goto err_free_bo;
+	if (no_handle) {
+		mutex_lock(&af->vm.lock);
+		ascend_bo_go_live_locked(af, bo, args);
+		mutex_unlock(&af->vm.lock);
+		goto out;
 	}
 
-mapped:
 	args->va = bo->map.node.start;
 	args->alloc_size = buf->mem.size;
 	args->page_size = buf->mem.page_size;
-
-	if (bo->no_handle) {
-		atomic64_add(buf->mem.size, &af->hbm_used);
-		args->handle = 0;
-		goto out;
-	}
 	ret = ascend_bo_publish(file, bo, buf->mem.size, &handle);
 	if (ret)
 		return ret;
