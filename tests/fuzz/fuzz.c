@@ -57,6 +57,12 @@
 #define FZ_MAX_PHYS	8
 #define FZ_MAX_RESV	4
 #define FZ_MAX_MAPS	256
+/*
+ * Managed mappings kept: each keeps its allocation (up to 8 MiB of host
+ * pages once the chunks went back and forth) alive until the end, so 256 of
+ * them could outgrow the test VM's memory into the OOM killer.
+ */
+#define FZ_MAX_MANAGED_MAPS	4
 #define FZ_SCRATCH	(64 * 1024)
 #define FZ_REG_PAGES	16
 #define FZ_KERNEL_ADDR	0xffff888000000000ULL
@@ -169,6 +175,7 @@ struct fz_proc {
 	uint32_t stale[32];			/* closed handles, for reuse */
 	struct fz_map maps[FZ_MAX_MAPS];	/* unmapped at the end */
 	unsigned int nmaps;
+	unsigned int nmanaged;	/* of @maps, managed ones */
 	uint32_t kernel_ids[16];
 	unsigned int nkernels;
 	uint8_t *scratch;	/* pageable copy buffer */
@@ -1067,13 +1074,23 @@ static void op_managed(struct fz_proc *p)
 					     MAP_FIXED, -1, 0);
 				} else {
 					pthread_mutex_lock(&p->lock);
-					k = fz_keep_map(p, m, c.alloc_size);
-					if (!k)
+					k = p->nmanaged < FZ_MAX_MANAGED_MAPS &&
+					    p->nmaps < FZ_MAX_MAPS;
+					if (k) {
+						fz_keep_map(p, m, c.alloc_size);
 						p->maps[p->nmaps - 1].managed = 1;
+						p->nmanaged++;
+					}
 					pthread_mutex_unlock(&p->lock);
-					if (!k)
+					if (k)
 						memset(m, (int)rnd(), 4096 * (1 + rndn(64)));
-					else	/* undone: the reservation back */
+					else
+						/*
+						 * the reservation back over it in one
+						 * step: an munmap first would leave a
+						 * hole another thread's mmap (a
+						 * queue's ring) could land in
+						 */
 						mmap(m, c.alloc_size, PROT_NONE,
 						     MAP_PRIVATE | MAP_ANONYMOUS |
 						     MAP_NORESERVE | MAP_FIXED, -1, 0);
@@ -1087,7 +1104,14 @@ static void op_managed(struct fz_proc *p)
 			}
 		}
 		pthread_mutex_lock(&p->lock);
-		if (p->bos[i].live && chance(50)) {
+		/*
+		 * The slot's old object goes: a managed allocation's host
+		 * pages are bounded by nothing but memory (like anonymous
+		 * memory), so handles left open until exit grew the fuzzers
+		 * into the OOM killer in a 1 GiB VM.  (Buffer objects still
+		 * leave handles open: the HBM share bounds them.)
+		 */
+		if (p->bos[i].live) {
 			struct drm_gem_close gc = { .handle = p->bos[i].handle };
 
 			fz_ioctl(p, DRM_IOCTL_GEM_CLOSE, &gc);
@@ -2378,6 +2402,7 @@ static void fz_forget(struct fz_proc *p)
 			     MAP_FIXED, -1, 0);
 	}
 	p->nmaps = 0;
+	p->nmanaged = 0;
 	p->fring = NULL;	/* it was one of the maps */
 	p->fring_entries = 0;
 	p->activity = NULL;	/* so was this */
