@@ -66,6 +66,7 @@
 #define FZ_SCRATCH	(64 * 1024)
 #define FZ_REG_PAGES	16
 #define FZ_KERNEL_ADDR	0xffff888000000000ULL
+#define FZ_WINDOW_HINT	0x10000000000ULL	/* 1 TiB */
 #define FZ_MAX_THREADS	64	/* threads a crash report names */
 #define FZ_HIST		8	/* ioctls a crash report shows per thread */
 
@@ -2374,7 +2375,14 @@ static void fz_open(struct fz_proc *p)
 	align = info.va_window_align ? info.va_window_align : 4096;
 	p->win_size = info.va_window_min_size;
 	if (!p->win_base) {
-		m = mmap(NULL, p->win_size + align, PROT_NONE,
+		/*
+		 * Far below everything else: mmap(NULL) takes the highest
+		 * free range that fits, so a hole the window's reservation
+		 * has for a moment (a failed MAP_FIXED of a managed object
+		 * leaves one; so does a re-reservation after munmap) is never
+		 * where another thread's ring or malloc arena lands.
+		 */
+		m = mmap((void *)FZ_WINDOW_HINT, p->win_size + align, PROT_NONE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (m == MAP_FAILED) {
 			perror("fuzz: window");
