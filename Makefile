@@ -191,12 +191,12 @@ bench:
 	$(MAKE) -C tools/bench BUILD=$(BUILD)
 	rm -rf $(BUILD)/bench/base
 	$(if $(BASE),tools/bench/build-base '$(BASE)' $(BUILD)/bench/base)
-	@set -o pipefail; tools/vm/run --timeout $(BENCH_TIMEOUT) --mem $(BENCH_MEM) \
+	@set -o pipefail; VM_PREEMPT=voluntary tools/vm/run --timeout $(BENCH_TIMEOUT) --mem $(BENCH_MEM) \
 		$(if $(BENCH_PARAMS),--params '$(BENCH_PARAMS)') \
 		--copy $(BUILD)/bench/ascend-bench --copy tools/bench/vm-bench.sh \
 		$(if $(BASE),--copy $(BUILD)/bench/base) -- sh ./vm-bench.sh | tee $(BUILD)/bench/vm.log; \
 	/usr/bin/python3 tools/bench/report --vm-status $$? --html $(BUILD)/bench/report.html \
-		--vm-settings "QEMU TCG ($${VM_TCG_THREAD:-single}-threaded), 2 vCPUs, $(BENCH_MEM) guest memory, module parameters: $(or $(BENCH_PARAMS),defaults), timeout $(BENCH_TIMEOUT) s" \
+		--vm-settings "QEMU TCG ($${VM_TCG_THREAD:-single}-threaded), 2 vCPUs, preempt=voluntary, $(BENCH_MEM) guest memory, module parameters: $(or $(BENCH_PARAMS),defaults), timeout $(BENCH_TIMEOUT) s" \
 		--rev "$$(git describe --always --dirty) ($$(git log -1 --format=%cd --date=short))" \
 		$(if $(BASE),--base-rev "$$(git rev-parse --short '$(BASE)^{commit}') ($(BASE))") \
 		$(BUILD)/bench/vm.log $(BUILD)/bench/results.json
