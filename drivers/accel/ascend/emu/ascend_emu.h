@@ -470,7 +470,10 @@ bool ascend_emu_copy_try_now(struct ascend_emu *emu, u32 asid,
  * @printf_lock: serialises device printf of a launch's parallel blocks
  * @printf_head: printf bytes produced (under @printf_lock)
  * @printf_dropped: printf bytes dropped (under @printf_lock)
- * @cp_link: link in the command processor's run list (under its lock)
+ * @cp_link: link in one of the command processor's lists, by what it
+ *	waits for (&ascend_emu_cp.queues, .busy or .asleep; under its lock)
+ * @cp_asleep: on &ascend_emu_cp.asleep: NEED_WAKEUP is set and only a
+ *	doorbell brings it back (under the command processor's lock)
  * @cp_stop: set by queue_stop; long-running work polls it to bail out
  * @cur_state: ASCEND_HW_QUEUE_*: what the command processor does with
  *	the command at @cur_seq; RUNNING -> IDLE by whoever finishes it,
@@ -535,6 +538,7 @@ struct ascend_emu_queue {
 	u64 printf_dropped;
 
 	struct list_head cp_link;
+	bool cp_asleep;
 	bool cp_stop;
 	u32 cur_state;
 	u64 cur_seq;

@@ -4,6 +4,13 @@
  * cores.  One kernel thread per device serves every started queue
  * round-robin, a bounded batch of commands per queue per round.
  *
+ * A round visits only the queues that may have work (cp->queues): polled
+ * idle ones and parked ones.  A queue whose command was handed off waits on
+ * cp->busy until its job's end moves it back, and an idle queue that was
+ * asked for doorbells waits on cp->asleep until its doorbell: neither costs
+ * a round anything, so the cost per command does not grow with the number
+ * of queues that wait for an AI core or sleep.
+ *
  * Per command: copy the ring slot into local memory (user space may rewrite
  * it at any time), advance rptr, validate, execute, then publish the
  * completion.  A bad command faults its queue only; the others carry on.
@@ -20,10 +27,10 @@
  * Waits (EVENT_WAIT, WAIT_VALUE) park the queue
  * (ASCEND_HW_QUEUE_STALLED); the thread re-checks parked queues every round,
  * so after any progress of any queue, on event signals (a kick) and every
- * tick while something is parked or running.  The same rounds enforce
- * deadlines: a running command past its deadline is aborted (its blocks
- * poll the abort flag) and faults ASCEND_FAULT_TIMEOUT when it returns, a
- * parked one faults at once.
+ * tick while something is parked or running.  Deadlines: a running command
+ * past its deadline is aborted at the first round a tick after the last
+ * check (its blocks poll the abort flag) and faults ASCEND_FAULT_TIMEOUT
+ * when it returns; a parked one faults at its next re-check.
  *
  * A CALL switches the queue's fetch from the ring to a command list in
  * device memory (struct ascend_emu_call): every list command is copied in
@@ -35,10 +42,14 @@
  * what one CALL may run.
  *
  * Doorbells follow the NEED_WAKEUP protocol.  With no work the thread polls
- * for poll_us microseconds, then sets NEED_WAKEUP on every queue, issues a
- * full barrier and re-reads every wptr before it sleeps.  User space
- * publishes wptr, issues a full barrier and then reads the flags, so either
- * the thread sees the new wptr or user space sees NEED_WAKEUP and rings.
+ * for poll_us microseconds, then sets NEED_WAKEUP on every polled idle
+ * queue, issues a full barrier and re-reads their wptrs before it sleeps.
+ * User space publishes wptr, issues a full barrier and then reads the
+ * flags, so either the thread sees the new wptr or user space sees
+ * NEED_WAKEUP and rings.  The flag of a queue found empty stays set after
+ * the thread wakes, until that queue's doorbell clears it and makes it
+ * polled again; a queue whose command is parked or handed off needs none
+ * (the thread looks at its wptr when the command is done).
  */
 
 #include <linux/hashtable.h>
@@ -144,9 +155,17 @@ struct ascend_emu_core {
  * struct ascend_emu_cp - command processor of one emulated device
  * @emu: the device
  * @thread: the scheduler thread
- * @lock: protects @queues and @running, each queue's cur_job and the
- *	RUNNING -> IDLE change of its cur_state
- * @queues: started queues (&ascend_emu_queue.cp_link), in round-robin order
+ * @lock: protects the lists @queues, @busy and @asleep, @busy_checked
+ *	and @running,
+ *	each queue's cp_link, cp_asleep and cur_job, and the RUNNING -> IDLE
+ *	change of its cur_state
+ * @queues: the queues a round visits, in round-robin order: idle ones the
+ *	thread polls (NEED_WAKEUP clear) and parked ones
+ * @busy: queues whose command runs on AI cores or engines: the finishing
+ *	job moves them back to @queues; a round only checks their deadlines
+ * @asleep: idle queues with NEED_WAKEUP set and an empty ring when it was
+ *	set: only their doorbell moves them back to @queues
+ * @busy_checked: jiffies of the last deadline check of @busy
  * @qids: queue id -> started queue; its lock also keeps a queue found in
  *	it alive (queue_stop erases it before it frees the queue)
  * @running: the queue whose commands the thread executes right now (it runs
@@ -176,8 +195,11 @@ struct ascend_emu_core {
 struct ascend_emu_cp {
 	struct ascend_emu *emu;
 	struct task_struct *thread;
-	spinlock_t lock;	/* queues, running, queue cur_job */
+	spinlock_t lock;	/* the queue lists, running, queue cur_job */
 	struct list_head queues;
+	struct list_head busy;
+	struct list_head asleep;
+	unsigned long busy_checked;
 	struct xarray qids;
 	struct ascend_emu_queue *running;
 	atomic_t kicks;
@@ -321,6 +343,9 @@ static void ascend_cp_job_finish(struct ascend_cp_job *job)
 
 	spin_lock(&cp->lock);
 	WRITE_ONCE(q->cur_state, ASCEND_HW_QUEUE_IDLE);
+	/* the next round fetches its next command (a stopped one is off) */
+	if (!READ_ONCE(q->cp_stop))
+		list_move_tail(&q->cp_link, &cp->queues);
 	spin_unlock(&cp->lock);
 	/* after the completion or fault: a retire may go ahead now */
 	ascend_emu_queue_busy(q, false);
@@ -1234,31 +1259,54 @@ static bool ascend_cp_run_queue(struct ascend_emu_cp *cp,
 }
 
 /*
- * One round over every queue.  Returns true if any queue made progress;
- * *@more as for ascend_cp_run_queue(), for any of them.
+ * Deadlines of the handed-off commands: checked once a tick, not every
+ * round (the queues waiting for a core would make a round cost O(queues)).
+ * Called with cp->lock held.
+ */
+static void ascend_cp_check_busy(struct ascend_emu_cp *cp)
+{
+	struct ascend_emu_queue *q;
+	u64 now;
+
+	if (list_empty(&cp->busy) ||
+	    time_before(jiffies, cp->busy_checked + ASCEND_CP_TICK))
+		return;
+	cp->busy_checked = jiffies;
+	now = ktime_get_ns();
+	list_for_each_entry(q, &cp->busy, cp_link)
+		ascend_cp_check_job(q, now);
+}
+
+/*
+ * One round over the queues that may have work (@cp->queues): queues
+ * waiting for a handed-off command or asleep are not visited.  Returns
+ * true if any queue made progress; *@more as for ascend_cp_run_queue(),
+ * for any of them.
  */
 static bool ascend_cp_round(struct ascend_emu_cp *cp, bool *more)
 {
 	struct ascend_emu_queue *q;
-	unsigned int n, i;
+	LIST_HEAD(round);
 	bool did = false;
-	u64 now = 0;	/* read once, only if a running job needs it */
 
 	spin_lock(&cp->lock);
-	n = list_count_nodes(&cp->queues);
-	for (i = 0; i < n && !list_empty(&cp->queues); i++) {
-		q = list_first_entry(&cp->queues, struct ascend_emu_queue, cp_link);
+	ascend_cp_check_busy(cp);
+	/* queues that come back meanwhile wait for the next round */
+	list_splice_init(&cp->queues, &round);
+	while (!list_empty(&round)) {
+		q = list_first_entry(&round, struct ascend_emu_queue, cp_link);
 		list_move_tail(&q->cp_link, &cp->queues);
 		if (READ_ONCE(q->cp_stop))
 			continue;
 		if (q->cur_state == ASCEND_HW_QUEUE_RUNNING) {
-			if (!now)
-				now = ktime_get_ns();
-			ascend_cp_check_job(q, now);
+			list_move_tail(&q->cp_link, &cp->busy);
 			continue;
 		}
-		if (READ_ONCE(q->faulted))
+		if (READ_ONCE(q->faulted)) {
+			/* it never fetches again: off every list */
+			list_del_init(&q->cp_link);
 			continue;
+		}
 		if (q->cur_state == ASCEND_HW_QUEUE_IDLE && !ascend_cp_has_work(q))
 			continue;
 
@@ -1269,6 +1317,10 @@ static bool ascend_cp_round(struct ascend_emu_cp *cp, bool *more)
 
 		spin_lock(&cp->lock);
 		WRITE_ONCE(cp->running, NULL);
+		/* handed off: its job's end brings it back */
+		if (q->cur_state == ASCEND_HW_QUEUE_RUNNING &&
+		    !READ_ONCE(q->cp_stop))
+			list_move_tail(&q->cp_link, &cp->busy);
 		/* only a queue stop waits here: skip the lock otherwise */
 		if (wq_has_sleeper(&cp->idle_wq))
 			wake_up_all(&cp->idle_wq);
@@ -1277,34 +1329,44 @@ static bool ascend_cp_round(struct ascend_emu_cp *cp, bool *more)
 	return did;
 }
 
-/* Fetchable work anywhere?  *@pending: a command is parked or running. */
-static bool ascend_cp_any_work(struct ascend_emu_cp *cp, bool *pending)
+/*
+ * Before sleeping: ask every polled idle queue for doorbells.  Sets
+ * NEED_WAKEUP on each, issues a full barrier (pairing with user space's
+ * between its wptr store and its flags load), then re-reads the wptrs: a
+ * queue with work keeps being polled (flag cleared), an empty one goes to
+ * @cp->asleep with the flag left set, and stays there until its doorbell,
+ * so a wake-up clears nothing and the next sleep does not visit it again.
+ * Returns true if any queue has fetchable work; *@pending: a command is
+ * parked or handed off (the sleep is then at most a tick).
+ */
+static bool ascend_cp_ask_doorbells(struct ascend_emu_cp *cp, bool *pending)
 {
-	struct ascend_emu_queue *q;
+	struct ascend_emu_queue *q, *tmp;
 	bool work = false;
 
-	*pending = false;
 	spin_lock(&cp->lock);
-	list_for_each_entry(q, &cp->queues, cp_link) {
+	list_for_each_entry(q, &cp->queues, cp_link)
+		if (q->cur_state == ASCEND_HW_QUEUE_IDLE)
+			ascend_emu_queue_need_wakeup(q, true);
+	/* pairs with user space's barrier between its wptr store and flags load */
+	smp_mb();
+	*pending = !list_empty(&cp->busy);
+	list_for_each_entry_safe(q, tmp, &cp->queues, cp_link) {
 		if (ascend_cp_has_pending(q))
 			*pending = true;
+		if (q->cur_state != ASCEND_HW_QUEUE_IDLE)
+			continue;
 		if (ascend_cp_has_work(q)) {
+			ascend_emu_queue_need_wakeup(q, false);
 			work = true;
-			break;
+		} else if (!READ_ONCE(q->cp_stop)) {
+			/* faulted ones too: they never fetch again */
+			list_move_tail(&q->cp_link, &cp->asleep);
+			q->cp_asleep = true;
 		}
 	}
 	spin_unlock(&cp->lock);
 	return work;
-}
-
-static void ascend_cp_set_need_wakeup(struct ascend_emu_cp *cp, bool on)
-{
-	struct ascend_emu_queue *q;
-
-	spin_lock(&cp->lock);
-	list_for_each_entry(q, &cp->queues, cp_link)
-		ascend_emu_queue_need_wakeup(q, on);
-	spin_unlock(&cp->lock);
 }
 
 /*
@@ -1317,24 +1379,20 @@ static void ascend_cp_sleep(struct ascend_emu_cp *cp)
 	int seen = atomic_read(&cp->kicks);
 	bool pending;
 
-	ascend_cp_set_need_wakeup(cp, true);
-	/* pairs with user space's barrier between its wptr store and flags load */
-	smp_mb();
-	if (!ascend_cp_any_work(cp, &pending)) {
-		trace_ascend_cp_sleep(cp->emu->index,
-				      pending ? jiffies_to_usecs(ASCEND_CP_TICK) : 0);
-		if (pending)
-			wait_event_idle_timeout(cp->wake_wq,
-						atomic_read(&cp->kicks) != seen ||
-						kthread_should_stop(),
-						ASCEND_CP_TICK);
-		else
-			wait_event_idle(cp->wake_wq,
+	if (ascend_cp_ask_doorbells(cp, &pending))
+		return;
+	trace_ascend_cp_sleep(cp->emu->index,
+			      pending ? jiffies_to_usecs(ASCEND_CP_TICK) : 0);
+	if (pending)
+		wait_event_idle_timeout(cp->wake_wq,
 					atomic_read(&cp->kicks) != seen ||
-					kthread_should_stop());
-		trace_ascend_cp_wake(cp->emu->index, 0);
-	}
-	ascend_cp_set_need_wakeup(cp, false);
+					kthread_should_stop(),
+					ASCEND_CP_TICK);
+	else
+		wait_event_idle(cp->wake_wq,
+				atomic_read(&cp->kicks) != seen ||
+				kthread_should_stop());
+	trace_ascend_cp_wake(cp->emu->index, 0);
 }
 
 static int ascend_cp_thread(void *data)
@@ -1423,6 +1481,8 @@ int ascend_emu_cp_init(struct ascend_emu *emu)
 	cp->emu = emu;
 	spin_lock_init(&cp->lock);
 	INIT_LIST_HEAD(&cp->queues);
+	INIT_LIST_HEAD(&cp->busy);
+	INIT_LIST_HEAD(&cp->asleep);
 	xa_init(&cp->qids);
 	atomic_set(&cp->kicks, 0);
 	init_waitqueue_head(&cp->wake_wq);
@@ -1475,6 +1535,8 @@ void ascend_emu_cp_fini(struct ascend_emu *emu)
 		return;
 	kthread_stop(cp->thread);
 	WARN_ON(!list_empty(&cp->queues));
+	WARN_ON(!list_empty(&cp->busy));
+	WARN_ON(!list_empty(&cp->asleep));
 	WARN_ON(!xa_empty(&cp->qids));
 	WARN_ON(!list_empty(&cp->ready));
 	WARN_ON(!hash_empty(cp->groups));
@@ -1592,6 +1654,8 @@ int ascend_emu_queue_start(struct ascend_hw_device *hw, u32 qid,
 		return ret == -EBUSY ? -EINVAL : ret;
 	}
 	spin_lock(&cp->lock);
+	/* polled from now on: a flag left from before a reset would be stale */
+	ascend_emu_queue_need_wakeup(q, false);
 	list_add_tail(&q->cp_link, &cp->queues);
 	spin_unlock(&cp->lock);
 	ascend_cp_kick(cp);
@@ -1633,8 +1697,20 @@ void ascend_emu_queue_doorbell(struct ascend_hw_device *hw, u32 qid)
 		/* the doorbell answers NEED_WAKEUP: submitters need not ring */
 		xa_lock(&cp->qids);
 		q = xa_load(&cp->qids, qid);
-		if (q)
+		if (q) {
+			/*
+			 * Under cp->lock: a sleep that would set the flag
+			 * again sees the queue polled, never asleep with its
+			 * flag clear.
+			 */
+			spin_lock(&cp->lock);
 			ascend_emu_queue_need_wakeup(q, false);
+			if (q->cp_asleep) {
+				q->cp_asleep = false;
+				list_move_tail(&q->cp_link, &cp->queues);
+			}
+			spin_unlock(&cp->lock);
+		}
 		xa_unlock(&cp->qids);
 	}
 	ascend_cp_kick(cp);
