@@ -66,6 +66,10 @@ void ascend_emu_cp_kick(struct ascend_emu *emu)
 {
 }
 
+void ascend_emu_cp_event_recorded(struct ascend_emu *emu)
+{
+}
+
 /* The groups' DMA share (ascend_emu_cp.c): copies here name no group. */
 bool ascend_emu_cp_dma_begin(struct ascend_emu *emu, struct ascend_cp_group *grp,
 			     const bool *abort)

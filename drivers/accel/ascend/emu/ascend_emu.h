@@ -471,7 +471,8 @@ bool ascend_emu_copy_try_now(struct ascend_emu *emu, u32 asid,
  * @printf_head: printf bytes produced (under @printf_lock)
  * @printf_dropped: printf bytes dropped (under @printf_lock)
  * @cp_link: link in one of the command processor's lists, by what it
- *	waits for (&ascend_emu_cp.queues, .busy or .asleep; under its lock)
+ *	waits for (&ascend_emu_cp.queues, .busy, .evwait or .asleep; under
+ *	its lock)
  * @cp_asleep: on &ascend_emu_cp.asleep: NEED_WAKEUP is set and only a
  *	doorbell brings it back (under the command processor's lock)
  * @cp_stop: set by queue_stop; long-running work polls it to bail out
@@ -638,6 +639,8 @@ void ascend_emu_set_event_notify(struct ascend_hw_device *hw, u64 bus_addr);
 void ascend_emu_raise_irq(struct ascend_emu *emu);
 /* Wake the command processor: parked queues re-check (ascend_emu_cp.c). */
 void ascend_emu_cp_kick(struct ascend_emu *emu);
+/* A slot of @emu's event memory reached a new generation (after the store). */
+void ascend_emu_cp_event_recorded(struct ascend_emu *emu);
 
 /* ascend_emu_kernels.c: the built-in kernels, device printf */
 u32 ascend_emu_query_kernels(struct ascend_hw_device *hw,

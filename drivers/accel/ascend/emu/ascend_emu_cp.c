@@ -27,7 +27,12 @@
  * Waits (EVENT_WAIT, WAIT_VALUE) park the queue
  * (ASCEND_HW_QUEUE_STALLED); the thread re-checks parked queues every round,
  * so after any progress of any queue, on event signals (a kick) and every
- * tick while something is parked or running.  Deadlines: a running command
+ * tick while something is parked or running.  An EVENT_WAIT on a slot of
+ * this device with no time limit is re-checked only in a round after a
+ * record on this device, a doorbell to every queue, or at the latest
+ * ASCEND_CP_EV_PERIOD after its last re-check: nothing else moves its slot,
+ * and a thousand streams held by one event would otherwise cost every
+ * round a thousand look-ups.  Deadlines: a running command
  * past its deadline is aborted at the first round a tick after the last
  * check (its blocks poll the abort flag) and faults ASCEND_FAULT_TIMEOUT
  * when it returns; a parked one faults at its next re-check.
@@ -82,6 +87,9 @@ MODULE_PARM_DESC(sched_slice_us,
 
 /* Re-check period of parked queues and deadlines while the thread sleeps. */
 #define ASCEND_CP_TICK	msecs_to_jiffies(2)
+
+/* Re-check period of the event waits when no record happened. */
+#define ASCEND_CP_EV_PERIOD	msecs_to_jiffies(100)
 
 struct ascend_cp_job;
 
@@ -155,8 +163,8 @@ struct ascend_emu_core {
  * struct ascend_emu_cp - command processor of one emulated device
  * @emu: the device
  * @thread: the scheduler thread
- * @lock: protects the lists @queues, @busy and @asleep, @busy_checked
- *	and @running,
+ * @lock: protects the lists @queues, @busy, @asleep and @evwait,
+ *	@busy_checked, @ev_checked and @running,
  *	each queue's cp_link, cp_asleep and cur_job, and the RUNNING -> IDLE
  *	change of its cur_state
  * @queues: the queues a round visits, in round-robin order: idle ones the
@@ -165,7 +173,16 @@ struct ascend_emu_core {
  *	job moves them back to @queues; a round only checks their deadlines
  * @asleep: idle queues with NEED_WAKEUP set and an empty ring when it was
  *	set: only their doorbell moves them back to @queues
+ * @evwait: queues parked on an EVENT_WAIT of a slot of this device with no
+ *	time limit: only a record on this device (@ev_epoch) or a doorbell to
+ *	every queue (the driver's after an event dies) can end the wait, so a
+ *	round re-checks them only then, or ASCEND_CP_EV_PERIOD after the last
+ *	time
  * @busy_checked: jiffies of the last deadline check of @busy
+ * @ev_checked: jiffies of the last re-check of @evwait
+ * @ev_epoch: raised after every record that raised a slot of this device's
+ *	event memory, and by the doorbell to every queue (atomic, no lock)
+ * @ev_seen: @ev_epoch as of the last re-check of @evwait (thread only)
  * @qids: queue id -> started queue; its lock also keeps a queue found in
  *	it alive (queue_stop erases it before it frees the queue)
  * @running: the queue whose commands the thread executes right now (it runs
@@ -199,7 +216,11 @@ struct ascend_emu_cp {
 	struct list_head queues;
 	struct list_head busy;
 	struct list_head asleep;
+	struct list_head evwait;
 	unsigned long busy_checked;
+	unsigned long ev_checked;
+	atomic_t ev_epoch;
+	int ev_seen;
 	struct xarray qids;
 	struct ascend_emu_queue *running;
 	atomic_t kicks;
@@ -269,6 +290,16 @@ void ascend_emu_cp_kick(struct ascend_emu *emu)
 		ascend_cp_kick(emu->cp);
 }
 
+void ascend_emu_cp_event_recorded(struct ascend_emu *emu)
+{
+	struct ascend_emu_cp *cp = READ_ONCE(emu->cp);
+
+	/* the slot's new generation is seen before the raised epoch */
+	smp_mb__before_atomic();
+	if (cp)
+		atomic_inc(&cp->ev_epoch);
+}
+
 /*
  * @seq completed: the report, the status page, the trace.  A list command
  * (@seq is its CALL's) moves the list on instead; the CALL completes with
@@ -298,6 +329,18 @@ static bool ascend_cp_has_work(struct ascend_emu_queue *q)
 		return true;
 	/* a corrupted wptr is work too: fetching it faults the queue */
 	return smp_load_acquire(&q->status->wptr) != q->rptr;
+}
+
+/*
+ * Is @q parked on an EVENT_WAIT that only a record on this device can end
+ * (a local slot, no time limit)?  Called with cp->lock held.
+ */
+static bool ascend_cp_waits_event(struct ascend_emu_queue *q)
+{
+	return !READ_ONCE(q->cp_stop) && !READ_ONCE(q->faulted) &&
+	       q->cur_state == ASCEND_HW_QUEUE_STALLED &&
+	       q->cur_cmd.opcode == ASCEND_CMD_EVENT_WAIT && !q->cur_deadline &&
+	       !(q->cur_entry & ASCEND_HW_EVTAB_REMOTE);
 }
 
 /* Is a command of @q parked or running?  Called with cp->lock held. */
@@ -1288,9 +1331,21 @@ static bool ascend_cp_round(struct ascend_emu_cp *cp, bool *more)
 	struct ascend_emu_queue *q;
 	LIST_HEAD(round);
 	bool did = false;
+	int epoch;
 
 	spin_lock(&cp->lock);
 	ascend_cp_check_busy(cp);
+	epoch = atomic_read(&cp->ev_epoch);
+	/* now and then regardless: a table change nobody announced */
+	if (epoch != cp->ev_seen ||
+	    (!list_empty(&cp->evwait) &&
+	     time_after(jiffies, cp->ev_checked + ASCEND_CP_EV_PERIOD))) {
+		cp->ev_seen = epoch;
+		cp->ev_checked = jiffies;
+		/* the epoch is read before the slots the re-checks read */
+		smp_rmb();
+		list_splice_tail_init(&cp->evwait, &cp->queues);
+	}
 	/* queues that come back meanwhile wait for the next round */
 	list_splice_init(&cp->queues, &round);
 	while (!list_empty(&round)) {
@@ -1321,6 +1376,8 @@ static bool ascend_cp_round(struct ascend_emu_cp *cp, bool *more)
 		if (q->cur_state == ASCEND_HW_QUEUE_RUNNING &&
 		    !READ_ONCE(q->cp_stop))
 			list_move_tail(&q->cp_link, &cp->busy);
+		else if (ascend_cp_waits_event(q))
+			list_move_tail(&q->cp_link, &cp->evwait);
 		/* only a queue stop waits here: skip the lock otherwise */
 		if (wq_has_sleeper(&cp->idle_wq))
 			wake_up_all(&cp->idle_wq);
@@ -1350,7 +1407,8 @@ static bool ascend_cp_ask_doorbells(struct ascend_emu_cp *cp, bool *pending)
 			ascend_emu_queue_need_wakeup(q, true);
 	/* pairs with user space's barrier between its wptr store and flags load */
 	smp_mb();
-	*pending = !list_empty(&cp->busy);
+	/* a tick for the deadlines; the event waits cost it nothing */
+	*pending = !list_empty(&cp->busy) || !list_empty(&cp->evwait);
 	list_for_each_entry_safe(q, tmp, &cp->queues, cp_link) {
 		if (ascend_cp_has_pending(q))
 			*pending = true;
@@ -1483,6 +1541,10 @@ int ascend_emu_cp_init(struct ascend_emu *emu)
 	INIT_LIST_HEAD(&cp->queues);
 	INIT_LIST_HEAD(&cp->busy);
 	INIT_LIST_HEAD(&cp->asleep);
+	INIT_LIST_HEAD(&cp->evwait);
+	/* jiffies start near a wrap on 32-bit: not 0 */
+	cp->busy_checked = jiffies;
+	cp->ev_checked = jiffies;
 	xa_init(&cp->qids);
 	atomic_set(&cp->kicks, 0);
 	init_waitqueue_head(&cp->wake_wq);
@@ -1537,6 +1599,7 @@ void ascend_emu_cp_fini(struct ascend_emu *emu)
 	WARN_ON(!list_empty(&cp->queues));
 	WARN_ON(!list_empty(&cp->busy));
 	WARN_ON(!list_empty(&cp->asleep));
+	WARN_ON(!list_empty(&cp->evwait));
 	WARN_ON(!xa_empty(&cp->qids));
 	WARN_ON(!list_empty(&cp->ready));
 	WARN_ON(!hash_empty(cp->groups));
@@ -1712,6 +1775,9 @@ void ascend_emu_queue_doorbell(struct ascend_hw_device *hw, u32 qid)
 			spin_unlock(&cp->lock);
 		}
 		xa_unlock(&cp->qids);
+	} else {
+		/* every parked queue re-checks, the event waits too */
+		atomic_inc(&cp->ev_epoch);
 	}
 	ascend_cp_kick(cp);
 }

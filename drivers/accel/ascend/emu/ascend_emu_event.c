@@ -147,6 +147,8 @@ void ascend_emu_event_record(struct ascend_emu *emu, u32 slot, u64 gen)
 	spin_unlock(&emu->event_lock);
 	if (!raised)
 		return;
+	/* its parked EVENT_WAITs re-check in the next round */
+	ascend_emu_cp_event_recorded(emu);
 	/* the record is seen before the arm is read (the driver: reverse) */
 	smp_mb();
 	if (READ_ONCE(s->irq_armed) && xchg(&s->irq_armed, cpu_to_le32(0)))
