@@ -48,9 +48,9 @@ TRACE_EVENT(ascend_cmd_complete,
 );
 
 /*
- * The command processor goes to sleep with NEED_WAKEUP set on every
+ * The command processor goes to sleep with NEED_WAKEUP set on every idle
  * queue (@timeout_us: 0 = until a doorbell, else how long it sleeps
- * while commands are stalled) and wakes up again.
+ * while commands are stalled or running) and wakes up again.
  */
 DECLARE_EVENT_CLASS(ascend_cp_class,
 		    TP_PROTO(u32 dev, u32 timeout_us),
