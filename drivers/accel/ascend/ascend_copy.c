@@ -600,7 +600,14 @@ int ascend_copy_user(struct ascend_file *af, u64 dst, u64 src, u64 size)
 	struct drm_ascend_copy args = { .dst = dst, .src = src, .size = size };
 	struct ascend_copy_side d = { .addr = dst, .write = true };
 	struct ascend_copy_side s = { .addr = src };
-	unsigned int max_pages = ASCEND_COPY_PIN_WINDOW / PAGE_SIZE + 1;
+	/*
+	 * Pages of the largest window this copy pins, not of any window: an
+	 * array for 16 MiB is a 32 KiB allocation, most of a small copy's
+	 * cost.
+	 */
+	unsigned int max_pages = DIV_ROUND_UP(min_t(u64, size,
+						    ASCEND_COPY_PIN_WINDOW),
+					      PAGE_SIZE) + 1;
 	int chk = ascend_copy_check(&args);
 	struct ascend_peer_ctx ctx;
 	u64 off, len;

@@ -227,7 +227,7 @@ static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
 				struct drm_file *file)
 {
 	struct ascend_file *af = to_ascend_file(file);
-	unsigned int max_pages = ASCEND_COPY_PIN_WINDOW / PAGE_SIZE + 2;
+	unsigned int max_pages;
 	struct drm_ascend_copy_2d *a = data;
 	struct ascend_copy_side d = { .addr = a->dst, .write = true };
 	struct ascend_copy_side s = { .addr = a->src };
@@ -301,6 +301,9 @@ static int ascend_copy_2d_ioctl(struct drm_device *drm, void *data,
 		return ret;
 	}
 
+	/* a band pins at most a window, and no more than the larger span */
+	max_pages = DIV_ROUND_UP(min_t(u64, max(dspan, sspan),
+				       ASCEND_COPY_PIN_WINDOW), PAGE_SIZE) + 2;
 	ret = ascend_copy_alloc_pages(&d, &s, max_pages);
 	if (ret)
 		return ret;
