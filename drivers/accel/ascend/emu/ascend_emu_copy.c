@@ -552,9 +552,17 @@ u32 ascend_emu_copy_cmd(struct ascend_emu *emu, u32 asid,
 		break;
 	}
 
-	cap = cmd->opcode == ASCEND_CMD_COPY_BATCH ? ASCEND_EMU_BATCH_DESCS :
-	      max_t(unsigned int, ascend_emu_dma_engines(emu),
+	/*
+	 * A batch's job holds up to a descriptor per entry, and at least the
+	 * steps of one pass (what one entry may need): sized by the count,
+	 * a batch of a few entries allocates no 100 KiB buffer (vmalloc and
+	 * vfree were most of its cost).
+	 */
+	cap = max_t(unsigned int, ascend_emu_dma_engines(emu),
 		    ASCEND_EMU_COPY_PASS / ASCEND_DMA_STEP);
+	if (cmd->opcode == ASCEND_CMD_COPY_BATCH)
+		cap = clamp_t(u32, cmd->copy_batch.count, cap,
+			      ASCEND_EMU_BATCH_DESCS);
 	c.descs = kvmalloc_array(cap, sizeof(*c.descs), GFP_KERNEL);
 	if (!c.descs)
 		return ASCEND_FAULT_DMA;
