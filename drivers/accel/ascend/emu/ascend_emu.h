@@ -441,8 +441,9 @@ bool ascend_emu_cp_dma_begin(struct ascend_emu *emu, struct ascend_cp_group *grp
 void ascend_emu_cp_dma_end(struct ascend_emu *emu, struct ascend_cp_group *grp);
 
 /*
- * A COPY or FILL of at most %ASCEND_EMU_COPY_NOW_BYTES, executed at once
- * by the caller (the command processor itself, ascend_emu_dma_direct()):
+ * A COPY, FILL or COPY_2D of at most %ASCEND_EMU_COPY_NOW_BYTES, executed
+ * at once by the caller (the command processor itself,
+ * ascend_emu_dma_direct()):
  * true with the fault code in *@code (and *@fault_addr), false when it
  * must go to ascend_emu_copy_cmd() instead.
  */

@@ -17,8 +17,8 @@
  * the command's abort flag is looked at: a deadline, a queue stop or reset
  * stops the command within one step per engine.
  *
- * A copy or fill of at most 4 KiB is executed by the command processor at
- * once (ascend_emu_copy_try_now()), with the engines' own transfer code
+ * A copy, fill or 2D copy of at most 4 KiB is executed by the command
+ * processor at once (ascend_emu_copy_try_now()), with the engines' own transfer code
  * but beside their rings (ascend_emu_dma_direct()): no hand-off to a
  * worker and back, no ring slot, and no turn behind other users' jobs,
  * which is what a small copy costs most.
@@ -452,7 +452,11 @@ static u32 ascend_emu_copy_late(struct ascend_emu_copy *c,
 	return ascend_emu_copy_run(c, &d, 1);
 }
 
-/* ascend_emu_copy_try_now() with a descriptor, in full */
+/*
+ * ascend_emu_copy_try_now() with a descriptor, in full; a COPY_2D of at
+ * most %ASCEND_EMU_COPY_NOW_BYTES too (a hand-off to a worker and back was
+ * most of a small one's cost)
+ */
 static noinline bool ascend_emu_copy_now_desc(struct ascend_emu *emu, u32 asid,
 					      const struct ascend_cmd *cmd,
 					      u32 *code, u64 *fault_addr)
@@ -464,7 +468,39 @@ static noinline bool ascend_emu_copy_now_desc(struct ascend_emu *emu, u32 asid,
 		.fault_addr = fault_addr,
 	};
 	struct ascend_dma_job job = { .descs = &d, .count = 1, .mmu = &c.mmu };
+	const struct ascend_cmd_copy_2d *t = &cmd->copy_2d;
+	u64 dspan, sspan;
 
+	if (cmd->opcode == ASCEND_CMD_COPY_2D) {
+		/* a few bytes in all: one 2D descriptor */
+		if (ascend_copy_2d_span(t->dst, t->dpitch, t->width, t->height,
+					&dspan) ||
+		    ascend_copy_2d_span(t->src, t->spitch, t->width, t->height,
+					&sspan) ||
+		    t->width > ASCEND_EMU_COPY_NOW_BYTES ||
+		    t->height > ASCEND_EMU_COPY_NOW_BYTES / t->width)
+			return false;
+		/* every byte of both spans before the first row moves */
+		*code = ascend_emu_copy_check(&c, t->dst, dspan, true) ?:
+			ascend_emu_copy_check(&c, t->src, sspan, false);
+		if (*code)
+			return true;
+		d = (struct ascend_dma_desc){
+			.kind = ASCEND_DMA_2D,
+			.dst = t->dst,
+			.src = t->src,
+			.len = t->width,
+			.dpitch = t->dpitch,
+			.spitch = t->spitch,
+			.height = t->height,
+			.dst_as = ASCEND_AS_VA,
+			.src_as = ASCEND_AS_VA,
+		};
+		if (!ascend_emu_dma_direct(emu, &job))
+			return false;
+		*code = ascend_emu_copy_fault(&c, job.status, job.fault_addr);
+		return true;
+	}
 	if (cmd->opcode == ASCEND_CMD_COPY &&
 	    cmd->copy.size <= ASCEND_EMU_COPY_NOW_BYTES) {
 		d.kind = ASCEND_DMA_LINEAR;

@@ -819,7 +819,7 @@ void ascend_emu_dma_fini(struct ascend_emu *emu)
 
 static bool ascend_emu_dma_small(const struct ascend_dma_job *job)
 {
-	u64 bytes = 0;
+	u64 bytes = 0, n;
 	unsigned int i;
 
 	if (job->count > ASCEND_EMU_DMA_INLINE_DESCS)
@@ -828,11 +828,14 @@ static bool ascend_emu_dma_small(const struct ascend_dma_job *job)
 		const struct ascend_dma_desc *d = &job->descs[i];
 
 		/* indirect / offset copies: the size is read when they run */
-		if (d->kind != ASCEND_DMA_LINEAR && d->kind != ASCEND_DMA_FILL)
+		if (d->kind != ASCEND_DMA_LINEAR && d->kind != ASCEND_DMA_FILL &&
+		    d->kind != ASCEND_DMA_2D)
 			return false;
-		if (d->len > ASCEND_EMU_DMA_INLINE_BYTES)
+		/* a 2D descriptor's rows count (U64_MAX if they overflow) */
+		n = ascend_dma_desc_bytes(d);
+		if (n > ASCEND_EMU_DMA_INLINE_BYTES)
 			return false;
-		bytes += d->len;
+		bytes += n;
 	}
 	return bytes <= ASCEND_EMU_DMA_INLINE_BYTES;
 }
