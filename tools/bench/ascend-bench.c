@@ -3239,10 +3239,10 @@ int main(void)
 		ret |= bench_raw_ring(fd);
 	if (selected("launch_sync_roundtrip"))
 		ret |= getenv("ASCEND_BENCH_CHILD") ? bench_launch_sync(&k) :
-			bench_in_children("launch_sync_roundtrip", 3);
+			bench_in_children("launch_sync_roundtrip", 1.2);
 	if (selected("event_record_sync"))
 		ret |= getenv("ASCEND_BENCH_CHILD") ? bench_event() :
-			bench_in_children("event_record_sync", 2);
+			bench_in_children("event_record_sync", 1.2);
 	if (selected("bandwidth"))
 		ret |= bench_bandwidth();
 	if (selected("batch_per_entry") || selected("batch_vs_individual"))
