@@ -10,7 +10,7 @@
 #
 # CACHE is per kernel version (the Makefile uses ~/.cache/ascend-accel/$KVER).
 # Rebuilds only when kunit.ko is missing or the shim, the source tarball or the
-# kernel changed.  Prints the build directory on success.
+# kernel (its release or its .config) changed.  Prints the build directory on success.
 #
 #   --extract-only   only extract the sources (for checkpatch)
 set -euo pipefail
@@ -54,7 +54,10 @@ fi
 
 # 2. Build kunit.ko unless an up-to-date one is cached.
 BLD=$CACHE/kunit-oot
-want="$KVER|$src_id|$(cat "$HERE/kunit_oot.h" "$HERE/kunit_oot.c" "$HERE/Kbuild" "$0" | sha256sum | cut -c1-16)"
+# the kernel's config too: a rebuilt kernel of the same release (another
+# preemption model) has another vermagic, and refuses the old module
+kcfg=$(sha256sum "$KDIR/.config" 2>/dev/null | cut -c1-16 || true)
+want="$KVER|$kcfg|$src_id|$(cat "$HERE/kunit_oot.h" "$HERE/kunit_oot.c" "$HERE/Kbuild" "$0" | sha256sum | cut -c1-16)"
 if [ -f "$BLD/kunit.ko" ] && [ -f "$BLD/Module.symvers" ] &&
 	[ "$(cat "$BLD/.stamp" 2>/dev/null)" = "$want" ]; then
 	echo "$BLD"
