@@ -10,7 +10,8 @@
 #
 # CACHE is per kernel version (the Makefile uses ~/.cache/ascend-accel/$KVER).
 # Rebuilds only when kunit.ko is missing or the shim, the source tarball or the
-# kernel (its release or its .config) changed.  Prints the build directory on success.
+# kernel (its release or its .config) changed.  Prints the build directory on
+# success.
 #
 #   --extract-only   only extract the sources (for checkpatch)
 set -euo pipefail

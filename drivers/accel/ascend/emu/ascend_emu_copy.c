@@ -18,10 +18,10 @@
  * stops the command within one step per engine.
  *
  * A copy, fill or 2D copy of at most 4 KiB is executed by the command
- * processor at once (ascend_emu_copy_try_now()), with the engines' own transfer code
- * but beside their rings (ascend_emu_dma_direct()): no hand-off to a
- * worker and back, no ring slot, and no turn behind other users' jobs,
- * which is what a small copy costs most.
+ * processor at once (ascend_emu_copy_try_now()), with the engines' own
+ * transfer code but beside their rings (ascend_emu_dma_direct()): no
+ * hand-off to a worker and back, no ring slot, and no turn behind other
+ * users' jobs, which is what a small copy costs most.
  */
 #include <linux/minmax.h>
 #include <linux/sched.h>
@@ -253,6 +253,23 @@ static u32 ascend_emu_copy_fill(struct ascend_emu_copy *c,
 	       ascend_emu_copy_stepped(c, &d, f->size);
 }
 
+/* The descriptor of rows [@row, @row + @h) of the 2D copy @t. */
+static struct ascend_dma_desc
+ascend_emu_copy_2d_desc(const struct ascend_cmd_copy_2d *t, u64 row, u64 h)
+{
+	return (struct ascend_dma_desc){
+		.kind = ASCEND_DMA_2D,
+		.dst = t->dst + row * t->dpitch,
+		.src = t->src + row * t->spitch,
+		.len = t->width,
+		.dpitch = t->dpitch,
+		.spitch = t->spitch,
+		.height = h,
+		.dst_as = ASCEND_AS_VA,
+		.src_as = ASCEND_AS_VA,
+	};
+}
+
 static u32 ascend_emu_copy_2d(struct ascend_emu_copy *c,
 			      const struct ascend_cmd_copy_2d *d)
 {
@@ -293,17 +310,7 @@ static u32 ascend_emu_copy_2d(struct ascend_emu_copy *c,
 		for (i = 0, r = row; i < n; i++) {
 			u64 h = per + (i < extra);
 
-			c->descs[i] = (struct ascend_dma_desc){
-				.kind = ASCEND_DMA_2D,
-				.dst = d->dst + r * d->dpitch,
-				.src = d->src + r * d->spitch,
-				.len = d->width,
-				.dpitch = d->dpitch,
-				.spitch = d->spitch,
-				.height = h,
-				.dst_as = ASCEND_AS_VA,
-				.src_as = ASCEND_AS_VA,
-			};
+			c->descs[i] = ascend_emu_copy_2d_desc(d, r, h);
 			r += h;
 		}
 		code = ascend_emu_copy_run(c, c->descs, n);
@@ -485,17 +492,7 @@ static noinline bool ascend_emu_copy_now_desc(struct ascend_emu *emu, u32 asid,
 			ascend_emu_copy_check(&c, t->src, sspan, false);
 		if (*code)
 			return true;
-		d = (struct ascend_dma_desc){
-			.kind = ASCEND_DMA_2D,
-			.dst = t->dst,
-			.src = t->src,
-			.len = t->width,
-			.dpitch = t->dpitch,
-			.spitch = t->spitch,
-			.height = t->height,
-			.dst_as = ASCEND_AS_VA,
-			.src_as = ASCEND_AS_VA,
-		};
+		d = ascend_emu_copy_2d_desc(t, 0, t->height);
 		if (!ascend_emu_dma_direct(emu, &job))
 			return false;
 		*code = ascend_emu_copy_fault(&c, job.status, job.fault_addr);
