@@ -323,6 +323,64 @@ static void pt_edges(struct kunit *test)
  * unmapping them all gives every table page back (none leaks); so does
  * the address space's end.
  */
+/*
+ * Walks that start at the table written last (ascend_pt_start()): inside
+ * its region, in a neighbour region, and after the hinted table was freed
+ * -- by a trim, and by a 1 GiB leaf that took the place of a kept empty
+ * level-2 table (a walk from a freed table would write freed memory).
+ */
+static void pt_hinted_walks(struct kunit *test)
+{
+	struct pt_dev *d = pt_dev_new(test);
+	u64 v;
+
+	/* the same 1 GiB: the second map starts at the level-2 table */
+	KUNIT_ASSERT_EQ(test, pt_map1(d, PT_VA, 0, SZ_2M, ASCEND_AS_HBM,
+				      false), 0);
+	ascend_pt_unmap(&d->pt, PT_VA, SZ_2M);
+	KUNIT_ASSERT_EQ(test, pt_map1(d, PT_VA + SZ_2M, SZ_4M, SZ_2M,
+				      ASCEND_AS_HBM, false), 0);
+	KUNIT_EXPECT_EQ(test, pt_find(test, d, PT_VA + SZ_2M, &v), 2);
+	KUNIT_EXPECT_EQ(test, v & ASCEND_PTE_ADDR_MASK, (u64)SZ_4M);
+	KUNIT_EXPECT_EQ(test, pt_find(test, d, PT_VA, &v), -1);
+	KUNIT_EXPECT_EQ(test, d->pt.nr_pages, 3UL);
+	/* the next 1 GiB: a new level-2 table under the same level-1 one */
+	KUNIT_ASSERT_EQ(test, pt_map1(d, PT_VA + SZ_1G, SZ_8M, SZ_2M,
+				      ASCEND_AS_HBM, false), 0);
+	KUNIT_EXPECT_EQ(test, pt_find(test, d, PT_VA + SZ_1G, &v), 2);
+	KUNIT_EXPECT_EQ(test, v & ASCEND_PTE_ADDR_MASK, (u64)SZ_8M);
+	KUNIT_EXPECT_EQ(test, d->pt.nr_pages, 4UL);
+	/* unmapped through the hinted tables, each from its own */
+	ascend_pt_unmap(&d->pt, PT_VA + SZ_2M, SZ_2M);
+	ascend_pt_unmap(&d->pt, PT_VA + SZ_1G, SZ_2M);
+	KUNIT_EXPECT_EQ(test, pt_find(test, d, PT_VA + SZ_2M, &v), -1);
+	KUNIT_EXPECT_EQ(test, pt_find(test, d, PT_VA + SZ_1G, &v), -1);
+
+	/* trimmed: every hint goes with its table, the walk starts at the root */
+	KUNIT_EXPECT_EQ(test, pt_trimmed(d), 1UL);
+	KUNIT_ASSERT_EQ(test, pt_map1(d, PT_VA, SZ_2M, SZ_2M, ASCEND_AS_HBM,
+				      false), 0);
+	KUNIT_EXPECT_EQ(test, pt_find(test, d, PT_VA, &v), 2);
+	KUNIT_EXPECT_EQ(test, v & ASCEND_PTE_ADDR_MASK, (u64)SZ_2M);
+	KUNIT_EXPECT_EQ(test, d->pt.nr_pages, 3UL);
+	ascend_pt_unmap(&d->pt, PT_VA, SZ_2M);
+
+	/* a 1 GiB leaf replaces the kept (and hinted) level-2 table */
+	KUNIT_ASSERT_EQ(test, pt_map1(d, PT_VA, SZ_1G, SZ_1G, ASCEND_AS_HBM,
+				      false), 0);
+	KUNIT_EXPECT_EQ(test, pt_find(test, d, PT_VA, &v), 1);
+	KUNIT_EXPECT_EQ(test, d->pt.nr_pages, 2UL);
+	ascend_pt_unmap(&d->pt, PT_VA, SZ_1G);
+	KUNIT_ASSERT_EQ(test, pt_map1(d, PT_VA + SZ_4M, 0, SZ_2M,
+				      ASCEND_AS_HBM, false), 0);
+	KUNIT_EXPECT_EQ(test, pt_find(test, d, PT_VA + SZ_4M, &v), 2);
+	KUNIT_EXPECT_EQ(test, v & ASCEND_PTE_ADDR_MASK, 0ULL);
+	KUNIT_EXPECT_EQ(test, d->pt.nr_pages, 3UL);
+	ascend_pt_unmap(&d->pt, PT_VA + SZ_4M, SZ_2M);
+	KUNIT_EXPECT_EQ(test, pt_trimmed(d), 1UL);
+	pt_dev_fini(d);
+}
+
 static void pt_exhaust_and_leaks(struct kunit *test)
 {
 	struct pt_dev *d = pt_dev_new(test);
@@ -500,6 +558,7 @@ static struct kunit_case ascend_pt_test_cases[] = {
 	KUNIT_CASE(pt_leaf_sizes),
 	KUNIT_CASE(pt_mixed),
 	KUNIT_CASE(pt_edges),
+	KUNIT_CASE(pt_hinted_walks),
 	KUNIT_CASE(pt_exhaust_and_leaks),
 	KUNIT_CASE(pt_vm_in_step),
 	{}

@@ -93,6 +93,12 @@ static bool ascend_pt_enabled(const struct ascend_pt *pt)
 	return pt->adev && pt->adev->pt_pool.npages;
 }
 
+/* Bytes of VA a table of @level (1..3) maps: a descriptor one level up. */
+static u64 ascend_pt_cover(unsigned int level)
+{
+	return BIT_ULL(ASCEND_MMU_SHIFT(level - 1));
+}
+
 /*
  * The device's side of the tables -- its page-table memory, its context
  * and invalidation registers -- exists until the device is removed:
@@ -129,17 +135,6 @@ static void ascend_pt_hw_context(struct ascend_device *adev, u32 asid,
 
 	if (adev->hw_ops->mmu_set_context && drm_dev_enter(&adev->drm, &idx)) {
 		adev->hw_ops->mmu_set_context(adev->hw, asid, root, peers);
-		drm_dev_exit(idx);
-	}
-}
-
-static void ascend_pt_hw_invalidate(struct ascend_device *adev, u32 asid,
-				    u64 va, u64 len)
-{
-	int idx;
-
-	if (adev->hw_ops->mmu_invalidate && drm_dev_enter(&adev->drm, &idx)) {
-		adev->hw_ops->mmu_invalidate(adev->hw, asid, va, len);
 		drm_dev_exit(idx);
 	}
 }
@@ -245,8 +240,11 @@ static struct ascend_pt_node *ascend_pt_node_alloc(struct ascend_pt *pt,
 static void ascend_pt_node_free(struct ascend_pt *pt,
 				struct ascend_pt_node *node)
 {
-	if (pt->hint == node)
-		pt->hint = NULL;
+	unsigned int l;
+
+	for (l = 1; l < ASCEND_MMU_LEVELS; l++)
+		if (pt->hint[l] == node)
+			pt->hint[l] = NULL;
 	ascend_pt_page_free(pt, node->addr);
 	kfree(node->child);
 	kfree(node);
@@ -266,8 +264,8 @@ static void ascend_pt_node_free_tree(struct ascend_pt *pt,
 }
 
 /* @node (not the root) has no valid descriptor left: keep it for now. */
-static void ascend_pt_keep_empty(struct ascend_pt *pt,
-				 struct ascend_pt_node *node)
+static inline void ascend_pt_keep_empty(struct ascend_pt *pt,
+					struct ascend_pt_node *node)
 {
 	if (!node->parent || node->nr_valid || !list_empty(&node->empty))
 		return;
@@ -276,8 +274,8 @@ static void ascend_pt_keep_empty(struct ascend_pt *pt,
 }
 
 /* @node gets a valid descriptor again: no longer an empty one. */
-static void ascend_pt_node_used(struct ascend_pt *pt,
-				struct ascend_pt_node *node)
+static inline void ascend_pt_node_used(struct ascend_pt *pt,
+				       struct ascend_pt_node *node)
 {
 	if (list_empty(&node->empty))
 		return;
@@ -285,8 +283,9 @@ static void ascend_pt_node_used(struct ascend_pt *pt,
 	pt->nr_empty--;
 }
 
-static void ascend_pt_clear(struct ascend_pt *pt, struct ascend_pt_node *node,
-			    unsigned int idx, unsigned int n);
+static inline void ascend_pt_clear(struct ascend_pt *pt,
+				   struct ascend_pt_node *node,
+				   unsigned int idx, unsigned int n);
 
 /* Does the tree at @node hold tables only (kept empty ones), no leaf? */
 static bool ascend_pt_leafless(const struct ascend_pt_node *node)
@@ -312,7 +311,8 @@ static void ascend_pt_drop_tree(struct ascend_pt *pt,
 	ascend_pt_node_free(pt, node);
 }
 
-void ascend_pt_trim(struct ascend_pt *pt, unsigned int keep)
+/* Free the oldest kept empty tables beyond @keep; in a section. */
+static void ascend_pt_trim_tables(struct ascend_pt *pt, unsigned int keep)
 {
 	while (pt->nr_empty > keep) {
 		struct ascend_pt_node *node, *parent;
@@ -332,33 +332,74 @@ void ascend_pt_trim(struct ascend_pt *pt, unsigned int keep)
 	}
 }
 
-/* Write descriptors [@idx, @idx + @n) of @node from @val. */
-static int ascend_pt_write(struct ascend_pt *pt, struct ascend_pt_node *node,
-			   unsigned int idx, const __le64 *val, unsigned int n)
+/* ascend_pt_trim() inside a section; a test inline, as most have no work */
+static inline void ascend_pt_trim_live(struct ascend_pt *pt,
+				       unsigned int keep)
+{
+	if (pt->nr_empty > keep)
+		ascend_pt_trim_tables(pt, keep);
+}
+
+/*
+ * A table update (a public function below that changes descriptors) runs
+ * in one drm_dev_enter() section, not one a descriptor write, or in its
+ * caller's (ascend_pt_section_begin()): the calls are most of what a small
+ * map costs under emulation.  @pt->live says whether the device was there
+ * when the section began.  Returns whether this update entered one.
+ */
+static bool ascend_pt_begin(struct ascend_pt *pt, int *idx)
+{
+	if (pt->live)
+		return false;	/* the caller's */
+	pt->live = drm_dev_enter(&pt->adev->drm, idx);
+	return pt->live;
+}
+
+static void ascend_pt_end(struct ascend_pt *pt, int idx, bool entered)
+{
+	if (!entered)
+		return;
+	drm_dev_exit(idx);
+	pt->live = false;
+}
+
+/* Write descriptors [@idx, @idx + @n) of @node from @val; in a section. */
+static inline int ascend_pt_write(struct ascend_pt *pt,
+				  struct ascend_pt_node *node, unsigned int idx,
+				  const __le64 *val, unsigned int n)
 {
 	struct ascend_device *adev = pt->adev;
 	unsigned int i;
-	int dev_idx;
 
+	if (!pt->live)
+		return 0;	/* removed: its memory is gone */
 	if (node->cpu) {
-		if (!drm_dev_enter(&adev->drm, &dev_idx))
-			return 0;	/* removed: its memory is gone */
 		/* each descriptor in one store: the device never sees half */
 		for (i = 0; i < n; i++)
 			WRITE_ONCE(node->cpu[idx + i], val[i]);
-		drm_dev_exit(dev_idx);
 		return 0;
 	}
-	return ascend_pt_hw_write(adev, node->addr + idx * sizeof(*val), val,
-				  n * sizeof(*val));
+	return adev->hw_ops->hbm_rw(adev->hw, node->addr + idx * sizeof(*val),
+				    (void *)val, n * sizeof(*val), true);
 }
 
 /* Clear descriptors [@idx, @idx + @n) of @node in device memory. */
-static void ascend_pt_clear(struct ascend_pt *pt, struct ascend_pt_node *node,
-			    unsigned int idx, unsigned int n)
+static inline void ascend_pt_clear(struct ascend_pt *pt,
+				   struct ascend_pt_node *node,
+				   unsigned int idx, unsigned int n)
 {
 	WARN_ON_ONCE(ascend_pt_write(pt, node, idx,
 				     page_address(ZERO_PAGE(0)), n));
+}
+
+void ascend_pt_trim(struct ascend_pt *pt, unsigned int keep)
+{
+	bool entered;
+	int idx;
+
+	entered = ascend_pt_begin(pt, &idx);
+	ascend_pt_trim_live(pt, keep);
+	ascend_pt_end(pt, idx, entered);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -422,8 +463,9 @@ static void ascend_pt_cur_advance(struct ascend_pt_cursor *c, u64 bytes)
 }
 
 /* Write the batched leaves of @node and mark them valid. */
-static int ascend_pt_flush(struct ascend_pt *pt, struct ascend_pt_node *node,
-			   struct ascend_pt_cursor *c)
+static inline int ascend_pt_flush(struct ascend_pt *pt,
+				  struct ascend_pt_node *node,
+				  struct ascend_pt_cursor *c)
 {
 	int ret;
 
@@ -432,7 +474,10 @@ static int ascend_pt_flush(struct ascend_pt *pt, struct ascend_pt_node *node,
 	ret = ascend_pt_write(pt, node, c->bstart, c->batch, c->bn);
 	if (!ret) {
 		ascend_pt_node_used(pt, node);
-		bitmap_set(node->valid, c->bstart, c->bn);
+		if (c->bn == 1)
+			__set_bit(c->bstart, node->valid);
+		else
+			bitmap_set(node->valid, c->bstart, c->bn);
 		node->nr_valid += c->bn;
 		c->done = c->bend;
 	}
@@ -452,9 +497,9 @@ static int ascend_pt_map_level(struct ascend_pt *pt,
 	u64 span = BIT_ULL(ASCEND_MMU_SHIFT(level));
 	int ret;
 
-	if (level == ASCEND_MMU_LEVELS - 1) {
-		pt->hint = node;
-		pt->hint_va = round_down(va, SZ_2M);
+	if (level) {
+		pt->hint[level] = node;
+		pt->hint_va[level] = round_down(va, ascend_pt_cover(level));
 	}
 	while (va < end) {
 		unsigned int idx = ascend_mmu_index(va, level);
@@ -569,21 +614,41 @@ int ascend_pt_ensure(struct ascend_pt *pt)
 }
 
 /*
- * Does [va, va + size) lie in the level-3 table of @pt->hint, so that only
- * 4 KiB leaves of that table can map it?
+ * The deepest table a walk over [va, va + size) may start at: a hinted
+ * table whose region holds the range, which is smaller than the region
+ * (else a leaf of the level above might map it); the root if none.
  */
-static bool ascend_pt_hinted(const struct ascend_pt *pt, u64 va, u64 size)
+static inline unsigned int ascend_pt_start(const struct ascend_pt *pt, u64 va,
+					   u64 size,
+					   struct ascend_pt_node **node)
 {
-	return pt->hint && va - pt->hint_va < SZ_2M &&
-	       size <= SZ_2M - (va - pt->hint_va) && size < SZ_2M;
+	unsigned int level;
+
+	for (level = ASCEND_MMU_LEVELS - 1; level; level--) {
+		u64 cover = ascend_pt_cover(level);
+		u64 off = va - pt->hint_va[level];
+
+		if (pt->hint[level] && off < cover && size < cover &&
+		    size <= cover - off) {
+			*node = pt->hint[level];
+			return level;
+		}
+	}
+	*node = pt->root;
+	return 0;
 }
 
+static void ascend_pt_unmap_live(struct ascend_pt *pt, u64 va, u64 size);
+
 /* One attempt of ascend_pt_map(): all of it, or nothing mapped. */
-static int ascend_pt_map_once(struct ascend_pt *pt, struct ascend_pt_cursor *c,
-			      u64 va, const struct ascend_hbm_range *ranges,
-			      unsigned int nr_ranges, u64 total, u32 as,
-			      bool readonly)
+static inline int ascend_pt_map_once(struct ascend_pt *pt,
+				     struct ascend_pt_cursor *c, u64 va,
+				     const struct ascend_hbm_range *ranges,
+				     unsigned int nr_ranges, u64 total, u32 as,
+				     bool readonly)
 {
+	struct ascend_pt_node *node;
+	unsigned int level;
 	int ret;
 
 	c->r = ranges;
@@ -595,17 +660,13 @@ static int ascend_pt_map_once(struct ascend_pt *pt, struct ascend_pt_cursor *c,
 	c->as = as;
 	c->write = !readonly;
 	c->bn = 0;
-	if (ascend_pt_hinted(pt, va, total)) {
-		/* inside the last level-3 table written: no walk down */
-		ret = ascend_pt_map_level(pt, pt->hint, ASCEND_MMU_LEVELS - 1,
-					  va, va + total, c);
-		if (ret && pt->hint)
-			ascend_pt_keep_empty(pt, pt->hint);
-	} else {
-		ret = ascend_pt_map_level(pt, pt->root, 0, va, va + total, c);
-	}
+	/* inside a table written last: no walk down to it */
+	level = ascend_pt_start(pt, va, total, &node);
+	ret = ascend_pt_map_level(pt, node, level, va, va + total, c);
+	if (ret)
+		ascend_pt_keep_empty(pt, node);	/* a no-op for the root */
 	if (ret && c->done)
-		ascend_pt_unmap(pt, va, c->done);
+		ascend_pt_unmap_live(pt, va, c->done);
 	return ret;
 }
 
@@ -615,8 +676,9 @@ int ascend_pt_map(struct ascend_pt *pt, u64 va,
 {
 	const struct ascend_hbm_range *last;
 	struct ascend_pt_cursor c;
+	bool entered;
 	u64 total;
-	int ret;
+	int idx, ret;
 
 	if (!nr_ranges)
 		return -EINVAL;
@@ -630,19 +692,23 @@ int ascend_pt_map(struct ascend_pt *pt, u64 va,
 	if (va >= BIT_ULL(ASCEND_MMU_VA_BITS) ||
 	    total > BIT_ULL(ASCEND_MMU_VA_BITS) - va)
 		return -EINVAL;
-	ret = ascend_pt_ensure(pt);
-	if (ret || !pt->root)
-		return ret;
+	if (!pt->root) {
+		ret = ascend_pt_ensure(pt);
+		if (ret || !pt->root)
+			return ret;
+	}
 
+	entered = ascend_pt_begin(pt, &idx);
 	ret = ascend_pt_map_once(pt, &c, va, ranges, nr_ranges, total, as,
 				 readonly);
 	if (ret == -ENOSPC && pt->nr_empty) {
 		/* the address space's own kept tables go first */
-		ascend_pt_trim(pt, 0);
+		ascend_pt_trim_live(pt, 0);
 		ret = ascend_pt_map_once(pt, &c, va, ranges, nr_ranges, total,
 					 as, readonly);
 	}
-	ascend_pt_trim(pt, ASCEND_PT_KEEP_EMPTY);
+	ascend_pt_trim_live(pt, ASCEND_PT_KEEP_EMPTY);
+	ascend_pt_end(pt, idx, entered);
 	return ret;
 }
 
@@ -684,9 +750,12 @@ static void ascend_pt_unmap_level(struct ascend_pt *pt,
 		ascend_pt_clear(pt, node, zs, zn);
 }
 
-void ascend_pt_unmap(struct ascend_pt *pt, u64 va, u64 size)
+/* ascend_pt_unmap() inside a section */
+static void ascend_pt_unmap_live(struct ascend_pt *pt, u64 va, u64 size)
 {
 	struct ascend_device *adev = pt->adev;
+	struct ascend_pt_node *node;
+	unsigned int level;
 	u64 end;
 
 	if (!pt->root || !size || va >= BIT_ULL(ASCEND_MMU_VA_BITS))
@@ -696,15 +765,22 @@ void ascend_pt_unmap(struct ascend_pt *pt, u64 va, u64 size)
 		end = BIT_ULL(ASCEND_MMU_VA_BITS);
 	else
 		end = round_up(va + size, SZ_4K);
-	if (ascend_pt_hinted(pt, va, end - va)) {
-		ascend_pt_unmap_level(pt, pt->hint, ASCEND_MMU_LEVELS - 1, va,
-				      end);
-		ascend_pt_keep_empty(pt, pt->hint);
-	} else {
-		ascend_pt_unmap_level(pt, pt->root, 0, va, end);
-	}
-	ascend_pt_hw_invalidate(adev, pt->asid, va, end - va);
-	ascend_pt_trim(pt, ASCEND_PT_KEEP_EMPTY);
+	level = ascend_pt_start(pt, va, end - va, &node);
+	ascend_pt_unmap_level(pt, node, level, va, end);
+	ascend_pt_keep_empty(pt, node);
+	if (pt->live && adev->hw_ops->mmu_invalidate)
+		adev->hw_ops->mmu_invalidate(adev->hw, pt->asid, va, end - va);
+	ascend_pt_trim_live(pt, ASCEND_PT_KEEP_EMPTY);
+}
+
+void ascend_pt_unmap(struct ascend_pt *pt, u64 va, u64 size)
+{
+	bool entered;
+	int idx;
+
+	entered = ascend_pt_begin(pt, &idx);
+	ascend_pt_unmap_live(pt, va, size);
+	ascend_pt_end(pt, idx, entered);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -719,8 +795,9 @@ void ascend_pt_init(struct ascend_pt *pt, struct ascend_device *adev)
 	pt->nr_pages = 0;
 	INIT_LIST_HEAD(&pt->empty);
 	pt->nr_empty = 0;
-	pt->hint = NULL;
-	pt->hint_va = 0;
+	pt->live = false;
+	memset(pt->hint, 0, sizeof(pt->hint));
+	memset(pt->hint_va, 0, sizeof(pt->hint_va));
 }
 
 /* Remove the peer window table: the device reaches no peer any more. */

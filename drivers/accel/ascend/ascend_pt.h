@@ -97,8 +97,14 @@ struct ascend_pt_node {
  * @empty: empty tables kept, oldest first (at most %ASCEND_PT_KEEP_EMPTY
  *	after every map and unmap)
  * @nr_empty: entries in @empty
- * @hint: the level-3 table last written, or NULL
- * @hint_va: the first VA it maps (a 2 MiB boundary)
+ * @live: table updates run in a drm_dev_enter() section that began while
+ *	the device was there (their own, or their caller's: see
+ *	ascend_pt_section_begin()): its memory and registers may be used
+ * @hint: per level (1..3): the table of that level last written, or NULL;
+ *	a mapping that fits in the region it covers starts its walk there
+ *	(a map or unmap of 2 MiB writes one level-2 descriptor and need not
+ *	walk levels 0 and 1 again)
+ * @hint_va: per level: the first VA that table maps
  *
  * Protected by the lock of the owning address space (&ascend_vm.lock);
  * @peers and its content also by ascend_peer_rwsem held for writing.
@@ -111,8 +117,9 @@ struct ascend_pt {
 	unsigned long nr_pages;
 	struct list_head empty;
 	unsigned int nr_empty;
-	struct ascend_pt_node *hint;
-	u64 hint_va;
+	bool live;
+	struct ascend_pt_node *hint[ASCEND_MMU_LEVELS];
+	u64 hint_va[ASCEND_MMU_LEVELS];
 };
 
 /* The device's page-table memory; managed (drmm). */
@@ -122,6 +129,23 @@ int ascend_pt_pool_setup(struct ascend_pt_pool *pool, u64 hbm_size);
 void ascend_pt_pool_release(struct ascend_pt_pool *pool);
 
 void ascend_pt_init(struct ascend_pt *pt, struct ascend_device *adev);
+
+/*
+ * The caller holds a drm_dev_enter() section of the device (an ioctl run
+ * by ascend_ioctl_hw()) for the table updates it makes until
+ * ascend_pt_section_end(): they need none of their own.  Both under the
+ * address space's lock.
+ */
+static inline void ascend_pt_section_begin(struct ascend_pt *pt)
+{
+	pt->live = true;
+}
+
+static inline void ascend_pt_section_end(struct ascend_pt *pt)
+{
+	pt->live = false;
+}
+
 /*
  * A zeroed page of page-table memory for another table the device reads
  * (the event tables): its device-physical address, or 0 when none is

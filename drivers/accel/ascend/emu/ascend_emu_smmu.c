@@ -206,8 +206,8 @@ void ascend_emu_smmu_fini(struct ascend_emu *emu)
 }
 
 /* Drop @asid's entries overlapping [va, va + len); @lock held. */
-static void ascend_emu_tlb_flush_locked(struct ascend_emu_smmu *smmu, u32 asid,
-					u64 va, u64 len)
+static inline void ascend_emu_tlb_flush_locked(struct ascend_emu_smmu *smmu,
+					       u32 asid, u64 va, u64 len)
 {
 	u64 end = len > U64_MAX - va ? U64_MAX : va + len;
 	unsigned int i;
