@@ -211,6 +211,9 @@ static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
  * @nr_vmm_resv: VA reservations of the file (ascend_vmm.c), at most
  *	%DRM_ASCEND_VA_MAX_RESERVATIONS
  * @nr_vmm_maps: mappings in them, at most %DRM_ASCEND_VA_MAX_MAPPINGS
+ * @vmm_spare: the record of the last mapping unmapped, or NULL: taken by
+ *	the next VA_MAP (a pool that maps and unmaps chunks pays no
+ *	allocation); xchg()/cmpxchg(), no lock; freed in postclose
  * @managed: the file's managed memory (ascend_managed.c), NULL until its
  *	first managed allocation; set under &ascend_device.managed_lock
  */
@@ -241,6 +244,7 @@ struct ascend_file {
 	struct ascend_free_ring *free_ring;
 	atomic_t nr_vmm_resv;
 	atomic_t nr_vmm_maps;
+	struct ascend_vmm_map *vmm_spare;
 	struct ascend_managed_space *managed;
 };
 

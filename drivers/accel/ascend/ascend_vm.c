@@ -42,6 +42,7 @@ void ascend_vm_init(struct ascend_vm *vm, struct ascend_device *adev)
 	vm->size = 0;
 	vm->host = RB_ROOT_CACHED;
 	vm->nr_host = 0;
+	vm->resv_hint = NULL;
 	ascend_pt_init(&vm->pt, adev);
 }
 
@@ -363,6 +364,8 @@ void ascend_vm_release_locked(struct ascend_vm *vm, struct ascend_vm_resv *resv)
 {
 	lockdep_assert_held(&vm->lock);
 	WARN_ON(resv->nr_parts);
+	if (vm->resv_hint == resv)
+		vm->resv_hint = NULL;
 	drm_mm_remove_node(&resv->map.node);
 }
 
@@ -385,13 +388,17 @@ struct ascend_vm_resv *ascend_vm_resv_of_locked(struct ascend_vm *vm,
 	if (!vm->size || !size || check_add_overflow(va, size, &end) ||
 	    va < vm->base || va - vm->base >= vm->size)
 		return NULL;
+	node = vm->resv_hint ? &vm->resv_hint->map.node : NULL;
+	if (node && va >= node->start && end <= node->start + node->size)
+		return vm->resv_hint;
 	node = __drm_mm_interval_first(&vm->mm, va, va);
 	if (!drm_mm_node_allocated(node) || end > node->start + node->size)
 		return NULL;
 	map = container_of(node, struct ascend_vm_mapping, node);
 	if (map->kind != ASCEND_VM_RESV)
 		return NULL;
-	return container_of(map, struct ascend_vm_resv, map);
+	vm->resv_hint = container_of(map, struct ascend_vm_resv, map);
+	return vm->resv_hint;
 }
 
 struct ascend_vm_mapping *ascend_vm_find_part_locked(struct ascend_vm_resv *resv,

@@ -53,11 +53,10 @@ struct ascend_hbm_range;
 /**
  * struct ascend_vm - a device address space
  * @adev: the device
- * @lock: protects @base, @size, @mm, @host, @parked, @nr_parked and the
- *	mappings (the nodes in @mm and @host and what they point at).  Held by the device side while
- *	it translates and accesses memory, so an unmap waits for accesses in
- *	flight.  Never held while taking a process's mmap_lock (munmap of
- *	pinned host memory takes it under the mmap_lock).
+ * @lock: protects @base, @size, @mm, @host, @parked, @nr_parked,
+ *	@resv_hint, @pt and the mappings (the nodes in @mm and @host and what
+ *	they point at).  Never held while taking a process's mmap_lock
+ *	(munmap of pinned host memory takes it under the mmap_lock).
  * @base: start of the VA window, 0 until registered
  * @size: size of the VA window, 0 until registered
  * @mm: VA allocator over the window; each node is one mapping
@@ -66,6 +65,8 @@ struct ascend_hbm_range;
  * @nr_host: mappings in @host
  * @parked: parked mappings (&ascend_vm_mapping.park) by size class
  * @nr_parked: mappings in @parked
+ * @resv_hint: the reservation found last, or NULL: looked at first (a
+ *	pool maps and unmaps in the same reservation again and again)
  * @pt: the page tables the device walks (ascend_pt.h): every mapping in
  *	@mm and @host is written there too, under @lock
  */
@@ -79,6 +80,7 @@ struct ascend_vm {
 	unsigned long nr_host;
 	struct list_head parked[ASCEND_VM_PARK_CLASSES];
 	unsigned int nr_parked;
+	struct ascend_vm_resv *resv_hint;
 	struct ascend_pt pt;
 };
 
@@ -189,6 +191,21 @@ struct ascend_vm_resv *ascend_vm_find_resv_locked(struct ascend_vm *vm,
  * The reservation holding all of [@va, @va + @size), or NULL; @vm->lock
  * held.
  */
+/*
+ * The caller is in a drm_dev_enter() section of the device until
+ * ascend_vm_section_end_locked(): the table updates need none of their own
+ * (ascend_pt_section_begin()).
+ */
+static inline void ascend_vm_section_begin_locked(struct ascend_vm *vm)
+{
+	ascend_pt_section_begin(&vm->pt);
+}
+
+static inline void ascend_vm_section_end_locked(struct ascend_vm *vm)
+{
+	ascend_pt_section_end(&vm->pt);
+}
+
 struct ascend_vm_resv *ascend_vm_resv_of_locked(struct ascend_vm *vm,
 						u64 va, u64 size);
 /* The part of @resv starting at @va, or NULL; @vm->lock held. */

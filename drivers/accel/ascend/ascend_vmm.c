@@ -233,7 +233,9 @@ static void ascend_vmm_map_free(struct ascend_vmm_map *m)
 {
 	ascend_hbm_buf_put(m->buf);
 	kfree(m->ranges);
-	kfree(m);
+	/* the file's spare record if it has none */
+	if (cmpxchg(&m->af->vmm_spare, NULL, m))
+		kfree(m);
 }
 
 int ascend_ioctl_va_map(struct drm_device *drm, void *data,
@@ -255,7 +257,11 @@ int ascend_ioctl_va_map(struct drm_device *drm, void *data,
 		ret = -EMFILE;
 		goto err_count;
 	}
-	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
+	m = xchg(&af->vmm_spare, NULL);
+	if (m)
+		memset(m, 0, sizeof(*m));
+	else
+		m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m) {
 		ret = -ENOMEM;
 		goto err_count;
@@ -290,11 +296,14 @@ int ascend_ioctl_va_map(struct drm_device *drm, void *data,
 	m->map.noaccess = args->flags & DRM_ASCEND_VA_MAP_NOACCESS;
 
 	mutex_lock(&af->vm.lock);
+	/* in the ioctl's device section (ascend_ioctl_hw()) */
+	ascend_vm_section_begin_locked(&af->vm);
 	resv = ascend_vm_resv_of_locked(&af->vm, args->va, args->size);
 	if (resv)
 		ret = ascend_vm_map_part_locked(&af->vm, resv, &m->map, args->va);
 	else
 		ret = -EINVAL;
+	ascend_vm_section_end_locked(&af->vm);
 	mutex_unlock(&af->vm.lock);
 	if (ret)
 		goto err_put;
@@ -336,9 +345,11 @@ int ascend_ioctl_va_unmap(struct drm_device *drm, void *data,
 
 	/* Waits for device accesses in flight: they hold vm->lock. */
 	mutex_lock(&af->vm.lock);
+	ascend_vm_section_begin_locked(&af->vm);	/* the ioctl's */
 	m = ascend_vmm_find_locked(af, args->va, 0, &resv);
 	if (m)
 		ascend_vm_unmap_part_locked(&af->vm, resv, &m->map);
+	ascend_vm_section_end_locked(&af->vm);
 	mutex_unlock(&af->vm.lock);
 	if (!m)
 		return -ENOENT;
@@ -416,6 +427,7 @@ void ascend_vmm_file_fini(struct ascend_file *af)
 		list_del(&m->link);
 		ascend_vmm_map_free(m);
 	}
+	kfree(xchg(&af->vmm_spare, NULL));
 	atomic_set(&af->nr_vmm_maps, 0);
 	atomic_set(&af->nr_vmm_resv, 0);
 }
