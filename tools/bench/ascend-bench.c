@@ -198,7 +198,7 @@ static void emit(const char *name, double value, const char *unit, double baseli
 		va_end(ap);
 	}
 	if (getenv("ASCEND_BENCH_CHILD")) {	/* for bench_in_children() */
-		printf("CHILD %s %.6g %s\n", name, value, note);
+		printf("CHILD %s %.6g %.6g %s\n", name, value, baseline, note);
 		fflush(stdout);
 		return;
 	}
@@ -254,6 +254,7 @@ static int fail(const char *what, aclError r)
 #define BASE_BATCHES	15
 
 static int base_fd = -1;	/* the node the no-op ioctl goes to */
+static double base_ns;		/* the no-op ioctl at the start of the run */
 
 /*
  * One batch of @n no-op ioctls, in ns each (< 0 on error).  A figure that
@@ -301,6 +302,41 @@ static double noop_ioctl_ns(int fd)
 			per[b] = (double)(now_ns() - t0) / BASE_BATCH;
 	}
 	return median(per, BASE_BATCHES);
+}
+
+/*
+ * The baseline of the figure being measured: no-op batches timed next to
+ * its own batches (near_sample() before each), their median (near_base();
+ * the run's start baseline when none was taken).  near_reset() starts a
+ * figure.
+ */
+#define NEAR_MAX	64
+#define NEAR_BATCH	200
+
+static double near_ns[NEAR_MAX];
+static int near_n;
+
+static void near_reset(void)
+{
+	near_n = 0;
+}
+
+static int near_sample(void)
+{
+	double v;
+
+	if (near_n == NEAR_MAX)
+		return 0;
+	v = noop_batch_ns(NEAR_BATCH);
+	if (v < 0)
+		return -1;
+	near_ns[near_n++] = v;
+	return 0;
+}
+
+static double near_base(void)
+{
+	return near_n ? median(near_ns, near_n) : base_ns;
 }
 
 /* ---- the kernels -------------------------------------------------------- */
@@ -356,25 +392,24 @@ static aclError launch_spin(aclrtStream s, uint64_t usec)
 
 /* ---- benchmarks ------------------------------------------------------ */
 
-static double base_ns;	/* the no-op ioctl */
 
 #define PAIR_SIZE	4096
 #define PAIR_BATCH	100
 #define PAIR_BATCHES	15
-#define PAIR_BASE_BATCH	200	/* no-op ioctls timed next to each batch */
 
 static int bench_malloc_free(void)
 {
-	double per[PAIR_BATCHES], base[PAIR_BATCHES];
+	double per[PAIR_BATCHES];
 	struct counts c0, c;
 	uint64_t t0;
 	aclError r;
 	void *p;
 	int b, i;
 
+	near_reset();
 	c0 = counts_now();
 	for (b = -1; b < PAIR_BATCHES; b++) {
-		if (b >= 0 && (base[b] = noop_batch_ns(PAIR_BASE_BATCH)) < 0)
+		if (b >= 0 && near_sample())
 			return 1;
 		t0 = now_ns();
 		for (i = 0; i < PAIR_BATCH; i++) {
@@ -389,7 +424,7 @@ static int bench_malloc_free(void)
 			per[b] = (double)(now_ns() - t0) / PAIR_BATCH;
 	}
 	c = counts_since(c0);
-	emit("malloc_free_pair", median(per, PAIR_BATCHES), "ns", median(base, PAIR_BATCHES),
+	emit("malloc_free_pair", median(per, PAIR_BATCHES), "ns", near_base(),
 	     "ns/no-op ioctl",
 	     2, "max", "aclrtMalloc(%d bytes, HUGE_FIRST)+aclrtFree; %.2f ioctls per pair",
 	     PAIR_SIZE, (double)c.total / ((PAIR_BATCHES + 1) * PAIR_BATCH));
@@ -404,7 +439,7 @@ static int bench_map_unmap(void)
 {
 	aclrtPhysicalMemProp prop;
 	aclrtDrvMemHandle h = NULL;
-	double per[PAIR_BATCHES], base[PAIR_BATCHES];
+	double per[PAIR_BATCHES];
 	void *v = NULL;
 	uint64_t t0;
 	aclError r;
@@ -420,8 +455,9 @@ static int bench_map_unmap(void)
 	r = aclrtReserveMemAddress(&v, 2UL << 20, 0, NULL, 0);
 	if (r)
 		return fail("aclrtReserveMemAddress", r);
+	near_reset();
 	for (b = -1; b < PAIR_BATCHES; b++) {
-		if (b >= 0 && (base[b] = noop_batch_ns(PAIR_BASE_BATCH)) < 0)
+		if (b >= 0 && near_sample())
 			return 1;
 		t0 = now_ns();
 		for (i = 0; i < PAIR_BATCH; i++) {
@@ -435,7 +471,7 @@ static int bench_map_unmap(void)
 		if (b >= 0)
 			per[b] = (double)(now_ns() - t0) / PAIR_BATCH;
 	}
-	emit("map_unmap_2m_pair", median(per, PAIR_BATCHES), "ns", median(base, PAIR_BATCHES),
+	emit("map_unmap_2m_pair", median(per, PAIR_BATCHES), "ns", near_base(),
 	     "ns/no-op ioctl",
 	     4, "max", "aclrtMapMem+aclrtUnmapMem of a 2 MiB physical allocation");
 	aclrtReleaseMemAddress(v);
@@ -509,7 +545,10 @@ static int bench_async_enqueue(const struct kern *k)
 	r = aclrtCreateStream(&s);
 	if (r)
 		return fail("aclrtCreateStream", r);
+	near_reset();
 	for (b = -1; b < ENQ_BATCHES; b++) {
+		if (b >= 0 && near_sample())
+			return 1;
 		/* busy: a long kernel ahead of the batch (or, without Spin, the
 		 * batch's own first commands) */
 		if (spin_fn) {
@@ -548,7 +587,7 @@ static int bench_async_enqueue(const struct kern *k)
 	if (spin_fn && worst_ms * 1000 > ENQ_SPIN_US)
 		progress("warning: a batch took %.1f ms, longer than the %d ms spin: the stream went idle",
 			 worst_ms, ENQ_SPIN_US / 1000);
-	emit("async_enqueue_per_op", median(per, ENQ_BATCHES), "ns", base_ns, "ns/no-op ioctl",
+	emit("async_enqueue_per_op", median(per, ENQ_BATCHES), "ns", near_base(), "ns/no-op ioctl",
 	     0.15, "max",
 	     "%d x %s per batch behind %s; %.4f ioctls/op (%.4f doorbells/op)%s, %.4f context switches/op; for scale: mutex pair %.0f ns, full fence %.0f ns, 128-byte copy %.0f ns",
 	     ENQ_BATCH, k->name, spin_fn ? "a 300 ms Spin" : "the batch itself",
@@ -678,7 +717,10 @@ static int bench_graph_replay(const struct kern *k)
 	}
 	if (r)
 		return fail("capturing the graph", r);
+	near_reset();
 	for (b = -1; b < GRAPH_REPLAYS; b++) {
+		if (b >= 0 && near_sample())
+			return 1;
 		t0 = now_ns();
 		r = aclmdlRIExecuteAsync(m, x);
 		t1 = now_ns();
@@ -696,10 +738,10 @@ static int bench_graph_replay(const struct kern *k)
 	aclrtDestroyStream(s);
 	aclrtDestroyStream(x);
 	aclrtFree(buf);
-	emit("graph_replay_per_task", median(host, GRAPH_REPLAYS), "ns", base_ns, "ns/no-op ioctl",
+	emit("graph_replay_per_task", median(host, GRAPH_REPLAYS), "ns", near_base(), "ns/no-op ioctl",
 	     0.02, "max", "host time of aclmdlRIExecuteAsync per task: %d tasks (%s and 64 B copies) captured, replayed",
 	     GRAPH_TASKS, spin_fn ? "Spin(0)" : k->name);
-	emit("graph_device_per_task", median(dev, GRAPH_REPLAYS), "ns", base_ns, "ns/no-op ioctl",
+	emit("graph_device_per_task", median(dev, GRAPH_REPLAYS), "ns", near_base(), "ns/no-op ioctl",
 	     0.5, "max", "device time per task from the replay's submission to its synchronisation: %d tasks",
 	     GRAPH_TASKS);
 	return 0;
@@ -719,8 +761,11 @@ static int bench_launch_sync(const struct kern *k)
 	if (r)
 		return fail("aclrtCreateStream", r);
 	memcpy(snap, ioctl_count, sizeof(snap));
+	near_reset();
 	c0 = counts_now();
 	for (b = -1; b < RT_BATCHES; b++) {
+		if (b >= 0 && near_sample())
+			return 1;
 		t0 = now_ns();
 		for (i = 0; i < RT_BATCH; i++) {
 			r = launch(k, s);
@@ -735,7 +780,7 @@ static int bench_launch_sync(const struct kern *k)
 	}
 	c = counts_since(c0);
 	aclrtDestroyStream(s);
-	emit("launch_sync_roundtrip", median(per, RT_BATCHES), "ns", base_ns, "ns/no-op ioctl",
+	emit("launch_sync_roundtrip", median(per, RT_BATCHES), "ns", near_base(), "ns/no-op ioctl",
 	     1.2, "max", "%s + aclrtSynchronizeStream on an idle stream; %.2f ioctls/round trip (%s)",
 	     k->name, (double)c.total / ((RT_BATCHES + 1) * RT_BATCH),
 	     ioctl_mix(snap, (RT_BATCHES + 1) * RT_BATCH));
@@ -765,8 +810,11 @@ static int bench_event(void)
 	if (r)
 		return fail("aclrtCreateStream", r);
 	memcpy(snap, ioctl_count, sizeof(snap));
+	near_reset();
 	c0 = counts_now();
 	for (b = -1; b < RT_BATCHES; b++) {
+		if (b >= 0 && near_sample())
+			return 1;
 		t0 = now_ns();
 		for (i = 0; i < RT_BATCH; i++) {
 			r = aclrtRecordEvent(ev, s);
@@ -790,7 +838,7 @@ static int bench_event(void)
 			per[b] = (double)(now_ns() - t0) / RT_BATCH;
 	}
 	c = counts_since(c0);
-	emit("event_record_sync", median(per, RT_BATCHES), "ns", base_ns, "ns/no-op ioctl",
+	emit("event_record_sync", median(per, RT_BATCHES), "ns", near_base(), "ns/no-op ioctl",
 	     1.2, "max", "aclrtRecordEvent + aclrtSynchronizeEvent on an idle stream; %.2f ioctls/pair (%s)",
 	     (double)c.total / ((RT_BATCHES + 1) * RT_BATCH),
 	     ioctl_mix(snap, (RT_BATCHES + 1) * RT_BATCH));
@@ -996,7 +1044,10 @@ static int bench_batch(void)
 		tm[k < 0 ? 0 : k] = (double)(now_ns() - t0);
 	}
 	free(hsrc);
+	near_reset();
 	for (k = -1; k < BATCH_REPS; k++) {
+		if (k >= 0 && near_sample())
+			return 1;
 		c0 = counts_now();
 		tb[k < 0 ? 0 : k] = batch_run(true, dsts, srcs, sizes, BATCH_N, s, &r);
 		if (r)
@@ -1020,7 +1071,7 @@ static int bench_batch(void)
 		entry_ns = (median(tb, BATCH_REPS) - median(tm, BATCH_REPS)) / BATCH_N;
 		if (entry_ns < 0)
 			entry_ns = 0;
-		emit("batch_per_entry", entry_ns, "ns", base_ns, "ns/no-op ioctl", 0.2, "max",
+		emit("batch_per_entry", entry_ns, "ns", near_base(), "ns/no-op ioctl", 0.2, "max",
 		     "4096 x 4 KiB D2H into pinned memory, one aclrtMemcpyBatchAsync + sync: %.2f ms; the same bytes by memcpy(): %.2f ms; ioctls %.0f",
 		     median(tb, BATCH_REPS) / 1e6, median(tm, BATCH_REPS) / 1e6, ops_b);
 		emit("batch_vs_individual", median(tb, BATCH_REPS) / 1e6, "ms",
@@ -1242,7 +1293,10 @@ static int copy4_figure(const char *name, void *dst, const void *src,
 	int b, i;
 
 	memcpy(snap, ioctl_count, sizeof(snap));
+	near_reset();
 	for (b = -1; dst && src && b < LAT_BATCHES; b++) {
+		if (b >= 0 && near_sample())
+			return 1;
 		t0 = now_ns();
 		for (i = 0; i < LAT_BATCH; i++) {
 			r = aclrtMemcpy(dst, 4, src, 4, kind);
@@ -1262,7 +1316,7 @@ static int copy4_figure(const char *name, void *dst, const void *src,
 	}
 	if (r)
 		return fail(name, r);
-	emit(name, median(per, LAT_BATCHES), "ns", base_ns, "ns/no-op ioctl", 2, "max",
+	emit(name, median(per, LAT_BATCHES), "ns", near_base(), "ns/no-op ioctl", 2, "max",
 	     "aclrtMemcpy of 4 bytes %s (pinned host memory), %d batches of %d; %s per copy",
 	     what, LAT_BATCHES, LAT_BATCH,
 	     ioctl_mix(snap, (LAT_BATCHES + 1) * LAT_BATCH));
@@ -1385,7 +1439,10 @@ static int bench_async_copy_enqueue(void)
 	else
 		memset(hsrc, 0xc5, ACE_SIZE);
 
+	near_reset();
 	for (b = -1; b < ACE_BATCHES; b++) {
+		if (b >= 0 && near_sample())
+			return 1;
 		for (kind = 0; kind < ACE_KINDS; kind++) {
 			if (!have[kind])
 				continue;
@@ -1444,9 +1501,9 @@ static int bench_async_copy_enqueue(void)
 		     "not available: aclrtMemcpyAsync and aclrtMemsetAsync return ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
 		return 0;
 	}
-#define ACE_X(k) (have[k] ? med[k] / base_ns : -1.0), \
+#define ACE_X(k) (have[k] ? med[k] / near_base() : -1.0), \
 		 (have[k] ? (double)ioctls[k] / (ACE_BATCHES * ACE_BATCH) : -1.0)
-	emit("async_copy_enqueue_per_op", worst, "ns", base_ns, "ns/no-op ioctl", 0.3, "max",
+	emit("async_copy_enqueue_per_op", worst, "ns", near_base(), "ns/no-op ioctl", 0.3, "max",
 	     "worst: %s; in no-op ioctls (ioctls/op): D2D 64 B %.2f (%.3f), D2D 4 KiB %.2f (%.3f), H2D 4 KiB pinned %.2f (%.3f), memset 4 KiB %.2f (%.3f); %d per batch behind %s, %d batches (-1: n/a)",
 	     ace_name[wk], ACE_X(ACE_D2D64), ACE_X(ACE_D2D4K), ACE_X(ACE_H2D4K),
 	     ACE_X(ACE_SET4K), ACE_BATCH, spin_fn ? "a 100 ms Spin" : "the batch itself",
@@ -1530,7 +1587,10 @@ static int bench_device_small_copy(void)
 		r = aclrtCreateEvent(&eb);
 	if (r)
 		return fail("small copy set-up", r);
+	near_reset();
 	for (rep = -1; rep < DSC_REPS; rep++) {
+		if (rep >= 0 && near_sample())
+			return 1;
 		r = aclrtMemset(ddst, DSC_BYTES, 0, DSC_BYTES);
 		if (r)
 			return fail("aclrtMemset", r);
@@ -1562,7 +1622,7 @@ static int bench_device_small_copy(void)
 	if (enq_ms * 1000 > DSC_SPIN_US / 2)
 		progress("warning: enqueueing %d copies took %.1f ms, not well inside the %d ms spin",
 			 DSC_N, enq_ms, DSC_SPIN_US / 1000);
-	emit("device_small_copy_per_op", median(per, DSC_REPS), "ns", base_ns, "ns/no-op ioctl",
+	emit("device_small_copy_per_op", median(per, DSC_REPS), "ns", near_base(), "ns/no-op ioctl",
 	     2, "max",
 	     "%d x 64 B aclrtMemcpyAsync D2D queued behind Spin(30 ms), timed on the device between an event after the Spin and one after the copies; median of %d; enqueue at most %.1f ms; bytes checked",
 	     DSC_N, DSC_REPS, enq_ms);
@@ -2301,7 +2361,7 @@ static int open_node(void)
 static int bench_in_children(const char *name, double goal)
 {
 	char self[4096], cmd[4400], line[512], note[256] = "", cname[64];
-	double v[CHILDREN], x;
+	double v[CHILDREN], base[CHILDREN], x, xb;
 	ssize_t len;
 	int i, n = 0, off;
 	FILE *f;
@@ -2321,13 +2381,15 @@ static int bench_in_children(const char *name, double goal)
 			return 1;
 		}
 		while (fgets(line, sizeof(line), f)) {
-			if (sscanf(line, "CHILD %63s %lf %n", cname, &x, &off) < 2 ||
+			if (sscanf(line, "CHILD %63s %lf %lf %n", cname, &x, &xb, &off) < 3 ||
 			    strcmp(cname, name) || n == CHILDREN)
 				continue;
 			snprintf(note, sizeof(note), "%s", line + off);
 			note[strcspn(note, "\n")] = '\0';
-			if (x >= 0)
-				v[n++] = x;
+			if (x >= 0 && xb > 0) {
+				v[n] = x;
+				base[n++] = xb;	/* its own, timed next to it */
+			}
 		}
 		pclose(f);
 	}
@@ -2339,7 +2401,7 @@ static int bench_in_children(const char *name, double goal)
 		progress("%s: no child process reported a figure", name);
 		return 1;
 	}
-	emit(name, median(v, n), "ns", base_ns, "ns/no-op ioctl", goal, "max",
+	emit(name, median(v, n), "ns", median(base, n), "ns/no-op ioctl", goal, "max",
 	     "%s; median of %d processes (fresh address-space layouts)", note, n);
 	return 0;
 }
@@ -3161,7 +3223,9 @@ static int bench_procs_curve(void)
 		thr[z] = dthr[z] = 0;
 		for (i = 0; i < n; i++) {
 			while (fgets(line, sizeof(line), f[i])) {
-				if (sscanf(line, "CHILD %63s %lf %lf", cname, &x, &c) != 3 || x <= 0)
+				/* CHILD name value baseline note; the note is a number here */
+				if (sscanf(line, "CHILD %63s %lf %*f %lf", cname, &x, &c) != 3 ||
+				    x <= 0)
 					continue;
 				if (!strcmp(cname, "device_worker")) {
 					dthr[z] += 1e9 / x;
