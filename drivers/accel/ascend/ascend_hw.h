@@ -57,7 +57,7 @@ struct ascend_hw_device {
 /* &ascend_dma_desc.kind; zero is a linear copy so old users need no change */
 #define ASCEND_DMA_LINEAR	0	/* copy @len bytes from @src to @dst */
 #define ASCEND_DMA_FILL		1	/* repeat @pattern over @len bytes at @dst */
-#define ASCEND_DMA_2D		2	/* strided copy, row by row */
+#define ASCEND_DMA_2D		2	/* strided copy, rows */
 #define ASCEND_DMA_INDIRECT	3	/* memcpy descriptor read at execution */
 #define ASCEND_DMA_OFFSET	4	/* base pointers read at execution */
 #define ASCEND_DMA_REDUCE	5	/* dst = op(dst, src) element-wise, VAs */
@@ -575,8 +575,8 @@ struct ascend_dma_mmu {
  * dma_submit() initialises @status, @fault_addr, @sync, @done, @remaining,
  * @next and @cancel itself.  The first error wins.
  *
- * Every transfer is executed in bounded steps: a 2D descriptor row by row,
- * a translated (%ASCEND_AS_VA) range at most %ASCEND_DMA_STEP bytes at a
+ * Every transfer is executed in bounded steps: a 2D descriptor in runs of
+ * whole rows of at most %ASCEND_DMA_STEP bytes (or one row), a translated (%ASCEND_AS_VA) range at most %ASCEND_DMA_STEP bytes at a
  * time; a linear or fill descriptor with device-physical addresses is one
  * step, so the driver keeps those at most %ASCEND_DMA_STEP long.  Between
  * steps an engine notices dma_cancel(), and the engines take waiting jobs
