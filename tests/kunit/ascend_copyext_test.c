@@ -425,6 +425,42 @@ static void cx_va_descriptors(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, out[r * 512 + 250], 0);
 	}
 
+	/*
+	 * 2D in runs of rows: 8 rows of 1000 bytes, source pitch 4096, the
+	 * fourth row running off the end of the mapping.  The three rows
+	 * before it arrive, the fault names its first byte that does not
+	 * translate, nothing after it is written.
+	 */
+	{
+		const u64 edge = CX_HBM / 2, base = edge - 3 * 4096 - 500;
+
+		for (i = 0; i < 8192; i++)
+			src[i] = i * 7 + 3;
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, base, src,
+							edge - base, true), 0);
+		memset(d, 0, sizeof(d));
+		KUNIT_ASSERT_EQ(test, ascend_copy_2d_build(CX_VA + 0x60000,
+							   ASCEND_AS_VA, 1024,
+							   CX_VA + base,
+							   ASCEND_AS_VA, 4096,
+							   1000, 8, 1, d, 2),
+				1);
+		KUNIT_EXPECT_EQ(test, cx_run(c, d, 1, &fault), -EFAULT);
+		KUNIT_EXPECT_EQ(test, fault, CX_VA + edge);
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0x60000,
+							out, 8 * 1024, false),
+				0);
+		for (r = 0; r < 3; r++)
+			KUNIT_EXPECT_EQ(test, memcmp(out + r * 1024,
+						     src + r * 4096, 1000), 0);
+		for (i = 3 * 1024; i < 8 * 1024; i++)
+			if (out[i])
+				break;
+		KUNIT_EXPECT_EQ(test, i, 8 * 1024U);
+		for (i = 0; i < 8192; i++)
+			src[i] = i * 13 + 1;
+	}
+
 	/* INDIRECT: the descriptor at VA 0x20000, read when it runs */
 	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0x20000, &md,
 						sizeof(md), true), 0);
