@@ -576,9 +576,10 @@ struct ascend_dma_mmu {
  * @next and @cancel itself.  The first error wins.
  *
  * Every transfer is executed in bounded steps: a 2D descriptor in runs of
- * whole rows of at most %ASCEND_DMA_STEP bytes (or one row), a translated (%ASCEND_AS_VA) range at most %ASCEND_DMA_STEP bytes at a
- * time; a linear or fill descriptor with device-physical addresses is one
- * step, so the driver keeps those at most %ASCEND_DMA_STEP long.  Between
+ * whole rows of at most %ASCEND_DMA_STEP bytes (or one row), a translated
+ * (%ASCEND_AS_VA) range at most %ASCEND_DMA_STEP bytes at a time; a linear
+ * or fill descriptor with device-physical addresses is one step, so the
+ * driver keeps those at most %ASCEND_DMA_STEP long.  Between
  * steps an engine notices dma_cancel(), and the engines take waiting jobs
  * in turn, one descriptor each: a job of any size delays another job by
  * at most the descriptors already on the rings.
