@@ -28,6 +28,7 @@
 #include <linux/atomic.h>
 #include <linux/jiffies.h>
 #include <linux/list.h>
+#include <linux/mm.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -560,18 +561,83 @@ struct ascend_emu_queue {
 struct ascend_emu_queue *ascend_emu_queue_new(struct ascend_emu *emu, u32 qid,
 					      const struct ascend_hw_queue_ctx *ctx);
 void ascend_emu_queue_free(struct ascend_emu_queue *q);
+
 /*
+ * The command processor's reads of a ring, inline: a call each was a tenth
+ * of a small command's cost under emulation.
+ *
  * Read the published wptr and check it against rptr: 0 and *@wptr, or
  * -EPROTO when it is behind rptr or more than a ring ahead.
  */
-int ascend_emu_queue_wptr(struct ascend_emu_queue *q, u64 *wptr);
+static inline int ascend_emu_queue_wptr(struct ascend_emu_queue *q, u64 *wptr)
+{
+	/* pairs with the user's release store of wptr */
+	u64 w = smp_load_acquire(&q->status->wptr);
+
+	/* the command processor alone moves rptr: one read of it will do */
+	if (ascend_ring_check_wptr(q->rptr, q->rptr, w, q->ctx.ring_entries))
+		return -EPROTO;
+	*wptr = w;
+	return 0;
+}
+
 /* Copy command number @n (from 0) out of the ring. */
-void ascend_emu_queue_fetch(struct ascend_emu_queue *q, u64 n,
-			    struct ascend_cmd *cmd);
+static inline void ascend_emu_queue_fetch(struct ascend_emu_queue *q, u64 n,
+					  struct ascend_cmd *cmd)
+{
+	u64 off = q->ctx.ring_offset +
+		  (u64)ascend_ring_slot(n, q->ctx.ring_entries) * ASCEND_CMD_SIZE;
+
+	/* a slot never crosses a page: the ring is page aligned */
+	memcpy(cmd, q->page_va[off >> PAGE_SHIFT] + offset_in_page(off),
+	       sizeof(*cmd));
+}
+
 /* @seq fetched: rptr in the report and on the status page. */
-void ascend_emu_queue_fetched(struct ascend_emu_queue *q, u64 seq);
+static inline void ascend_emu_queue_fetched(struct ascend_emu_queue *q,
+					    u64 seq)
+{
+	/* release: the slot is copied before user space may reuse it */
+	smp_store_release(&q->rptr, seq);
+	WRITE_ONCE(q->report->rptr, cpu_to_le64(seq));
+	WRITE_ONCE(q->status->rptr, seq);
+}
+
+/* Set the queue's notification bit and raise the line. */
+void ascend_emu_queue_notify(struct ascend_emu_queue *q);
+
+/*
+ * After a change the driver may wait for: notify if it armed the report
+ * for a completion count reached now.  The full barrier orders the change
+ * before the reads of @irq_armed and @irq_seq; the driver orders its
+ * stores of them before its read of the report.  Inline, with the
+ * completion below: every command ends here.
+ */
+static inline void ascend_emu_queue_changed(struct ascend_emu_queue *q)
+{
+	struct ascend_hw_queue_report *r = q->report;
+
+	/* the change is seen before the arm is read (the driver: reverse) */
+	smp_mb();
+	/* acquire: the target stored before the arm is read after it */
+	if (smp_load_acquire(&r->irq_armed) &&
+	    le64_to_cpu(READ_ONCE(r->irq_seq)) <= q->completed &&
+	    xchg(&r->irq_armed, cpu_to_le32(0)))
+		ascend_emu_queue_notify(q);
+}
+
 /* @seq completed (after its side effects); notifies if armed. */
-void ascend_emu_queue_complete(struct ascend_emu_queue *q, u64 seq);
+static inline void ascend_emu_queue_complete(struct ascend_emu_queue *q,
+					     u64 seq)
+{
+	WRITE_ONCE(q->completed, seq);
+	/* release: the command's side effects are seen with its completion */
+	smp_store_release(&q->report->completed, cpu_to_le64(seq));
+	/* the page mirror, for user space's acquire load */
+	smp_store_release(&q->status->completed, seq);
+	ascend_emu_queue_changed(q);
+}
+
 /* The first fault: into the report, then always a notification. */
 void ascend_emu_queue_fault(struct ascend_emu_queue *q, u32 fault, u64 seq,
 			    u64 addr, u32 opcode);

@@ -162,6 +162,8 @@ struct ascend_emu_core {
 /**
  * struct ascend_emu_cp - command processor of one emulated device
  * @emu: the device
+ * @stop: set before the thread is stopped: its loop tests this, not
+ *	kthread_should_stop(), which is a call a round
  * @thread: the scheduler thread
  * @lock: protects the lists @queues, @busy, @asleep and @evwait,
  *	@busy_checked, @ev_checked and @running,
@@ -211,6 +213,7 @@ struct ascend_emu_core {
  */
 struct ascend_emu_cp {
 	struct ascend_emu *emu;
+	bool stop;
 	struct task_struct *thread;
 	spinlock_t lock;	/* the queue lists, running, queue cur_job */
 	struct list_head queues;
@@ -698,10 +701,11 @@ static int ascend_core_thread(void *data)
  * LAUNCH on the thread itself, block after block.  Returns true when it
  * completed (the queue may go on).  Thread only.
  */
-static bool ascend_cp_launch_here(struct ascend_emu_cp *cp,
-				  struct ascend_emu_queue *q,
-				  const struct ascend_emu_kernel *kern, u32 runs,
-				  const struct ascend_cmd *cmd, u64 seq)
+static inline bool ascend_cp_launch_here(struct ascend_emu_cp *cp,
+					 struct ascend_emu_queue *q,
+					 const struct ascend_emu_kernel *kern,
+					 u32 runs, const struct ascend_cmd *cmd,
+					 u64 seq)
 {
 	struct ascend_emu_fault f = {};
 
@@ -1460,7 +1464,7 @@ static int ascend_cp_thread(void *data)
 	bool idle = false;
 	u64 idle_since = 0;
 
-	while (!kthread_should_stop()) {
+	while (!READ_ONCE(cp->stop)) {
 		bool more = false;
 
 		if (ascend_cp_round(cp, &more)) {
@@ -1595,6 +1599,7 @@ void ascend_emu_cp_fini(struct ascend_emu *emu)
 
 	if (!cp)
 		return;
+	WRITE_ONCE(cp->stop, true);
 	kthread_stop(cp->thread);
 	WARN_ON(!list_empty(&cp->queues));
 	WARN_ON(!list_empty(&cp->busy));

@@ -83,7 +83,7 @@ struct ascend_emu_kernel {
 /* ------------------------------------------------------------------------ */
 /* Helpers */
 
-static u64 karg_u64(const struct ascend_kctx *k, unsigned int off)
+static inline u64 karg_u64(const struct ascend_kctx *k, unsigned int off)
 {
 	u64 v;
 
@@ -978,7 +978,8 @@ int ascend_emu_kernel_run_all(struct ascend_emu_queue *q,
 	for (b = 0; b < runs; b++) {
 		if (ascend_emu_kernel_run(q, kern, l, b, scratch, NULL, NULL, f))
 			return -EIO;
-		cond_resched();
+		if (b + 1 < runs)
+			cond_resched();
 	}
 	return 0;
 }

@@ -86,39 +86,7 @@ void ascend_emu_queue_free(struct ascend_emu_queue *q)
 	kfree(q);
 }
 
-int ascend_emu_queue_wptr(struct ascend_emu_queue *q, u64 *wptr)
-{
-	/* pairs with the user's release store of wptr */
-	u64 w = smp_load_acquire(&q->status->wptr);
-
-	/* the command processor alone moves rptr: one read of it will do */
-	if (ascend_ring_check_wptr(q->rptr, q->rptr, w, q->ctx.ring_entries))
-		return -EPROTO;
-	*wptr = w;
-	return 0;
-}
-
-void ascend_emu_queue_fetch(struct ascend_emu_queue *q, u64 n,
-			    struct ascend_cmd *cmd)
-{
-	u64 off = q->ctx.ring_offset +
-		  (u64)ascend_ring_slot(n, q->ctx.ring_entries) * ASCEND_CMD_SIZE;
-
-	/* a slot never crosses a page: the ring is page aligned */
-	memcpy(cmd, q->page_va[off >> PAGE_SHIFT] + offset_in_page(off),
-	       sizeof(*cmd));
-}
-
-void ascend_emu_queue_fetched(struct ascend_emu_queue *q, u64 seq)
-{
-	/* release: the slot is copied before user space may reuse it */
-	smp_store_release(&q->rptr, seq);
-	WRITE_ONCE(q->report->rptr, cpu_to_le64(seq));
-	WRITE_ONCE(q->status->rptr, seq);
-}
-
-/* Set the queue's notification bit and raise the line. */
-static void ascend_emu_queue_notify(struct ascend_emu_queue *q)
+void ascend_emu_queue_notify(struct ascend_emu_queue *q)
 {
 	struct ascend_emu *emu = q->emu;
 	u64 area = READ_ONCE(emu->event_notify);
@@ -133,35 +101,6 @@ static void ascend_emu_queue_notify(struct ascend_emu_queue *q)
 	/* little-endian words: bit n of the word is bit n of the long */
 	set_bit(q->qid % 64, word);
 	ascend_emu_raise_irq(emu);
-}
-
-/*
- * After a change the driver may wait for: notify if it armed the report
- * for a completion count reached now.  The full barrier orders the change
- * before the reads of @irq_armed and @irq_seq; the driver orders its
- * stores of them before its read of the report.
- */
-static void ascend_emu_queue_changed(struct ascend_emu_queue *q)
-{
-	struct ascend_hw_queue_report *r = q->report;
-
-	/* the change is seen before the arm is read (the driver: reverse) */
-	smp_mb();
-	/* acquire: the target stored before the arm is read after it */
-	if (smp_load_acquire(&r->irq_armed) &&
-	    le64_to_cpu(READ_ONCE(r->irq_seq)) <= q->completed &&
-	    xchg(&r->irq_armed, cpu_to_le32(0)))
-		ascend_emu_queue_notify(q);
-}
-
-void ascend_emu_queue_complete(struct ascend_emu_queue *q, u64 seq)
-{
-	WRITE_ONCE(q->completed, seq);
-	/* release: the command's side effects are seen with its completion */
-	smp_store_release(&q->report->completed, cpu_to_le64(seq));
-	/* the page mirror, for user space's acquire load */
-	smp_store_release(&q->status->completed, seq);
-	ascend_emu_queue_changed(q);
 }
 
 void ascend_emu_queue_fault(struct ascend_emu_queue *q, u32 fault, u64 seq,
