@@ -2,15 +2,16 @@
 /*
  * What the driver sources compiled into the test module need from parts of
  * the driver that are not: the queue side (ascend_queue.c and the emulated
- * command processor; the kernel table comes with ascend_cmd_test.c).  The suites never reach them: the
- * copy ioctl's drain and the emulator's ops table only reference them.
+ * command processor; the kernel table comes with ascend_cmd_test.c).  The
+ * suites never reach them: the copy ioctl's drain and the emulator's ops
+ * table only reference them.
  */
 #include "ascend_emu.h"
 #include "ascend_managed.h"
 #include "ascend_queue.h"
 
 /* No managed memory in these suites: nothing to bring to the device. */
-int ascend_managed_prepare(struct ascend_file *af, u64 va, u64 len)
+int __ascend_managed_prepare(struct ascend_file *af, u64 va, u64 len)
 {
 	return 0;
 }

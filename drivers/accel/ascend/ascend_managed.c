@@ -456,7 +456,7 @@ static int ascend_managed_move(struct ascend_managed_space *space, u64 va,
 	return ret;
 }
 
-int ascend_managed_prepare(struct ascend_file *af, u64 va, u64 len)
+int __ascend_managed_prepare(struct ascend_file *af, u64 va, u64 len)
 {
 	struct ascend_managed_space *space = READ_ONCE(af->managed);
 	u64 end;

@@ -9,6 +9,8 @@
 
 #include <linux/types.h>
 
+#include "ascend_drv.h"
+
 struct ascend_device;
 struct ascend_file;
 struct drm_device;
@@ -33,14 +35,23 @@ void ascend_managed_file_fini(struct ascend_file *af);
 int ascend_managed_page_request(struct ascend_device *adev, u32 asid, u64 va,
 				bool write);
 
+int __ascend_managed_prepare(struct ascend_file *af, u64 va, u64 len);
+
 /*
  * Before a copy or fill the driver translates itself (the synchronous
  * ioctls): the managed chunks [@va, @va + @len) touches come to the device
  * (and stay unless the host touches them meanwhile).  0, or the errno of a
  * chunk that could not move; a range that is not managed memory is left to
- * the copy's own checks.
+ * the copy's own checks.  The test is inline: most files have no managed
+ * memory, and a small copy made two calls for nothing.
  */
-int ascend_managed_prepare(struct ascend_file *af, u64 va, u64 len);
+static inline int ascend_managed_prepare(struct ascend_file *af, u64 va,
+					 u64 len)
+{
+	if (!READ_ONCE(af->managed))
+		return 0;
+	return __ascend_managed_prepare(af, va, len);
+}
 
 /* debugfs "managed": the file's allocations and where their chunks are */
 void ascend_managed_debugfs_show(struct seq_file *m, struct ascend_file *af);

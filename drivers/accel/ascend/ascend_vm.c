@@ -734,9 +734,9 @@ static bool ascend_vm_managed_present(const struct ascend_vm_mapping *map,
  * past a mapping that has no neighbour, ERR_PTR(-EINVAL) for len 0 or
  * overflow.  @vm->lock held.
  */
-static struct ascend_vm_mapping *ascend_vm_piece_locked(struct ascend_vm *vm,
-							u64 va, u64 len,
-							u64 *offset, u64 *avail)
+static inline struct ascend_vm_mapping *
+ascend_vm_piece_locked(struct ascend_vm *vm, u64 va, u64 len, u64 *offset,
+		       u64 *avail)
 {
 	struct drm_mm_node *node;
 	struct ascend_vm_mapping *map;

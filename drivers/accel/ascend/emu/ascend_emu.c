@@ -183,9 +183,9 @@ static void ascend_emu_cache_drop(struct ascend_emu *emu, unsigned long idx,
  * page created here holds @init before it can be found, and *@filled says
  * so: a page about to be written whole is not cleared first.
  */
-static struct page *__ascend_emu_page(struct ascend_emu *emu,
-				      unsigned long idx, bool alloc,
-				      const void *init, bool *filled)
+static struct page *ascend_emu_page_slow(struct ascend_emu *emu,
+					 unsigned long idx, bool alloc,
+					 const void *init, bool *filled)
 {
 	struct page **slot = ascend_emu_cache_slot(emu, idx);
 	unsigned long *present = emu->present;
@@ -193,10 +193,6 @@ static struct page *__ascend_emu_page(struct ascend_emu *emu,
 	struct xarray *xa;
 	struct page *page, *old;
 
-	/* pairs with the release below: the tag was written before */
-	page = smp_load_acquire(slot);
-	if (page && page_private(page) == tag)
-		return page;
 	xa = ascend_emu_store(emu, &idx);
 	/* never written (or discarded since): no page to look for */
 	if (!present || test_bit(tag, present)) {
@@ -234,6 +230,19 @@ static struct page *__ascend_emu_page(struct ascend_emu *emu,
 	if (init)
 		*filled = true;
 	return page;
+}
+
+/* The same; a page in the cache (most accesses) costs no call. */
+static inline struct page *__ascend_emu_page(struct ascend_emu *emu,
+					     unsigned long idx, bool alloc,
+					     const void *init, bool *filled)
+{
+	/* pairs with the releases above: the tag was written before */
+	struct page *page = smp_load_acquire(ascend_emu_cache_slot(emu, idx));
+
+	if (page && page_private(page) == idx)
+		return page;
+	return ascend_emu_page_slow(emu, idx, alloc, init, filled);
 }
 
 static struct page *ascend_emu_page(struct ascend_emu *emu, unsigned long idx,
@@ -301,7 +310,8 @@ static void *ascend_emu_hbm_map_page(struct ascend_hw_device *hw, u64 addr)
  * the physical address, less the memory encryption bit; a device with a
  * range map would need translate_dma_to_phys(), which modules cannot use.
  */
-static struct page *ascend_emu_sys_page(struct ascend_emu *emu, u64 addr)
+static inline struct page *ascend_emu_sys_page(struct ascend_emu *emu,
+					       u64 addr)
 {
 	struct device *dev = emu->dev;
 	unsigned long pfn;
@@ -392,8 +402,8 @@ static struct page *ascend_emu_mem_page(struct ascend_emu *emu, u32 as,
 	return ascend_emu_mem_page_init(emu, as, addr, alloc, NULL, NULL);
 }
 
-static bool ascend_emu_in_as(struct ascend_emu *emu, u32 as, u64 addr,
-			     u64 len)
+static inline bool ascend_emu_in_as(struct ascend_emu *emu, u32 as, u64 addr,
+				    u64 len)
 {
 	u64 end;
 
@@ -492,7 +502,8 @@ int ascend_emu_mem_copy(struct ascend_emu *emu, u64 dst, u32 dst_as,
 		src += n;
 		dst += n;
 		len -= n;
-		cond_resched();
+		if (len)
+			cond_resched();
 	}
 	return 0;
 }

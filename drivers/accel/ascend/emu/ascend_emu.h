@@ -29,6 +29,7 @@
 #include <linux/jiffies.h>
 #include <linux/list.h>
 #include <linux/mm.h>
+#include <linux/rwsem.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -343,9 +344,20 @@ int ascend_emu_smmu_cmpxchg64(struct ascend_emu *emu, u32 asid, u64 va,
  * An access by VA: its translation and the bytes it moves happen between
  * these two; an invalidation waits for the sections that had begun.  Keep
  * a section to one step (%ASCEND_DMA_STEP bytes) and never nest them.
+ * Inline: every small command makes one.
  */
-void ascend_emu_smmu_access_begin(void);
-void ascend_emu_smmu_access_end(void);
+extern struct rw_semaphore ascend_emu_access_sem;
+
+static inline void ascend_emu_smmu_access_begin(void)
+{
+	down_read(&ascend_emu_access_sem);
+}
+
+static inline void ascend_emu_smmu_access_end(void)
+{
+	up_read(&ascend_emu_access_sem);
+}
+
 /* Wait until every access section that began before the call is over. */
 void ascend_emu_smmu_sync(void);
 /* No access section runs between these two (none may be held around them). */

@@ -18,7 +18,7 @@
 #include "ascend_hw.h"
 
 /* Are the @len bytes of @p zero? */
-static bool ascend_zero(const void *p, size_t len)
+static inline bool ascend_zero(const void *p, size_t len)
 {
 	return !memchr_inv(p, 0, len);
 }

@@ -885,7 +885,7 @@ void ascend_emu_dma_fini(struct ascend_emu *emu)
 #define ASCEND_EMU_DMA_INLINE_DESCS	4
 #define ASCEND_EMU_DMA_INLINE_BYTES	SZ_4K
 
-static bool ascend_emu_dma_small(const struct ascend_dma_job *job)
+static inline bool ascend_emu_dma_small(const struct ascend_dma_job *job)
 {
 	u64 bytes = 0, n;
 	unsigned int i;

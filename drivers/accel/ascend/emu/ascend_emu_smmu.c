@@ -126,17 +126,7 @@ struct ascend_emu_smmu {
 };
 
 /* Accesses by VA in flight on any emulated NPU (read side, one step each). */
-static DECLARE_RWSEM(ascend_emu_access_sem);
-
-void ascend_emu_smmu_access_begin(void)
-{
-	down_read(&ascend_emu_access_sem);
-}
-
-void ascend_emu_smmu_access_end(void)
-{
-	up_read(&ascend_emu_access_sem);
-}
+DECLARE_RWSEM(ascend_emu_access_sem);
 
 void ascend_emu_smmu_sync(void)
 {
