@@ -35,9 +35,8 @@ struct rtExceptionInfo {
 	struct acl_exc e;
 };
 
-static ACL_TLS_HOT uint32_t t_tid;		/* gettid(), 0: not read yet */
-static ACL_TLS_HOT uint32_t t_last_task;	/* id of this thread's last task */
-static ACL_TLS_HOT bool t_have_task;
+/* the thread's id and last task; exc_note_submit() (internal.h) fills it */
+ACL_TLS_HOT struct acl_task_note acl_t_task;
 
 static pthread_mutex_t exc_lock = PTHREAD_MUTEX_INITIALIZER;	/* below, s->exc* */
 static aclrtExceptionInfoCallback exc_module_cb;	/* aclrtSetExceptionInfoCallback */
@@ -45,14 +44,10 @@ static aclrtExceptionInfoCallback exc_module_cb;	/* aclrtSetExceptionInfoCallbac
 static aclrtExceptionInfoCallback exc_cbs[MAX_EXC_CB];	/* registered */
 static unsigned int exc_ncbs;
 
-void exc_note_submit(struct acl_stream *s, uint64_t seq)
+uint32_t exc_read_tid(void)
 {
-	if (!t_tid)
-		t_tid = (uint32_t)syscall(SYS_gettid);
-	if (s->tids && s->q.ring_entries)
-		s->tids[seq % s->q.ring_entries] = t_tid;
-	t_last_task = (uint32_t)seq;
-	t_have_task = true;
+	acl_t_task.tid = (uint32_t)syscall(SYS_gettid);
+	return acl_t_task.tid;
 }
 
 void exc_note_fault(struct acl_queue *q, uint64_t seq, aclError code)
@@ -165,10 +160,10 @@ aclError aclrtGetThreadLastTaskId(uint32_t *taskId)
 	API_ENTER();
 	if (!taskId)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "taskId is NULL");
-	if (!t_have_task)
+	if (!acl_t_task.have_task)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "this thread has not submitted any task yet");
-	*taskId = t_last_task;
+	*taskId = acl_t_task.last_task;
 	return ACL_SUCCESS;
 }
 

@@ -171,7 +171,39 @@ struct acl_queue {
 	 * after each publish (NULL: the kernel has none) */
 	uint64_t *act_word;
 	uint64_t act_bit;
+	bool ring_pow2;			/* ring_entries is a power of two */
 };
+
+/* The ring slot (index) of sequence number @w: no division when it can
+ * be a mask (a division is a helper call under TCG). */
+static inline uint64_t queue_index(const struct acl_queue *q, uint64_t w)
+{
+	return q->ring_pow2 ? (w & (q->ring_entries - 1)) : w % q->ring_entries;
+}
+
+void queue_doorbell(int fd, struct acl_queue *q);
+
+/*
+ * Publish the command just written at sequence number @w - 1 (q->wptr is
+ * @w already): the release store of wptr, the full fence of the
+ * NEED_WAKEUP handshake, the activity bit and, if the device asked for
+ * it, the doorbell.
+ */
+static inline void queue_publish(int fd, struct acl_queue *q, uint64_t w)
+{
+	struct ascend_queue_status *st = q->status;
+
+	__atomic_store_n(&st->wptr, w, __ATOMIC_RELEASE);
+	/* NEED_WAKEUP: the device sets the flag, then rechecks wptr; we publish
+	 * wptr, then read the flag.  The full fence orders the two. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* The file's synchronous operations look only at marked queues: a
+	 * bit still set was not yet taken by one (which reads wptr after). */
+	if (q->act_word && !(__atomic_load_n(q->act_word, __ATOMIC_RELAXED) & q->act_bit))
+		__atomic_fetch_or(q->act_word, q->act_bit, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&st->flags, __ATOMIC_RELAXED) & ASCEND_QUEUE_STATUS_NEED_WAKEUP)
+		queue_doorbell(fd, q);
+}
 /* @activity: the file's activity bitmap (queue_activity_open()), or NULL */
 aclError queue_create(int fd, uint64_t *activity, struct acl_queue *q);
 /* Map the file's queue activity bitmap: NULL on kernels without one. */
@@ -240,6 +272,16 @@ struct acl_stream {
 	struct acl_model *rec_m;
 	unsigned int rec_i;
 };
+/* This thread's last validated stream, for the submission fast paths
+ * (stream_lock_cached() in stream.c, the launch in kernel.c): @h is the
+ * handle the caller passed (NULL: the current default stream), @s its
+ * stream while @s->serial is @serial. */
+struct acl_last_stream {
+	aclrtStream h;
+	struct acl_stream *s;
+	uint64_t serial;
+};
+extern ACL_TLS_HOT struct acl_last_stream acl_t_last;
 aclError stream_acquire(aclrtStream h, struct acl_stream **s,
 			struct acl_device **dev);
 void stream_release(struct acl_stream *s, struct acl_device *dev);
@@ -302,8 +344,27 @@ void stream_state_notify(struct acl_stream *s, aclrtStreamState state);
 /* allocator.c: @s is being destroyed: drop its allocator registration */
 void allocator_stream_gone(struct acl_stream *s);
 
+/* errinfo.c: this thread's id and last task (aclrtGetThreadLastTaskId) */
+struct acl_task_note {
+	uint32_t tid;			/* gettid(), 0: not read yet */
+	uint32_t last_task;		/* id of this thread's last task */
+	bool have_task;
+};
+extern ACL_TLS_HOT struct acl_task_note acl_t_task;
+uint32_t exc_read_tid(void);	/* sets acl_t_task.tid */
+
 /* errinfo.c: @s's command @seq was just submitted by this thread (s->lock) */
-void exc_note_submit(struct acl_stream *s, uint64_t seq);
+static inline void exc_note_submit(struct acl_stream *s, uint64_t seq)
+{
+	uint32_t tid = acl_t_task.tid;
+
+	if (__builtin_expect(!tid, 0))
+		tid = exc_read_tid();
+	if (s->tids && s->q.ring_entries)
+		s->tids[queue_index(&s->q, seq)] = tid;
+	acl_t_task.last_task = (uint32_t)seq;
+	acl_t_task.have_task = true;
+}
 /* @q (a stream's) faulted with @code: note it for the exception callbacks */
 void exc_note_fault(struct acl_queue *q, uint64_t seq, aclError code);
 /* run the exception callbacks for a noted fault of @s (no lock held) */

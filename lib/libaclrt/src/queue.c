@@ -115,6 +115,7 @@ aclError queue_create(int fd, uint64_t *activity, struct acl_queue *q)
 	q->printf_size = st->printf_size;
 	q->wptr = st->wptr;
 	q->printf_dropped_seen = LOAD(&st->printf_dropped);
+	q->ring_pow2 = pow2(q->ring_entries);
 	if (activity) {
 		q->act_word = &activity[c.handle / 64];
 		q->act_bit = 1ULL << (c.handle % 64);
@@ -332,7 +333,7 @@ int queue_clear(int fd, struct acl_queue *q, bool stop)
 	return err;
 }
 
-static void ring_doorbell(int fd, struct acl_queue *q)
+void queue_doorbell(int fd, struct acl_queue *q)
 {
 	struct drm_ascend_queue_doorbell db = { .handle = q->handle };
 
@@ -364,23 +365,14 @@ aclError queue_submit2(int fd, struct acl_queue *q, const void *a, size_t alen,
 			return ret;
 	}
 	/* callers pass at most sizeof(struct ascend_cmd) <= cmd_size bytes */
-	slot = q->ring + (size_t)(w % q->ring_entries) * q->cmd_size;
+	slot = q->ring + (size_t)queue_index(q, w) * q->cmd_size;
 	memcpy(slot, a, alen);
 	if (blen)
 		memcpy(slot + alen, b, blen);
 	if (alen + blen < sizeof(struct ascend_cmd))
 		memset(slot + alen + blen, 0, sizeof(struct ascend_cmd) - alen - blen);
 	q->wptr = w + 1;
-	__atomic_store_n(&st->wptr, w + 1, __ATOMIC_RELEASE);
-	/* NEED_WAKEUP: the device sets the flag, then rechecks wptr; we publish
-	 * wptr, then read the flag.  The full fence orders the two. */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	/* The file's synchronous operations look only at marked queues: a
-	 * bit still set was not yet taken by one (which reads wptr after). */
-	if (q->act_word && !(__atomic_load_n(q->act_word, __ATOMIC_RELAXED) & q->act_bit))
-		__atomic_fetch_or(q->act_word, q->act_bit, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&st->flags, __ATOMIC_RELAXED) & ASCEND_QUEUE_STATUS_NEED_WAKEUP)
-		ring_doorbell(fd, q);
+	queue_publish(fd, q, w + 1);
 	return ACL_SUCCESS;
 }
 

@@ -31,13 +31,8 @@ static pthread_mutex_t s_pool_lock = PTHREAD_MUTEX_INITIALIZER; /* both below */
 static struct acl_stream *s_pool;
 static uint64_t s_serial;
 
-/* This thread's last validated stream, for stream_lock_cached(): @h is
- * the handle the caller passed (NULL: the current default stream). */
-static ACL_TLS_HOT struct {
-	aclrtStream h;
-	struct acl_stream *s;
-	uint64_t serial;
-} t_last;
+/* This thread's last validated stream (internal.h) */
+ACL_TLS_HOT struct acl_last_stream acl_t_last;
 
 static struct acl_stream *stream_alloc(void)
 {
@@ -135,8 +130,8 @@ void stream_put(struct acl_stream *s)
  * stream.  (device.c) */
 void stream_forget_cached(void)
 {
-	t_last.h = NULL;
-	t_last.s = NULL;
+	acl_t_last.h = NULL;
+	acl_t_last.s = NULL;
 }
 
 /*
@@ -148,23 +143,23 @@ void stream_forget_cached(void)
  */
 static struct acl_stream *stream_lock_cached(aclrtStream h)
 {
-	struct acl_stream *s = t_last.s;
+	struct acl_stream *s = acl_t_last.s;
 
-	if (!s || h != t_last.h)
+	if (!s || h != acl_t_last.h)
 		return NULL;
 	pthread_mutex_lock(&s->lock);
-	if (s->serial == t_last.serial && !s->dead)
+	if (s->serial == acl_t_last.serial && !s->dead)
 		return s;
 	pthread_mutex_unlock(&s->lock);
-	t_last.s = NULL;
+	acl_t_last.s = NULL;
 	return NULL;
 }
 
 static void stream_remember(aclrtStream h, struct acl_stream *s)
 {
-	t_last.h = h;
-	t_last.s = s;
-	t_last.serial = s->serial;	/* stable while we hold a reference */
+	acl_t_last.h = h;
+	acl_t_last.s = s;
+	acl_t_last.serial = s->serial;	/* stable while we hold a reference */
 }
 
 /* The current context's default stream (the device's for the default
