@@ -548,10 +548,90 @@ static aclError launch_ex(aclrtFuncHandle funcHandle, uint32_t numBlocks, const 
 	return ret;
 }
 
+/*
+ * aclrtLaunchKernel's fast path, inline: the function (t_func) and the
+ * stream (acl_t_last) this thread used last, every check of launch_ex()
+ * and stream_submit_to() on the same facts, and the command written in its
+ * ring slot with plain stores (no call, no division).  False, with nothing
+ * done: something is not as the fast path needs it (a check would fail,
+ * the stream records into a model, the ring is full...); the caller takes
+ * the full path, which finds out what and says so.
+ */
+static inline __attribute__((always_inline)) bool
+launch_cached(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *args,
+	      size_t argsSize, aclrtStream stream)
+{
+	struct acl_stream *s = acl_t_last.s;
+	struct ascend_cmd *c;
+	struct acl_queue *q;
+	uint64_t w, *d;
+	size_t i;
+	int cur;
+
+	if (!funcHandle || funcHandle != t_func.h ||
+	    t_func.dels != __atomic_load_n(&k_func_dels, __ATOMIC_SEQ_CST) || !numBlocks ||
+	    (argsSize && !args) || argsSize > ASCEND_LAUNCH_ARGS_MAX ||
+	    argsSize < t_func.hot.args_size || !s || stream != acl_t_last.h)
+		return false;
+	acl_mutex_lock(&s->lock);
+	q = &s->q;
+	w = q->wptr;
+	cur = dev_current();
+	if (s->serial != acl_t_last.serial || s->dead || (cur >= 0 && cur != s->dev->id) ||
+	    s->dev->id != t_func.hot.dev_id || __atomic_load_n(&s->rec_m, __ATOMIC_ACQUIRE) ||
+	    w - __atomic_load_n(&q->status->completed, __ATOMIC_ACQUIRE) >= q->ring_entries) {
+		acl_mutex_unlock(&s->lock);
+		return false;
+	}
+	/* the command: its head, the argument block zeroed, then the
+	 * arguments over it (the device reads nothing before wptr moves) */
+	c = (struct ascend_cmd *)(q->ring + (size_t)queue_index(q, w) * q->cmd_size);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* four 64-bit stores (field by field, GCC pairs the 32-bit ones in
+	 * SSE registers: helper calls under TCG) */
+	d = (uint64_t *)c;
+	d[0] = ASCEND_CMD_LAUNCH;		/* opcode, flags 0 */
+	d[1] = 0;				/* reserved */
+	d[2] = t_func.hot.id | (uint64_t)numBlocks << 32;
+	d[3] = (uint32_t)argsSize;		/* args_size, timeout_ms 0 */
+#else
+	c->opcode = ASCEND_CMD_LAUNCH;
+	c->flags = 0;
+	c->reserved = 0;
+	c->launch.kernel_id = t_func.hot.id;
+	c->launch.num_blocks = numBlocks;
+	c->launch.args_size = (uint32_t)argsSize;
+	c->launch.timeout_ms = 0;
+#endif
+	d = (uint64_t *)c->launch.args;
+	_Static_assert(sizeof(c->launch.args) == 12 * 8 &&
+		       offsetof(struct ascend_cmd, launch.args) + 12 * 8 == sizeof(*c),
+		       "the argument block ends the command");
+	d[0] = 0; d[1] = 0; d[2] = 0; d[3] = 0; d[4] = 0; d[5] = 0;
+	d[6] = 0; d[7] = 0; d[8] = 0; d[9] = 0; d[10] = 0; d[11] = 0;
+	if (args) {
+		for (i = 0; i + 8 <= argsSize; i += 8) {
+			uint64_t v;
+
+			__builtin_memcpy(&v, (const uint8_t *)args + i, 8);
+			*d++ = v;
+		}
+		for (; i < argsSize; i++)
+			c->launch.args[i] = ((const uint8_t *)args)[i];
+	}
+	q->wptr = w + 1;
+	queue_publish(s->dev->fd, q, w + 1);
+	exc_note_submit(s, w + 1);
+	acl_mutex_unlock(&s->lock);
+	return true;
+}
+
 aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks,
 			   const void *argsData, size_t argsSize, aclrtStream stream)
 {
 	API_ENTER();
+	if (launch_cached(funcHandle, numBlocks, argsData, argsSize, stream))
+		return ACL_SUCCESS;
 	return launch(funcHandle, numBlocks, argsData, argsSize, stream, false);
 }
 
