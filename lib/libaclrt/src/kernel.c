@@ -552,7 +552,8 @@ static aclError launch_ex(aclrtFuncHandle funcHandle, uint32_t numBlocks, const 
  * aclrtLaunchKernel's fast path, inline: the function (t_func) and the
  * stream (acl_t_last) this thread used last, every check of launch_ex()
  * and stream_submit_to() on the same facts, and the command written in its
- * ring slot with plain stores (no call, no division).  False, with nothing
+ * ring slot with plain stores (no call but the stream lock's, no
+ * division).  False, with nothing
  * done: something is not as the fast path needs it (a check would fail,
  * the stream records into a model, the ring is full...); the caller takes
  * the full path, which finds out what and says so.
@@ -573,14 +574,14 @@ launch_cached(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *args,
 	    (argsSize && !args) || argsSize > ASCEND_LAUNCH_ARGS_MAX ||
 	    argsSize < t_func.hot.args_size || !s || stream != acl_t_last.h)
 		return false;
-	acl_mutex_lock(&s->lock);
+	pthread_mutex_lock(&s->lock);
 	q = &s->q;
 	w = q->wptr;
 	cur = dev_current();
 	if (s->serial != acl_t_last.serial || s->dead || (cur >= 0 && cur != s->dev->id) ||
 	    s->dev->id != t_func.hot.dev_id || __atomic_load_n(&s->rec_m, __ATOMIC_ACQUIRE) ||
 	    w - __atomic_load_n(&q->status->completed, __ATOMIC_ACQUIRE) >= q->ring_entries) {
-		acl_mutex_unlock(&s->lock);
+		pthread_mutex_unlock(&s->lock);
 		return false;
 	}
 	/* the command: its head, the argument block zeroed, then the
@@ -622,7 +623,7 @@ launch_cached(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *args,
 	q->wptr = w + 1;
 	queue_publish(s->dev->fd, q, w + 1);
 	exc_note_submit(s, w + 1);
-	acl_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->lock);
 	return true;
 }
 
