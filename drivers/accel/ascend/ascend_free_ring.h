@@ -72,15 +72,51 @@ size_t ascend_free_ring_size(const struct ascend_free_ring *ring);
  * Nothing to consume, without the lock: a hint only (a consumer that
  * races past it finds nothing, or what was published after the check).
  */
-bool ascend_free_ring_idle(struct ascend_free_ring *ring);
+static inline bool ascend_free_ring_idle(struct ascend_free_ring *ring)
+{
+	return READ_ONCE(ring->shared->tail) == READ_ONCE(ring->head);
+}
 
 /*
  * Consume what user space published: read the tail (acquire), give up if
  * it is corrupt (behind the head or more than @entries ahead), call @fn
  * once per entry with the VA read once from its slot, then store the new
  * head.  At most @entries calls.  Returns the entries @fn freed.
+ *
+ * Inline, so that the caller's @fn is a direct call (or inlined): a drain
+ * runs at the start of every BO_CREATE of a file with a ring.
  */
-unsigned int ascend_free_ring_consume(struct ascend_free_ring *ring,
-				      ascend_free_ring_free_fn fn, void *ctx);
+static inline unsigned int
+ascend_free_ring_consume(struct ascend_free_ring *ring,
+			 ascend_free_ring_free_fn fn, void *ctx)
+{
+	unsigned int freed = 0;
+	u64 head, tail, n;
+
+	mutex_lock(&ring->lock);
+	head = ring->head;
+	/* Pairs with user space's release store of the tail. */
+	tail = smp_load_acquire(&ring->shared->tail);
+	n = tail - head;	/* behind the head: huge, so corrupt too */
+	if (n > ring->entries) {
+		ring->bad_tail++;
+		goto out;
+	}
+	for (; n; n--, head++) {
+		u64 va = READ_ONCE(ring->va[head & (ring->entries - 1)]);
+
+		if (fn(ctx, va))
+			ring->ignored++;
+		else
+			freed++;
+	}
+	ring->freed += freed;
+	WRITE_ONCE(ring->head, head);
+	/* The slots were read before user space may reuse them. */
+	smp_store_release(&ring->shared->head, head);
+out:
+	mutex_unlock(&ring->lock);
+	return freed;
+}
 
 #endif /* __ASCEND_FREE_RING_H__ */

@@ -160,31 +160,39 @@ int ascend_hbm_sub_ranges(const struct ascend_hbm_alloc *mem, u64 offset,
  * only the file's own work that uses memory it freed -- never another
  * file's memory.  Returns whether @bo is idle now (uncharged).
  */
-static bool ascend_bo_idle_park(struct ascend_bo *bo)
+static inline bool ascend_bo_idle_park_locked(struct ascend_bo *bo)
 {
 	struct ascend_file *af = bo->af;
 	struct ascend_hbm_buf *buf = bo->buf;
-	bool idle = false;
 
+	lockdep_assert_held(&af->vm.lock);
 	if (bo->imported || bo->sub_ranges || bo->offset || !bo->req_size ||
 	    buf->mem.size > ASCEND_BO_IDLE_SIZE)
 		return false;
-	mutex_lock(&af->vm.lock);
 	/* a reference taken by a look-up would be under this lock */
-	if (af->nr_bo_idle < ASCEND_BO_IDLE_MAX && kref_read(&buf->ref) == 1 &&
-	    drm_mm_node_allocated(&bo->map.node) &&
-	    bo->map.size == buf->mem.size && !READ_ONCE(af->adev->lost)) {
-		/*
-		 * Uncharged before the unlock: from then on another thread
-		 * may take the BO again, or release it and hand @buf to a
-		 * new allocation as the file's spare.
-		 */
-		atomic64_sub(buf->mem.size, &af->hbm_used);
-		bo->map.idle = true;
-		list_add(&bo->idle, &af->bo_idle);
-		af->nr_bo_idle++;
-		idle = true;
-	}
+	if (af->nr_bo_idle >= ASCEND_BO_IDLE_MAX || kref_read(&buf->ref) != 1 ||
+	    !drm_mm_node_allocated(&bo->map.node) ||
+	    bo->map.size != buf->mem.size || READ_ONCE(af->adev->lost))
+		return false;
+	/*
+	 * Uncharged before the unlock: from then on another thread may take
+	 * the BO again, or release it and hand @buf to a new allocation as
+	 * the file's spare.
+	 */
+	atomic64_sub(buf->mem.size, &af->hbm_used);
+	bo->map.idle = true;
+	list_add(&bo->idle, &af->bo_idle);
+	af->nr_bo_idle++;
+	return true;
+}
+
+static bool ascend_bo_idle_park(struct ascend_bo *bo)
+{
+	struct ascend_file *af = bo->af;
+	bool idle;
+
+	mutex_lock(&af->vm.lock);
+	idle = ascend_bo_idle_park_locked(bo);
 	mutex_unlock(&af->vm.lock);
 	return idle;
 }
@@ -213,7 +221,9 @@ static void ascend_bo_go_live_locked(struct ascend_file *af,
 
 /*
  * An idle BO of @af made for the request @args, live again with its old
- * contents dropped (the next owner reads zeroes), or NULL.
+ * contents dropped (the next owner reads zeroes), or NULL.  Called inside
+ * the ioctl's device section (ascend_ioctl_hw()), which the discard needs:
+ * it enters none of its own.
  */
 static struct ascend_bo *ascend_bo_idle_take(struct ascend_file *af,
 					     struct drm_ascend_bo_create *args)
@@ -221,7 +231,6 @@ static struct ascend_bo *ascend_bo_idle_take(struct ascend_file *af,
 	struct ascend_device *adev = af->adev;
 	struct ascend_bo *bo, *found = NULL;
 	unsigned int i;
-	int idx;
 
 	/* Unlocked peek: one parked meanwhile is only a missed reuse. */
 	if (data_race(list_empty(&af->bo_idle)))
@@ -239,12 +248,11 @@ static struct ascend_bo *ascend_bo_idle_take(struct ascend_file *af,
 		list_del(&found->idle);
 		af->nr_bo_idle--;
 		/* accesses in flight finish first (ascend_hw.h, hbm_discard) */
-		if (adev->hw_ops->hbm_discard && drm_dev_enter(&adev->drm, &idx)) {
+		if (adev->hw_ops->hbm_discard) {
 			for (i = 0; i < found->buf->mem.nr_ranges; i++)
 				adev->hw_ops->hbm_discard(adev->hw,
 							  found->buf->mem.ranges[i].addr,
 							  found->buf->mem.ranges[i].size);
-			drm_dev_exit(idx);
 		}
 		found->map.idle = false;
 		ascend_bo_go_live_locked(af, found, args);
@@ -447,10 +455,11 @@ static int ascend_bo_publish(struct drm_file *file, struct ascend_bo *bo,
  * Free @af's live handle-less allocation that starts at @va, as BO_FREE
  * does: -EINVAL if there is none.
  */
-static int ascend_gem_free_va(struct ascend_file *af, u64 va)
+static inline int ascend_gem_free_va(struct ascend_file *af, u64 va)
 {
 	struct ascend_vm_mapping *map;
 	struct ascend_bo *bo = NULL;
+	bool idle = false;
 	u64 off;
 
 	mutex_lock(&af->vm.lock);
@@ -463,20 +472,34 @@ static int ascend_gem_free_va(struct ascend_file *af, u64 va)
 		else
 			bo = NULL;
 	}
+	if (bo) {
+		trace_ascend_bo_free(af->adev->index, current->tgid,
+				     bo->map.node.start, bo->map.size,
+				     bo->buf->mem.page_size);
+		/*
+		 * No queue, no work that could use the memory: retire at
+		 * once, as ascend_queue_file_defer() would, and park it in
+		 * this lock section.  Unlocked peek, as there: a queue
+		 * created concurrently holds no command published before
+		 * this free.
+		 */
+		if (data_race(xa_empty(&af->queues)))
+			idle = ascend_bo_idle_park_locked(bo);
+	}
 	mutex_unlock(&af->vm.lock);
 	if (!bo)
 		return -EINVAL;
+	/* idle: another thread may take the BO again at once */
+	if (idle)
+		return 0;
 
-	trace_ascend_bo_free(af->adev->index, current->tgid,
-			     bo->map.node.start, bo->map.size,
-			     bo->buf->mem.page_size);
 	bo->retire.fn = ascend_bo_retire;
 	/* May run ascend_bo_retire() at once when nothing is queued. */
 	ascend_queue_file_defer(af, &bo->retire);
 	return 0;
 }
 
-static int ascend_gem_ring_free(void *ctx, u64 va)
+static inline int ascend_gem_ring_free(void *ctx, u64 va)
 {
 	return ascend_gem_free_va(ctx, va);
 }

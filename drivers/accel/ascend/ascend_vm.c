@@ -112,12 +112,6 @@ int ascend_vm_asid(struct ascend_vm *vm, u32 *asid)
 	return ret;
 }
 
-bool ascend_vm_has_window(struct ascend_vm *vm)
-{
-	/* Set once, under the lock; mapping rechecks it there. */
-	return READ_ONCE(vm->size) != 0;
-}
-
 /*
  * The window must be a range the caller reserved: every byte inside one of
  * its mappings.  Then no device VA is, or will be without the process

@@ -264,7 +264,13 @@ void ascend_vm_fini(struct ascend_vm *vm);
 int ascend_vm_check_window(u64 base, u64 size, u32 flags, u32 pad);
 /* Validate and register the window: -EINVAL, or -EBUSY if already set. */
 int ascend_vm_set_window(struct ascend_vm *vm, u64 base, u64 size);
-bool ascend_vm_has_window(struct ascend_vm *vm);
+
+static inline bool ascend_vm_has_window(struct ascend_vm *vm)
+{
+	/* Set once, under the lock; mapping rechecks it there. */
+	return READ_ONCE(vm->size) != 0;
+}
+
 /*
  * The ASID the device translates @vm's addresses with, its page tables
  * set up if they were not yet: fixed until the address space goes.

@@ -568,6 +568,16 @@ int ascend_emu_hbm_fill(struct ascend_emu *emu, u64 dst, u64 len,
 				   pattern_size);
 }
 
+/* No bit of the @nr pages from @first set in @present. */
+static inline bool ascend_emu_none_present(const unsigned long *present,
+					   unsigned long first,
+					   unsigned long nr)
+{
+	if (nr == 1)
+		return !test_bit(first, present);
+	return find_next_bit(present, first + nr, first) >= first + nr;
+}
+
 void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len)
 {
 	struct page *page;
@@ -587,6 +597,18 @@ void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len)
 		if (xa == &emu->hbm_pages)
 			n = min(len, emu->hbm_size - addr);
 		last = first + ((n - 1) >> PAGE_SHIFT);
+		/*
+		 * No bit set: no page to free and no bit to clear (the
+		 * common case of memory freed unwritten, or a small block
+		 * whose one page is checked at once).
+		 */
+		if (emu->present &&
+		    ascend_emu_none_present(emu->present, addr >> PAGE_SHIFT,
+					    last - first + 1)) {
+			addr += n;
+			len -= n;
+			continue;
+		}
 		xa_for_each_range(xa, idx, page, first, last) {
 			xa_erase(xa, idx);
 			ascend_emu_cache_drop(emu, page_private(page), page);

@@ -360,9 +360,19 @@ static inline void ascend_emu_smmu_access_end(void)
 
 /* Wait until every access section that began before the call is over. */
 void ascend_emu_smmu_sync(void);
-/* No access section runs between these two (none may be held around them). */
-void ascend_emu_smmu_exclusive_begin(void);
-void ascend_emu_smmu_exclusive_end(void);
+/*
+ * No access section runs between these two (none may be held around them).
+ * Inline: a discard (every reuse of freed memory) is one.
+ */
+static inline void ascend_emu_smmu_exclusive_begin(void)
+{
+	down_write(&ascend_emu_access_sem);
+}
+
+static inline void ascend_emu_smmu_exclusive_end(void)
+{
+	up_write(&ascend_emu_access_sem);
+}
 
 /*
  * The floating-point overflow status of address space @asid (the context

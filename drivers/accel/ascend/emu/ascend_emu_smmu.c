@@ -134,16 +134,6 @@ void ascend_emu_smmu_sync(void)
 	up_write(&ascend_emu_access_sem);
 }
 
-void ascend_emu_smmu_exclusive_begin(void)
-{
-	down_write(&ascend_emu_access_sem);
-}
-
-void ascend_emu_smmu_exclusive_end(void)
-{
-	up_write(&ascend_emu_access_sem);
-}
-
 int ascend_emu_smmu_init(struct ascend_emu *emu)
 {
 	struct ascend_emu_smmu *smmu;
