@@ -510,7 +510,7 @@ static inline int ascend_gem_ring_free(void *ctx, u64 va)
  * HBM or queue lock; a caller that is not @af's owner holds the device's
  * filelist_mutex, which keeps @af (and so its ring) alive.
  */
-static unsigned int ascend_gem_drain_file(struct ascend_file *af)
+static __always_inline unsigned int ascend_gem_drain_file(struct ascend_file *af)
 {
 	/* Pairs with the cmpxchg() that publishes the ring. */
 	struct ascend_free_ring *ring = smp_load_acquire(&af->free_ring);

@@ -728,9 +728,9 @@ static bool ascend_vm_managed_present(const struct ascend_vm_mapping *map,
  * past a mapping that has no neighbour, ERR_PTR(-EINVAL) for len 0 or
  * overflow.  @vm->lock held.
  */
-static inline struct ascend_vm_mapping *
-ascend_vm_piece_locked(struct ascend_vm *vm, u64 va, u64 len, u64 *offset,
-		       u64 *avail)
+struct ascend_vm_mapping *ascend_vm_piece_locked(struct ascend_vm *vm,
+						 u64 va, u64 len, u64 *offset,
+						 u64 *avail)
 {
 	struct drm_mm_node *node;
 	struct ascend_vm_mapping *map;
@@ -764,19 +764,6 @@ ascend_vm_piece_locked(struct ascend_vm *vm, u64 va, u64 len, u64 *offset,
 		return ERR_PTR(-EFAULT);
 
 	*offset = va - node->start;
-	return map;
-}
-
-struct ascend_vm_mapping *ascend_vm_lookup_locked(struct ascend_vm *vm,
-						  u64 va, u64 len,
-						  u64 *offset)
-{
-	struct ascend_vm_mapping *map;
-	u64 avail;
-
-	map = ascend_vm_piece_locked(vm, va, len, offset, &avail);
-	if (!IS_ERR(map) && avail != len)
-		return ERR_PTR(-EFAULT);
 	return map;
 }
 

@@ -17,6 +17,7 @@
 #define __ASCEND_VM_H__
 
 #include <drm/drm_mm.h>
+#include <linux/err.h>
 #include <linux/interval_tree.h>
 #include <linux/mutex.h>
 #include <linux/sizes.h>
@@ -355,13 +356,30 @@ struct ascend_vm_mapping *ascend_vm_lookup_access_locked(struct ascend_vm *vm,
 							 u64 *offset);
 
 /*
+ * The mapping holding @va and how many bytes of [va, va + len) it holds
+ * (*@avail): see ascend_vm.c.  @vm->lock held.
+ */
+struct ascend_vm_mapping *ascend_vm_piece_locked(struct ascend_vm *vm,
+						 u64 va, u64 len, u64 *offset,
+						 u64 *avail);
+
+/*
  * The mapping holding all of [va, va + len), with @vm->lock held; the
  * offset of @va in it goes to @offset.  ERR_PTR(-EFAULT) if any byte is
- * outside one mapping, ERR_PTR(-EINVAL) for len 0 or overflow.
+ * outside one mapping, ERR_PTR(-EINVAL) for len 0 or overflow.  Inline:
+ * every free of an allocation looks it up.
  */
-struct ascend_vm_mapping *ascend_vm_lookup_locked(struct ascend_vm *vm,
-						  u64 va, u64 len,
-						  u64 *offset);
+static inline struct ascend_vm_mapping *
+ascend_vm_lookup_locked(struct ascend_vm *vm, u64 va, u64 len, u64 *offset)
+{
+	struct ascend_vm_mapping *map;
+	u64 avail;
+
+	map = ascend_vm_piece_locked(vm, va, len, offset, &avail);
+	if (!IS_ERR(map) && avail != len)
+		return ERR_PTR(-EFAULT);
+	return map;
+}
 
 /*
  * Like ascend_vm_translate_locked(), into an array it allocates (free it

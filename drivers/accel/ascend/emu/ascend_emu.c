@@ -578,7 +578,9 @@ static inline bool ascend_emu_none_present(const unsigned long *present,
 	return find_next_bit(present, first + nr, first) >= first + nr;
 }
 
-void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len)
+/* ascend_emu_hbm_discard(), inline in the hw op (every reuse runs one) */
+static __always_inline void __ascend_emu_hbm_discard(struct ascend_emu *emu,
+						     u64 addr, u64 len)
 {
 	struct page *page;
 	unsigned long idx;
@@ -622,6 +624,11 @@ void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len)
 		addr += n;
 		len -= n;
 	}
+}
+
+void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len)
+{
+	__ascend_emu_hbm_discard(emu, addr, len);
 }
 
 /* Bits of the presence bitmap: every page of HBM and page-table memory. */
@@ -726,7 +733,7 @@ static void ascend_emu_fini(struct ascend_hw_device *hw)
 static void ascend_emu_discard(struct ascend_hw_device *hw, u64 addr, u64 len)
 {
 	ascend_emu_smmu_exclusive_begin();
-	ascend_emu_hbm_discard(to_ascend_emu(hw), addr, len);
+	__ascend_emu_hbm_discard(to_ascend_emu(hw), addr, len);
 	ascend_emu_smmu_exclusive_end();
 }
 
