@@ -318,34 +318,48 @@ bool addrmap_remove(uintptr_t va, struct acl_alloc *out)
 	return addrmap_remove_unless(va, 0, out);
 }
 
-bool addrmap_remove_unless(uintptr_t va, uint32_t hflags, struct acl_alloc *out)
+void addrmap_wrlock(void)
+{
+	pthread_rwlock_wrlock(&m_lock);
+}
+
+void addrmap_unlock(void)
+{
+	pthread_rwlock_unlock(&m_lock);
+}
+
+bool addrmap_remove_unless_locked(uintptr_t va, uint32_t hflags, struct acl_alloc *out)
 {
 	const struct node *f;
 	struct node *n = NULL;
+
+	f = hflags ? floor_node(va) : NULL;
+	if (f && f->a.va == va && (f->a.hflags & hflags))
+		return false;
+	m_root = remove_va(m_root, va, &n);
+	if (!n)
+		return false;
+	m_count--;
+	changed();
+	if (out)
+		*out = n->a;
+	if (m_nspare < MAX_SPARE) {	/* kept for the next insert */
+		n->left = m_spare;
+		m_spare = n;
+		m_nspare++;
+	} else {
+		free(n);
+	}
+	return true;
+}
+
+bool addrmap_remove_unless(uintptr_t va, uint32_t hflags, struct acl_alloc *out)
+{
 	bool found;
 
 	pthread_rwlock_wrlock(&m_lock);
-	f = hflags ? floor_node(va) : NULL;
-	if (f && f->a.va == va && (f->a.hflags & hflags)) {
-		pthread_rwlock_unlock(&m_lock);
-		return false;
-	}
-	m_root = remove_va(m_root, va, &n);
-	found = n != NULL;
-	if (found) {
-		m_count--;
-		changed();
-		if (out)
-			*out = n->a;
-		if (m_nspare < MAX_SPARE) {	/* kept for the next insert */
-			n->left = m_spare;
-			m_spare = n;
-			m_nspare++;
-			n = NULL;
-		}
-	}
+	found = addrmap_remove_unless_locked(va, hflags, out);
 	pthread_rwlock_unlock(&m_lock);
-	free(n);
 	return found;
 }
 

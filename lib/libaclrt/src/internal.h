@@ -401,6 +401,14 @@ int addrmap_insert(const struct acl_alloc *a);
 bool addrmap_remove(uintptr_t va, struct acl_alloc *out);
 /* addrmap_remove(), unless the allocation there has one of @hflags. */
 bool addrmap_remove_unless(uintptr_t va, uint32_t hflags, struct acl_alloc *out);
+/*
+ * The map's write lock, for a caller that does a little more under it
+ * than the removal (memory.c: publishing the free on the free ring).
+ */
+void addrmap_wrlock(void);
+void addrmap_unlock(void);
+/* addrmap_remove_unless() with addrmap_wrlock() held. */
+bool addrmap_remove_unless_locked(uintptr_t va, uint32_t hflags, struct acl_alloc *out);
 bool addrmap_find(uintptr_t p, struct acl_alloc *out);	/* containing p */
 enum addr_class addrmap_classify(const void *p, struct acl_alloc *out);
 /* both sides of a copy under one read lock */

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <xf86drm.h>
 
@@ -69,10 +70,11 @@ static void bo_free(int fd, uint64_t va, uint32_t handle)
 /*
  * A device file's free ring.  map/hdr/va/entries change only in
  * devnode_open()/devnode_close() (dev->rw write-held); users hold it for
- * read.  @lock serialises the writers of @tail within the process.
+ * read.  The writers of @tail within the process are serialised by the
+ * address map's write lock (addrmap_wrlock()), under which they also
+ * removed the allocation they free: one lock for both.
  */
 struct free_ring {
-	pthread_mutex_t lock;
 	void *map;
 	size_t map_size;
 	struct drm_ascend_free_ring *hdr;
@@ -81,9 +83,7 @@ struct free_ring {
 	uint64_t tail;		/* what we last published (we own it) */
 };
 
-static struct free_ring g_rings[ACL_MAX_DEVICES] = {
-	[0 ... ACL_MAX_DEVICES - 1] = { .lock = PTHREAD_MUTEX_INITIALIZER },
-};
+static struct free_ring g_rings[ACL_MAX_DEVICES];
 
 void memory_ring_open(struct acl_device *dev)
 {
@@ -123,25 +123,52 @@ void memory_ring_close(struct acl_device *dev)
 	r->tail = 0;
 }
 
-/* Publish @va on @dev's free ring (dev->rw read-held); false: use BO_FREE. */
-static bool ring_free(struct acl_device *dev, uint64_t va)
+/*
+ * Publish the free of @a, just removed from the address map, on @dev's
+ * free ring if it goes there (dev->rw read-held, addrmap_wrlock() held);
+ * false: free it otherwise (managed_free() or BO_FREE).
+ */
+static bool ring_free_locked(struct acl_device *dev, const struct acl_alloc *a)
 {
 	struct free_ring *r = &g_rings[dev->id];
 	uint64_t head;
 
-	if (!r->va)
+	if ((a->hflags & DEV_F_MANAGED) || a->handle || a->size > RING_MAX_SIZE || !r->va)
 		return false;
-	pthread_mutex_lock(&r->lock);
 	head = __atomic_load_n(&r->hdr->head, __ATOMIC_ACQUIRE);
-	if (r->tail - head >= r->entries) {
-		pthread_mutex_unlock(&r->lock);
+	if (r->tail - head >= r->entries)
 		return false;	/* full: BO_FREE drains it first */
-	}
-	r->va[r->tail & (r->entries - 1)] = va;
+	r->va[r->tail & (r->entries - 1)] = a->va;
 	r->tail++;
 	__atomic_store_n(&r->hdr->tail, r->tail, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&r->lock);
 	return true;
+}
+
+/*
+ * Remove the allocation at @va unless it is DEV_F_RESERVED, into *@a,
+ * and publish its free on the ring if it goes there (*@queued).
+ */
+static bool remove_and_queue(struct acl_device *dev, uintptr_t va, struct acl_alloc *a,
+			     bool *queued)
+{
+	bool found;
+
+	addrmap_wrlock();
+	found = addrmap_remove_unless_locked(va, DEV_F_RESERVED, a);
+	*queued = found && ring_free_locked(dev, a);
+	addrmap_unlock();
+	return found;
+}
+
+/* drmIoctl() without the call into libdrm: the allocation's hot path. */
+static inline int acl_ioctl(int fd, unsigned long request, void *arg)
+{
+	int ret;
+
+	do
+		ret = ioctl(fd, request, arg);
+	while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+	return ret;
 }
 
 static aclError oom(struct acl_device *dev, size_t size, size_t asked,
@@ -190,7 +217,7 @@ static aclError bo_alloc(struct acl_device *dev, size_t size, size_t asked,
 	};
 	struct acl_alloc a = { 0 };
 
-	if (drmIoctl(dev->fd, DRM_IOCTL_ASCEND_BO_CREATE, &bo)) {
+	if (acl_ioctl(dev->fd, DRM_IOCTL_ASCEND_BO_CREATE, &bo)) {
 		if (errno == ENOSPC || errno == ENOMEM)
 			return oom(dev, size, asked, pol);
 		if (errno == EDQUOT)
@@ -320,6 +347,7 @@ aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy pol
 static aclError dev_free(void *devPtr, bool sync)
 {
 	struct acl_device *dev, *owner;
+	bool queued = false;
 	struct acl_alloc a;
 	aclError ret;
 
@@ -334,7 +362,7 @@ static aclError dev_free(void *devPtr, bool sync)
 	if (ret)
 		return ret;
 	/* Without a sync, removing is the check: one lookup, not two. */
-	if (!sync && addrmap_remove_unless((uintptr_t)devPtr, DEV_F_RESERVED, &a))
+	if (!sync && remove_and_queue(dev, (uintptr_t)devPtr, &a, &queued))
 		goto free;
 	if (addrmap_find((uintptr_t)devPtr, &a) && (a.hflags & DEV_F_RESERVED)) {
 		dev_release(dev);
@@ -356,15 +384,16 @@ static aclError dev_free(void *devPtr, bool sync)
 		}
 	}
 	/* Another thread may have freed it meanwhile: remove decides. */
-	if (!addrmap_remove_unless((uintptr_t)devPtr, DEV_F_RESERVED, &a)) {
+	if (!remove_and_queue(dev, (uintptr_t)devPtr, &a, &queued)) {
 		dev_release(dev);
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "%p was freed by another thread meanwhile", devPtr);
 	}
 free:
-	if (a.hflags & DEV_F_MANAGED)
+	/* else it is on the ring */
+	if (!queued && (a.hflags & DEV_F_MANAGED))
 		managed_free(dev, &a);
-	else if (a.handle || a.size > RING_MAX_SIZE || !ring_free(dev, a.va))
+	else if (!queued)
 		bo_free(dev->fd, a.va, a.handle);
 	dev_release(dev);
 	return ACL_SUCCESS;
