@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <xf86drm.h>
 
@@ -160,17 +159,6 @@ static bool remove_and_queue(struct acl_device *dev, uintptr_t va, struct acl_al
 	return found;
 }
 
-/* drmIoctl() without the call into libdrm: the allocation's hot path. */
-static inline int acl_ioctl(int fd, unsigned long request, void *arg)
-{
-	int ret;
-
-	do
-		ret = ioctl(fd, request, arg);
-	while (ret == -1 && (errno == EINTR || errno == EAGAIN));
-	return ret;
-}
-
 static aclError oom(struct acl_device *dev, size_t size, size_t asked,
 		    const struct policy *pol)
 {
@@ -217,7 +205,7 @@ static aclError bo_alloc(struct acl_device *dev, size_t size, size_t asked,
 	};
 	struct acl_alloc a = { 0 };
 
-	if (acl_ioctl(dev->fd, DRM_IOCTL_ASCEND_BO_CREATE, &bo)) {
+	if (drmIoctl(dev->fd, DRM_IOCTL_ASCEND_BO_CREATE, &bo)) {
 		if (errno == ENOSPC || errno == ENOMEM)
 			return oom(dev, size, asked, pol);
 		if (errno == EDQUOT)
