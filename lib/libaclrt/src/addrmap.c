@@ -214,52 +214,82 @@ static struct node *balance(struct node *n)
 	return n;
 }
 
-/* Insert @nn; *dup is set if its start address is already present. */
-static struct node *insert(struct node *n, struct node *nn, bool *dup)
-{
-	if (!n)
-		return nn;
-	if (nn->a.va < n->a.va)
-		n->left = insert(n->left, nn, dup);
-	else if (nn->a.va > n->a.va)
-		n->right = insert(n->right, nn, dup);
-	else
-		*dup = true;
-	return *dup ? n : balance(n);
-}
+/*
+ * The tree is walked with a stack of the links on the way down instead of
+ * recursion: under an emulator every call and return costs a look-up, and
+ * aclrtMalloc and aclrtFree each walk the tree once.  An AVL tree of n
+ * nodes is less than 1.45 log2(n + 2) high, so 96 links hold any tree the
+ * address space could hold (2^64 bytes of nodes).
+ */
+#define MAX_DEPTH	96
 
-/* Unlink the leftmost node of @n into *min; returns the new subtree. */
-static struct node *take_min(struct node *n, struct node **min)
+/* Insert @nn below *@root; *dup is set if its start address is already present. */
+static inline ACL_HOT void insert(struct node **root, struct node *nn, bool *dup)
 {
-	if (!n->left) {
-		*min = n;
-		return n->right;
+	struct node **path[MAX_DEPTH], **link = root;
+	int depth = 0, h;
+
+	while (*link) {
+		struct node *n = *link;
+
+		if (nn->a.va == n->a.va) {
+			*dup = true;
+			return;
+		}
+		path[depth++] = link;
+		link = nn->a.va < n->a.va ? &n->left : &n->right;
 	}
-	n->left = take_min(n->left, min);
-	return balance(n);
+	*link = nn;
+	/* back up: once a subtree keeps its height, those above it do too */
+	while (depth--) {
+		link = path[depth];
+		h = (*link)->height;
+		*link = balance(*link);
+		if ((*link)->height == h)
+			break;
+	}
 }
 
-/* Unlink the node starting at @va into *out (NULL if there is none). */
-static struct node *remove_va(struct node *n, uintptr_t va, struct node **out)
+/*
+ * Unlink the node starting at @va from below *@root and return it (NULL if
+ * there is none, or if it has one of @hflags: then it stays).  A node with
+ * two children is replaced by the leftmost node of its right subtree.
+ */
+static inline ACL_HOT struct node *remove_va(struct node **root, uintptr_t va,
+					     uint32_t hflags)
 {
-	struct node *min;
+	struct node **path[MAX_DEPTH], **link = root, **ml;
+	struct node *n, *min;
+	int depth = 0, slot;
 
-	if (!n)
+	while ((n = *link) && n->a.va != va) {
+		path[depth++] = link;
+		link = va < n->a.va ? &n->left : &n->right;
+	}
+	if (!n || (n->a.hflags & hflags))
 		return NULL;
-	if (va < n->a.va) {
-		n->left = remove_va(n->left, va, out);
-	} else if (va > n->a.va) {
-		n->right = remove_va(n->right, va, out);
+	if (!n->left || !n->right) {
+		*link = n->left ? n->left : n->right;
 	} else {
-		*out = n;
-		if (!n->left || !n->right)
-			return n->left ? n->left : n->right;
-		n->right = take_min(n->right, &min);
+		slot = depth;			/* the link that will hold min */
+		path[depth++] = link;
+		ml = &n->right;
+		while ((*ml)->left) {
+			path[depth++] = ml;
+			ml = &(*ml)->left;
+		}
+		min = *ml;
+		*ml = min->right;
 		min->left = n->left;
 		min->right = n->right;
-		return balance(min);
+		*link = min;
+		/* the link below the slot was n's right one: min's now */
+		if (depth > slot + 1)
+			path[slot + 1] = &min->right;
 	}
-	return balance(n);
+	while (depth--)
+		*path[depth] = balance(*path[depth]);
+	return n;
 }
 
 /* The node with the greatest start address <= @p, or NULL.  Read-locked. */
@@ -279,7 +309,7 @@ static const struct node *floor_node(uintptr_t p)
 }
 
 /* Returns 0, or -1 when out of host memory or @a's start is already known. */
-int addrmap_insert(const struct acl_alloc *a)
+ACL_HOT int addrmap_insert(const struct acl_alloc *a)
 {
 	struct node *nn;
 	bool dup = false;
@@ -299,7 +329,7 @@ int addrmap_insert(const struct acl_alloc *a)
 	nn->left = nn->right = NULL;
 	nn->a = *a;
 	nn->height = 1;
-	m_root = insert(m_root, nn, &dup);
+	insert(&m_root, nn, &dup);
 	if (!dup) {
 		m_count++;
 		changed();
@@ -318,25 +348,21 @@ bool addrmap_remove(uintptr_t va, struct acl_alloc *out)
 	return addrmap_remove_unless(va, 0, out);
 }
 
-void addrmap_wrlock(void)
+ACL_HOT void addrmap_wrlock(void)
 {
 	pthread_rwlock_wrlock(&m_lock);
 }
 
-void addrmap_unlock(void)
+ACL_HOT void addrmap_unlock(void)
 {
 	pthread_rwlock_unlock(&m_lock);
 }
 
-bool addrmap_remove_unless_locked(uintptr_t va, uint32_t hflags, struct acl_alloc *out)
+ACL_HOT bool addrmap_remove_unless_locked(uintptr_t va, uint32_t hflags,
+					  struct acl_alloc *out)
 {
-	const struct node *f;
-	struct node *n = NULL;
+	struct node *n = remove_va(&m_root, va, hflags);
 
-	f = hflags ? floor_node(va) : NULL;
-	if (f && f->a.va == va && (f->a.hflags & hflags))
-		return false;
-	m_root = remove_va(m_root, va, &n);
 	if (!n)
 		return false;
 	m_count--;
@@ -474,8 +500,7 @@ size_t addrmap_take_device(int dev_id, struct acl_alloc **out)
 	if (list)
 		collect(m_root, dev_id, list, &k);
 	for (i = 0; i < k; i++) {
-		n = NULL;
-		m_root = remove_va(m_root, list[i].va, &n);
+		n = remove_va(&m_root, list[i].va, 0);
 		free(n);
 		m_count--;
 	}
@@ -552,8 +577,7 @@ size_t addrmap_take_host(int dev_id, struct acl_alloc **out)
 			n->a.handle = 0;
 			continue;
 		}
-		n = NULL;
-		m_root = remove_va(m_root, list[i].va, &n);
+		n = remove_va(&m_root, list[i].va, 0);
 		free(n);
 		m_count--;
 	}

@@ -91,10 +91,11 @@ struct acl_device *dev_try_acquire_current(void)
 }
 
 /* Read-lock device @id for use; it must have been set (opened). */
-aclError dev_acquire(int id, struct acl_device **out)
+static inline aclError acquire(int id, struct acl_device **out)
 {
 	struct acl_device *d = dev_by_id(id);
 
+	*out = NULL;	/* never used on failure; says so to the compiler */
 	if (!d)
 		return dev_bad_id(id);
 	pthread_rwlock_rdlock(&d->rw);
@@ -107,7 +108,12 @@ aclError dev_acquire(int id, struct acl_device **out)
 	return ACL_SUCCESS;
 }
 
-aclError dev_acquire_current(struct acl_device **out)
+ACL_HOT aclError dev_acquire(int id, struct acl_device **out)
+{
+	return acquire(id, out);
+}
+
+ACL_HOT aclError dev_acquire_current(struct acl_device **out)
 {
 	struct acl_context *c = t_ctx;
 	aclError ret;
@@ -115,7 +121,7 @@ aclError dev_acquire_current(struct acl_device **out)
 	if (t_cur < 0)
 		return acl_err(ACL_ERROR_RT_CONTEXT_NULL,
 			       "no device is set in this thread (call aclrtSetDevice first)");
-	ret = dev_acquire(t_cur, out);
+	ret = acquire(t_cur, out);
 	if (ret || !c || c->is_default)
 		return ret;
 	/* An explicit context is destroyed under the device write lock. */
@@ -167,7 +173,7 @@ void dev_release(struct acl_device *dev)
 }
 
 /* Which device's VA window holds @p, if any.  Windows never overlap. */
-struct acl_device *dev_of_va(const void *p)
+ACL_HOT struct acl_device *dev_of_va(const void *p)
 {
 	int i, n = __atomic_load_n(&g_ndev, __ATOMIC_ACQUIRE);
 	uintptr_t a = (uintptr_t)p;

@@ -29,6 +29,13 @@
  */
 #define ACL_TLS_HOT __thread __attribute__((tls_model("initial-exec")))
 
+/*
+ * The functions of aclrtMalloc's and aclrtFree's paths: GCC places them
+ * together (.text.hot), so their calls stay within a page or two, which an
+ * emulator (QEMU's TCG) chains directly instead of looking each one up.
+ */
+#define ACL_HOT __attribute__((hot))
+
 /* The public function this thread is in, so that messages raised by
  * helpers name the API the caller used (errmsg.c). */
 extern ACL_TLS_HOT const char *acl_api_name;

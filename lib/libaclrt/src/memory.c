@@ -147,8 +147,8 @@ static bool ring_free_locked(struct acl_device *dev, const struct acl_alloc *a)
  * Remove the allocation at @va unless it is DEV_F_RESERVED, into *@a,
  * and publish its free on the ring if it goes there (*@queued).
  */
-static bool remove_and_queue(struct acl_device *dev, uintptr_t va, struct acl_alloc *a,
-			     bool *queued)
+static inline bool remove_and_queue(struct acl_device *dev, uintptr_t va,
+				    struct acl_alloc *a, bool *queued)
 {
 	bool found;
 
@@ -230,8 +230,8 @@ static aclError bo_alloc(struct acl_device *dev, size_t size, size_t asked,
 }
 
 /* @dev_id < 0: the current device. */
-static aclError dev_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
-			   bool padding, int dev_id)
+static ACL_HOT aclError dev_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+				   bool padding, int dev_id)
 {
 	struct policy pol = map_policy(policy);
 	struct acl_device *dev;
@@ -255,7 +255,7 @@ static aclError dev_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy poli
 	return ret;
 }
 
-aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+ACL_HOT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
 	API_ENTER();
 	return dev_malloc(devPtr, size, policy, true, -1);
@@ -332,7 +332,7 @@ aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy pol
 }
 
 /* Free the allocation starting at @devPtr; @sync: synchronize its device first. */
-static aclError dev_free(void *devPtr, bool sync)
+static ACL_HOT aclError dev_free(void *devPtr, bool sync)
 {
 	struct acl_device *dev, *owner;
 	bool queued = false;
@@ -387,7 +387,7 @@ free:
 	return ACL_SUCCESS;
 }
 
-aclError aclrtFree(void *devPtr)
+ACL_HOT aclError aclrtFree(void *devPtr)
 {
 	API_ENTER();
 	return dev_free(devPtr, false);
