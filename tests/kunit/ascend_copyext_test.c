@@ -433,10 +433,12 @@ static void cx_va_descriptors(struct kunit *test)
 	 */
 	{
 		const u64 edge = CX_HBM / 2, base = edge - 3 * 4096 - 500;
+		u8 *rows = kunit_kmalloc(test, edge - base, GFP_KERNEL);
 
-		for (i = 0; i < 8192; i++)
-			src[i] = i * 7 + 3;
-		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, base, src,
+		KUNIT_ASSERT_NOT_NULL(test, rows);
+		for (i = 0; i < edge - base; i++)
+			rows[i] = i * 7 + 3;
+		KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, base, rows,
 							edge - base, true), 0);
 		memset(d, 0, sizeof(d));
 		KUNIT_ASSERT_EQ(test, ascend_copy_2d_build(CX_VA + 0x60000,
@@ -452,13 +454,11 @@ static void cx_va_descriptors(struct kunit *test)
 				0);
 		for (r = 0; r < 3; r++)
 			KUNIT_EXPECT_EQ(test, memcmp(out + r * 1024,
-						     src + r * 4096, 1000), 0);
+						     rows + r * 4096, 1000), 0);
 		for (i = 3 * 1024; i < 8 * 1024; i++)
 			if (out[i])
 				break;
 		KUNIT_EXPECT_EQ(test, i, 8 * 1024U);
-		for (i = 0; i < 8192; i++)
-			src[i] = i * 13 + 1;
 	}
 
 	/* INDIRECT: the descriptor at VA 0x20000, read when it runs */
