@@ -261,7 +261,7 @@ static double base_ns;		/* the no-op ioctl at the start of the run */
  * is a ratio to the no-op times one such batch next to each of its own
  * batches and divides by their median: this VM's speed drifts over a run
  * (the no-op measured 1.5 to 3.1 us within one boot), and a baseline
- * measured at the start alone moved such a ratio by up to a third.
+ * measured at the start alone made a late figure up to twice its ratio.
  */
 static double noop_batch_ns(int n)
 {
@@ -280,26 +280,22 @@ static double noop_batch_ns(int n)
 	return (double)(now_ns() - t0) / n;
 }
 
-/* Median ns of one DRM_IOCTL_ASCEND_DEV_QUERY(size 0); < 0 on error. */
+/*
+ * Median ns of one DRM_IOCTL_ASCEND_DEV_QUERY(size 0) on @fd, which
+ * becomes the node of every no-op batch; < 0 on error.
+ */
 static double noop_ioctl_ns(int fd)
 {
-	double per[BASE_BATCHES];
-	struct drm_ascend_dev_query q;
-	uint64_t t0;
-	int b, i;
+	double per[BASE_BATCHES], v;
+	int b;
 
+	base_fd = fd;
 	for (b = -1; b < BASE_BATCHES; b++) {	/* batch -1 is the warm-up */
-		t0 = now_ns();
-		for (i = 0; i < BASE_BATCH; i++) {
-			memset(&q, 0, sizeof(q));
-			q.type = DRM_ASCEND_QUERY_DEVICE_INFO;
-			if (ioctl(fd, DRM_IOCTL_ASCEND_DEV_QUERY, &q)) {
-				perror("bench: DRM_IOCTL_ASCEND_DEV_QUERY");
-				return -1;
-			}
-		}
+		v = noop_batch_ns(BASE_BATCH);
+		if (v < 0)
+			return -1;
 		if (b >= 0)
-			per[b] = (double)(now_ns() - t0) / BASE_BATCH;
+			per[b] = v;
 	}
 	return median(per, BASE_BATCHES);
 }
@@ -3299,7 +3295,6 @@ int main(void)
 	if (fd < 0)
 		return 1;
 	/* baseline first, while nothing else runs on the device */
-	base_fd = fd;
 	base_ns = noop_ioctl_ns(fd);
 	if (base_ns <= 0)
 		return 1;
