@@ -174,6 +174,14 @@ void ascend_event_hold(struct ascend_event *e)
 	kref_get(&e->ref);
 }
 
+bool ascend_event_hold_live(struct ascend_event *e)
+{
+	if (!refcount_inc_not_zero(&e->handles))
+		return false;
+	kref_get(&e->ref);
+	return true;
+}
+
 /* Queues parked on an event re-check it (not once the device is gone). */
 static void ascend_event_kick(struct ascend_device *adev)
 {

@@ -70,6 +70,11 @@ void ascend_event_put(struct ascend_event *e);
  * export naming it is gone.
  */
 void ascend_event_hold(struct ascend_event *e);
+/*
+ * The same for an event found by a reference alone (a table look-up): it
+ * may have lost its last handle since; false then, and nothing is held.
+ */
+bool ascend_event_hold_live(struct ascend_event *e);
 void ascend_event_unhold(struct ascend_event *e);
 /*
  * Put @e (of @af's device), on which the caller holds a handle

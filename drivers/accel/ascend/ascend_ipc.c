@@ -307,7 +307,15 @@ int ascend_ioctl_ipc_export(struct drm_device *drm, void *data,
 			ret = -ENOENT;
 			goto err_free;
 		}
-		ascend_event_hold(e);
+		/*
+		 * A reference is no handle: an EVENT_DESTROY of the last one
+		 * may have run since the look-up (it killed the event).
+		 */
+		if (!ascend_event_hold_live(e)) {
+			ascend_event_put(e);
+			ret = -ENOENT;
+			goto err_free;
+		}
 		ascend_event_put(e);
 		exp->event = e;
 	}
