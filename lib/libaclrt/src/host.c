@@ -812,7 +812,8 @@ size_t host_stage_max(void)
 	return STAGE_CHUNK;
 }
 
-aclError host_stage_cmd(struct acl_stream *s, const void *data, size_t len,
+aclError host_stage_cmd(struct acl_stream *s, size_t len,
+			void (*fill)(void *buf, size_t len, void *arg), void *arg,
 			struct ascend_cmd *cmd, __u64 *addr_field, uint64_t *seq,
 			bool *staged)
 {
@@ -827,7 +828,7 @@ aclError host_stage_cmd(struct acl_stream *s, const void *data, size_t len,
 	if (!b)
 		return ACL_SUCCESS;
 	*staged = true;
-	memcpy(b->p, data, len);
+	fill(b->p, len, arg);
 	*addr_field = (uintptr_t)b->p;
 	mdl_norec = "a command staged through libaclrt's host buffers";
 	ret = stream_submit_seq(s, cmd, seq);

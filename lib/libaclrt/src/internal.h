@@ -462,6 +462,10 @@ void copy_locate(const void *p, struct copy_side *sd);
 bool copy_dst_readonly(const struct copy_side *sd);
 /* [p, +count) inside one device allocation (its requested size), else 107000 */
 aclError copy_check_range(const char *name, const void *p, size_t count);
+/* copy_check_range() of side @sd as copy_locate() found it (no look-up
+ * when it is in a device allocation) */
+aclError copy_check_side_range(const char *name, const void *p, size_t count,
+			       const struct copy_side *sd);
 aclError copy_check_host_range(const char *name, const void *p, size_t count,
 			       const struct acl_alloc *a);
 aclError copy_check_host_side(const char *name, const void *p, size_t count,
@@ -471,12 +475,14 @@ aclError copy_ioctl(struct acl_device *dev, void *dst, const void *src, size_t c
 /* CANN's MemcpyKindAutoCorrect: the corrected kind, or -1 */
 int copy_auto_correct(enum copy_loc s, enum copy_loc d, aclrtMemcpyKind kind);
 
-/* host.c: one command whose payload points at a libaclrt-owned pinned copy
- * of @data (@len <= host_stage_max()); *@addr_field (inside *@cmd) is set to
- * the buffer's device address before submission; the buffer is recycled
- * once the command completed.  *staged false: no staging memory. */
+/* host.c: one command whose payload is @len bytes (<= host_stage_max()) in
+ * a libaclrt-owned pinned buffer, written there by @fill (no copy of a
+ * copy); *@addr_field (inside *@cmd) is set to the buffer's device address
+ * before submission; the buffer is recycled once the command completed.
+ * *staged false: no staging memory (@fill was not called). */
 size_t host_stage_max(void);
-aclError host_stage_cmd(struct acl_stream *s, const void *data, size_t len,
+aclError host_stage_cmd(struct acl_stream *s, size_t len,
+			void (*fill)(void *buf, size_t len, void *arg), void *arg,
 			struct ascend_cmd *cmd, __u64 *addr_field, uint64_t *seq,
 			bool *staged);
 

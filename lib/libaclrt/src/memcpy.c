@@ -121,8 +121,8 @@ aclError copy_check_range(const char *name, const void *p, size_t count)
  * copy_check_range() for side @sd of the copy, as copy_locate() found it:
  * a device allocation found there needs no second look-up.
  */
-static aclError copy_check_side_range(const char *name, const void *p, size_t count,
-				      const struct copy_side *sd)
+aclError copy_check_side_range(const char *name, const void *p, size_t count,
+			       const struct copy_side *sd)
 {
 	if (sd->cls == ADDR_DEVICE && sd->a.kind == ALLOC_DEVICE)
 		return copy_check_alloc_range(name, p, count, &sd->a);

@@ -32,6 +32,10 @@
  * with pageable host memory follow CANN's rule: the stream is synchronized
  * (after the ring batch of the pinned entries was queued) and those entries
  * are copied synchronously, so the call returns after they moved.
+ *
+ * Cost (a batch is thousands of entries, each worth far less than an
+ * ioctl): the entry array is written once, from the caller's arrays,
+ * straight into the staging buffer (emit()).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -44,22 +48,79 @@
 
 enum { B_H2D, B_D2H };
 
+/* Entries [start, the next run's start) of an asynchronous batch, whose host
+ * sides are all pinned (queued on the ring) or all not (copied at once). */
+struct run {
+	size_t start;
+	bool pinned;
+};
+
+/* Pinned host allocation [va, +size), read by the pinned entries from the
+ * @first-th on (for the ledger: freeing it waits for the ring batch). */
+struct host_use {
+	uintptr_t va;
+	size_t size;
+	size_t first;
+};
+
+#define B_INLINE 8	/* runs and uses without a malloc (the usual batch) */
+
+/*
+ * A checked batch.  Its entries are not copied into arrays of its own: they
+ * are read from the caller's arrays when the command is built (straight into
+ * the staging buffer), as described by the runs.
+ */
 struct batch {
-	size_t n;				/* entries with bytes to move */
-	struct drm_ascend_copy_entry *e;	/* those entries */
-	size_t *orig;				/* their index in the caller's arrays */
-	bool *pinned;				/* host side in the device's MMU */
-	struct acl_alloc *host;			/* the host side's allocation */
+	void **dsts, **srcs;
+	size_t *sizes, n;			/* the caller's arrays, numBatches */
+	bool async;
 	struct acl_device *dev;
 	int dir;
+	size_t npin;				/* pinned entries (async) */
+	struct run *runs, runs0[B_INLINE];
+	size_t nruns, cap_runs;
+	struct host_use *uses, uses0[B_INLINE];
+	size_t nuses, cap_uses;
 };
+
+static void batch_init(struct batch *b, void **dsts, void **srcs, size_t *sizes, size_t n,
+		       bool async)
+{
+	memset(b, 0, sizeof(*b));
+	b->dsts = dsts;
+	b->srcs = srcs;
+	b->sizes = sizes;
+	b->n = n;
+	b->async = async;
+	b->runs = b->runs0;
+	b->cap_runs = B_INLINE;
+	b->uses = b->uses0;
+	b->cap_uses = B_INLINE;
+}
 
 static void batch_free(struct batch *b)
 {
-	free(b->e);
-	free(b->orig);
-	free(b->pinned);
-	free(b->host);
+	if (b->runs != b->runs0)
+		free(b->runs);
+	if (b->uses != b->uses0)
+		free(b->uses);
+}
+
+/* @v (*@cap elements of @esz, at first the inline array @inl) with room for
+ * element @n: @v itself, a larger copy, or NULL when out of memory. */
+static void *room(void *v, size_t n, size_t *cap, size_t esz, const void *inl)
+{
+	void *p;
+
+	if (n < *cap)
+		return v;
+	p = v == inl ? malloc(2 * *cap * esz) : realloc(v, 2 * *cap * esz);
+	if (!p)
+		return NULL;
+	if (v == inl)
+		memcpy(p, inl, n * esz);
+	*cap *= 2;
+	return p;
 }
 
 static const char *loc_type_name(uint32_t t)
@@ -89,37 +150,69 @@ static aclError entry_fail(size_t *fi, size_t i, aclError code)
 	return code;
 }
 
-/* Step 4 for entry @i, and its place in @b. */
-static aclError check_entry(struct batch *b, size_t i, void *dst, const void *src, size_t size,
-			    const aclrtMemcpyBatchAttr *at, size_t *fi, bool async)
+/* Entry @i of an asynchronous batch, host side @hs, into the runs (and its
+ * allocation into the uses when @pinned).  False: out of memory. */
+static bool note_entry(struct batch *b, size_t i, const struct copy_side *hs, bool pinned)
 {
-	struct copy_side ds, ss;
+	struct host_use *u;
+	struct run *r;
+
+	if (!b->nruns || b->runs[b->nruns - 1].pinned != pinned) {
+		r = room(b->runs, b->nruns, &b->cap_runs, sizeof(*r), b->runs0);
+		if (!r)
+			return false;
+		b->runs = r;
+		r[b->nruns++] = (struct run){ .start = i, .pinned = pinned };
+	}
+	if (!pinned)
+		return true;
+	if (!b->nuses || b->uses[b->nuses - 1].va != hs->a.va) {
+		u = room(b->uses, b->nuses, &b->cap_uses, sizeof(*u), b->uses0);
+		if (!u)
+			return false;
+		b->uses = u;
+		u[b->nuses++] = (struct host_use){
+			.va = hs->a.va, .size = hs->a.size, .first = b->npin };
+	}
+	b->npin++;
+	return true;
+}
+
+/* Step 4 for entry @i. */
+static aclError check_entry(struct batch *b, size_t i, const aclrtMemcpyBatchAttr *at,
+			    size_t *fi)
+{
+	void *dst = b->dsts[i];
+	const void *src = b->srcs[i];
+	size_t size = b->sizes[i];
+	struct copy_side dside, sside;
+	const struct copy_side *ds = &dside, *ss = &sside, *hs;
 	struct acl_device *dev;
 	aclError ret;
 	int dir;
 
-	if (async && !size)
+	if (b->async && !size)
 		return entry_fail(fi, i, ERR(ACL_ERROR_RT_PARAM_INVALID,
 			"entry %zu: size is 0; every entry of an asynchronous batch must copy bytes", i));
 	if (size && (!src || !dst))
 		return entry_fail(fi, i, ERR(ACL_ERROR_RT_PARAM_INVALID,
 			"entry %zu: %s[%zu] is NULL", i, !src ? "srcs" : "dsts", i));
-	copy_locate(dst, &ds);
-	copy_locate(src, &ss);
-	if (!loc_matches(&at->dstLoc, &ds))
+	copy_locate(dst, &dside);
+	copy_locate(src, &sside);
+	if (!loc_matches(&at->dstLoc, ds))
 		return entry_fail(fi, i, ERR(ACL_ERROR_RT_PARAM_INVALID,
 			"entry %zu: dst %p is %s but its attribute says %s id %u", i, dst,
-			copy_loc_name[ds.loc], loc_type_name(at->dstLoc.type), at->dstLoc.id));
-	if (!loc_matches(&at->srcLoc, &ss))
+			copy_loc_name[ds->loc], loc_type_name(at->dstLoc.type), at->dstLoc.id));
+	if (!loc_matches(&at->srcLoc, ss))
 		return entry_fail(fi, i, ERR(ACL_ERROR_RT_PARAM_INVALID,
 			"entry %zu: src %p is %s but its attribute says %s id %u", i, src,
-			copy_loc_name[ss.loc], loc_type_name(at->srcLoc.type), at->srcLoc.id));
-	if ((ds.loc == CL_DEV) == (ss.loc == CL_DEV))
+			copy_loc_name[ss->loc], loc_type_name(at->srcLoc.type), at->srcLoc.id));
+	if ((ds->loc == CL_DEV) == (ss->loc == CL_DEV))
 		return entry_fail(fi, i, ERR(ACL_ERROR_RT_PARAM_INVALID,
 			"entry %zu: dst and src are both %s; a batch copies only host to device or device to host",
-			i, ds.loc == CL_DEV ? "device memory" : "host memory"));
-	dir = ds.loc == CL_DEV ? B_H2D : B_D2H;
-	dev = dir == B_H2D ? ds.dev : ss.dev;
+			i, ds->loc == CL_DEV ? "device memory" : "host memory"));
+	dir = ds->loc == CL_DEV ? B_H2D : B_D2H;
+	dev = dir == B_H2D ? ds->dev : ss->dev;
 	if (!b->dev) {
 		b->dev = dev;
 		b->dir = dir;
@@ -136,29 +229,57 @@ static aclError check_entry(struct batch *b, size_t i, void *dst, const void *sr
 	if (!size)
 		return ACL_SUCCESS;
 	if (dir == B_H2D) {
-		ret = copy_check_range("dst", dst, size);
+		ret = copy_check_side_range("dst", dst, size, ds);
 		if (!ret)
-			ret = copy_check_host_side("src", src, size, &ss, dev->id, false);
+			ret = copy_check_host_side("src", src, size, ss, dev->id, false);
 	} else {
-		ret = copy_check_range("src", src, size);
+		ret = copy_check_side_range("src", src, size, ss);
 		if (!ret)
-			ret = copy_check_host_side("dst", dst, size, &ds, dev->id, true);
+			ret = copy_check_host_side("dst", dst, size, ds, dev->id, true);
 	}
 	if (ret)
 		return entry_fail(fi, i, ret);
-	b->e[b->n] = (struct drm_ascend_copy_entry){
-		.dst = (uintptr_t)dst, .src = (uintptr_t)src, .size = size };
-	b->orig[b->n] = i;
-	b->host[b->n] = dir == B_H2D ? ss.a : ds.a;
-	b->pinned[b->n] = host_usable(&b->host[b->n], dev->id);
-	b->n++;
+	hs = dir == B_H2D ? ss : ds;
+	if (b->async && !note_entry(b, i, hs, hs->cls == ADDR_HOST && host_usable(&hs->a, dev->id)))
+		return ERR(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory for %zu entries", b->n);
 	return ACL_SUCCESS;
 }
 
-/* One DRM_IOCTL_ASCEND_COPY_BATCH of @n entries (<= 4096) of @b from @first. */
-static aclError ioctl_batch(struct acl_device *dev, struct batch *b,
-			    const struct drm_ascend_copy_entry *e, const size_t *orig, size_t n,
-			    size_t *fi)
+/* Where emit() goes on: run @r, entry @i. */
+struct cursor {
+	size_t r, i;
+};
+
+/*
+ * Up to @max entries of an asynchronous batch whose host side is (not)
+ * @pinned, from @c on, into @e (and their indexes into @orig, if given).
+ */
+static size_t emit(const struct batch *b, bool pinned, struct cursor *c,
+		   struct drm_ascend_copy_entry *e, size_t *orig, size_t max)
+{
+	size_t k = 0, end;
+
+	while (k < max && c->r < b->nruns) {
+		end = c->r + 1 < b->nruns ? b->runs[c->r + 1].start : b->n;
+		if (b->runs[c->r].pinned != pinned || c->i >= end) {
+			if (++c->r < b->nruns)
+				c->i = b->runs[c->r].start;
+			continue;
+		}
+		for (; c->i < end && k < max; c->i++, k++) {
+			e[k].dst = (uintptr_t)b->dsts[c->i];
+			e[k].src = (uintptr_t)b->srcs[c->i];
+			e[k].size = b->sizes[c->i];
+			if (orig)
+				orig[k] = c->i;
+		}
+	}
+	return k;
+}
+
+/* One DRM_IOCTL_ASCEND_COPY_BATCH of the @n entries (<= 4096) at @e. */
+static aclError ioctl_batch(struct acl_device *dev, const struct drm_ascend_copy_entry *e,
+			    const size_t *orig, size_t n, size_t *fi)
 {
 	struct drm_ascend_copy_batch cb = {
 		.entries = (uintptr_t)e, .count = (uint32_t)n,
@@ -166,7 +287,6 @@ static aclError ioctl_batch(struct acl_device *dev, struct batch *b,
 	};
 	int err;
 
-	(void)b;
 	if (!drmIoctl(dev->fd, DRM_IOCTL_ASCEND_COPY_BATCH, &cb))
 		return ACL_SUCCESS;
 	err = errno;
@@ -183,20 +303,33 @@ static aclError ioctl_batch(struct acl_device *dev, struct batch *b,
 		   cb.fail_index < n ? " (at the entry in *failIndex)" : "");
 }
 
-static aclError ioctl_batch_all(struct acl_device *dev, struct batch *b,
-				const struct drm_ascend_copy_entry *e, const size_t *orig,
-				size_t n, size_t *fi)
+static aclError ioctl_batch_all(struct acl_device *dev, const struct drm_ascend_copy_entry *e,
+				const size_t *orig, size_t n, size_t *fi)
 {
 	size_t off, len;
 	aclError ret;
 
 	for (off = 0; off < n; off += len) {
 		len = n - off < DRM_ASCEND_COPY_BATCH_MAX ? n - off : DRM_ASCEND_COPY_BATCH_MAX;
-		ret = ioctl_batch(dev, b, e + off, orig + off, len, fi);
+		ret = ioctl_batch(dev, e + off, orig + off, len, fi);
 		if (ret)
 			return ret;
 	}
 	return ACL_SUCCESS;
+}
+
+/* Entry and index arrays for @n entries. */
+static aclError entries_alloc(struct drm_ascend_copy_entry **e, size_t **orig, size_t n)
+{
+	*e = malloc(n * sizeof(**e));
+	*orig = malloc(n * sizeof(**orig));
+	if (*e && *orig)
+		return ACL_SUCCESS;
+	free(*e);
+	free(*orig);
+	*e = NULL;
+	*orig = NULL;
+	return ERR(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory for %zu entries", n);
 }
 
 static aclError no_ext(const struct acl_device *dev)
@@ -208,25 +341,35 @@ static aclError no_ext(const struct acl_device *dev)
 
 static aclError run_sync(struct batch *b, size_t *fi)
 {
+	struct drm_ascend_copy_entry *e;
 	struct acl_device *dev;
+	size_t *orig, i, k = 0;
 	aclError ret;
 
-	ret = dev_acquire(b->dev->id, &dev);
+	/* the entries with bytes to move */
+	ret = entries_alloc(&e, &orig, b->n);
 	if (ret)
 		return ret;
-	if (!(dev->info.capabilities & DRM_ASCEND_CAP_COPY_EXT))
-		ret = no_ext(dev);
-	else
-		ret = ioctl_batch_all(dev, b, b->e, b->orig, b->n, fi);
-	dev_release(dev);
+	for (i = 0; i < b->n; i++) {
+		if (!b->sizes[i])
+			continue;
+		e[k] = (struct drm_ascend_copy_entry){ .dst = (uintptr_t)b->dsts[i],
+			.src = (uintptr_t)b->srcs[i], .size = b->sizes[i] };
+		orig[k++] = i;
+	}
+	ret = dev_acquire(b->dev->id, &dev);
+	if (!ret) {
+		if (!(dev->info.capabilities & DRM_ASCEND_CAP_COPY_EXT))
+			ret = no_ext(dev);
+		else
+			ret = ioctl_batch_all(dev, e, orig, k, fi);
+		dev_release(dev);
+	}
+	free(e);
+	free(orig);
 	return ret;
 }
 
-/*
- * Queue the pinned entries [0, n) of @e as ring COPY_BATCH commands (one
- * unless the entry array exceeds a staging buffer).  *@done: entries
- * queued (fewer than @n only when staging memory ran out).
- */
 /*
  * A stream recording into a model run instance: the entries go to device
  * memory of their own, which the instance keeps (every replay reads them).
@@ -269,16 +412,43 @@ static aclError recorded_batch(struct acl_stream *s, const struct drm_ascend_cop
 	return ret;
 }
 
-static aclError ring_batches(struct acl_stream *s, const struct drm_ascend_copy_entry *e,
-			     size_t n, uint64_t *seq, size_t *done)
+struct fill {
+	const struct batch *b;
+	struct cursor *c;
+};
+
+/* host_stage_cmd()'s fill: the next pinned entries, into the staging buffer. */
+static void fill_pinned(void *buf, size_t len, void *arg)
 {
-	size_t per = host_stage_max() / sizeof(*e), len;
+	struct fill *f = arg;
+
+	emit(f->b, true, f->c, buf, NULL, len / sizeof(struct drm_ascend_copy_entry));
+}
+
+/*
+ * Queue the pinned entries of @b, from @c on, as ring COPY_BATCH commands
+ * (one unless the entry array exceeds a staging buffer).  *@done: entries
+ * queued (fewer than b->npin only when staging memory ran out; @c is then
+ * at the first one not queued).
+ */
+static aclError ring_batches(struct acl_stream *s, const struct batch *b, struct cursor *c,
+			     uint64_t *seq, size_t *done)
+{
+	size_t per = host_stage_max() / sizeof(struct drm_ascend_copy_entry), len, n = b->npin;
+	struct fill f = { .b = b, .c = c };
+	struct drm_ascend_copy_entry *e;
 	struct ascend_cmd cmd;
 	bool staged;
 	aclError ret;
+	uint64_t cs;
 
 	if (mdl_stream_records(s)) {
+		e = malloc(n * sizeof(*e));
+		if (!e)
+			return ERR(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory for %zu entries", n);
+		emit(b, true, c, e, NULL, n);
 		ret = recorded_batch(s, e, n, seq);
+		free(e);
 		*done = ret ? 0 : n;
 		return ret;
 	}
@@ -287,10 +457,11 @@ static aclError ring_batches(struct acl_stream *s, const struct drm_ascend_copy_
 		memset(&cmd, 0, sizeof(cmd));
 		cmd.opcode = ASCEND_CMD_COPY_BATCH;
 		cmd.copy_batch.count = (uint32_t)len;
-		ret = host_stage_cmd(s, e + *done, len * sizeof(*e), &cmd,
-				     &cmd.copy_batch.entries, seq, &staged);
+		ret = host_stage_cmd(s, len * sizeof(struct drm_ascend_copy_entry), fill_pinned,
+				     &f, &cmd, &cmd.copy_batch.entries, &cs, &staged);
 		if (ret || !staged)
 			return ret;
+		*seq = cs;	/* the last command queued: the uses end with it */
 	}
 	return ACL_SUCCESS;
 }
@@ -298,10 +469,10 @@ static aclError ring_batches(struct acl_stream *s, const struct drm_ascend_copy_
 static aclError run_async(struct batch *b, aclrtStream stream, size_t *fi)
 {
 	struct drm_ascend_copy_entry *pe = NULL;
-	size_t *porig = NULL, np = 0, nq = 0, done, i;
+	size_t *porig = NULL, np = b->n - b->npin, done = 0, k, u;
+	struct cursor pc = { 0, 0 }, uc = { 0, 0 };
 	struct acl_device *dev;
 	struct acl_stream *s;
-	uintptr_t last = 0;
 	uint64_t seq;
 	aclError ret;
 
@@ -318,44 +489,33 @@ static aclError run_async(struct batch *b, aclrtStream stream, size_t *fi)
 		ret = no_ext(dev);
 		goto out;
 	}
-	/* Pinned entries first in b->e (stable), pageable ones to pe[]. */
-	pe = malloc(b->n * sizeof(*pe));
-	porig = malloc(b->n * sizeof(*porig));
-	if (!pe || !porig) {
-		ret = ERR(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory for %zu entries", b->n);
-		goto out;
-	}
-	for (i = 0; i < b->n; i++) {
-		if (b->pinned[i]) {
-			b->e[nq] = b->e[i];
-			b->host[nq] = b->host[i];
-			b->orig[nq] = b->orig[i];
-			nq++;
-		} else {
-			pe[np] = b->e[i];
-			porig[np++] = b->orig[i];
-		}
-	}
-	if (nq) {
-		ret = ring_batches(s, b->e, nq, &seq, &done);
-		for (i = 0; i < done; i++) {
-			if (b->host[i].va == last)
-				continue;
-			last = b->host[i].va;
-			host_note_use(s, seq, b->host[i].va, b->host[i].size);
-		}
+	if (np) {
+		ret = entries_alloc(&pe, &porig, np);
 		if (ret)
 			goto out;
+	}
+	if (b->npin) {
+		ret = ring_batches(s, b, &pc, &seq, &done);
+		for (u = 0; u < b->nuses && b->uses[u].first < done; u++)
+			host_note_use(s, seq, b->uses[u].va, b->uses[u].size);
+		if (ret)
+			goto out;
+	}
+	if (done < b->npin) {
 		/* No staging memory left: the rest go the synchronous way. */
-		for (i = done; i < nq; i++) {
-			pe[np] = b->e[i];
-			porig[np++] = b->orig[i];
-		}
+		np += b->npin - done;
+		free(pe);
+		free(porig);
+		ret = entries_alloc(&pe, &porig, np);
+		if (ret)
+			goto out;
 	}
 	if (np) {
+		k = emit(b, false, &uc, pe, porig, np);
+		emit(b, true, &pc, pe + k, porig + k, np - k);
 		ret = stream_sync(s, deadline_from_ms(-1), -1);
 		if (!ret)
-			ret = ioctl_batch_all(dev, b, pe, porig, np, fi);
+			ret = ioctl_batch_all(dev, pe, porig, np, fi);
 	}
 out:
 	free(pe);
@@ -369,8 +529,8 @@ static aclError memcpy_batch(void **dsts, size_t *destMaxs, void **srcs, size_t 
 			     size_t numAttrs, size_t *failIndex, bool v2, bool async,
 			     aclrtStream stream)
 {
-	struct batch b = { 0 };
 	struct acl_device *cur;
+	struct batch b;
 	size_t dummy, *fi = v2 ? &dummy : failIndex, i, k, j;
 	bool any = false;
 	aclError ret;
@@ -431,19 +591,11 @@ static aclError memcpy_batch(void **dsts, size_t *destMaxs, void **srcs, size_t 
 			   DRM_ASCEND_COPY_BATCH_MAX, numBatches);
 
 	/* 4. every entry */
-	b.e = malloc(numBatches * sizeof(*b.e));
-	b.orig = malloc(numBatches * sizeof(*b.orig));
-	b.pinned = malloc(numBatches * sizeof(*b.pinned));
-	b.host = malloc(numBatches * sizeof(*b.host));
-	if (!b.e || !b.orig || !b.pinned || !b.host) {
-		ret = ERR(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory for %zu entries",
-			  numBatches);
-		goto out;
-	}
+	batch_init(&b, dsts, srcs, sizes, numBatches, async);
 	for (i = 0, k = 0; i < numBatches; i++) {
 		while (k + 1 < numAttrs && attrsIndexes[k + 1] <= i)
 			k++;
-		ret = check_entry(&b, i, dsts[i], srcs[i], sizes[i], &attrs[k], fi, async);
+		ret = check_entry(&b, i, &attrs[k], fi);
 		if (ret)
 			goto out;
 	}
