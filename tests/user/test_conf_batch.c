@@ -22,12 +22,12 @@ struct bfx {
 	uint8_t *dev, *host;
 };
 
-/* @n valid host-to-device entries (pinned host memory), one attribute. */
-static void bfx_h2d(struct bfx *f, size_t n)
+/* @n valid host-to-device entries (pinned host memory), one attribute;
+ * acl set up already. */
+static void bfx_fill(struct bfx *f, size_t n)
 {
 	size_t i;
 
-	acl_setup();
 	memset(f, 0, sizeof(*f));
 	f->dev = dev_alloc(NB * ESZ);
 	f->host = host_pinned(NB * ESZ);
@@ -43,6 +43,12 @@ static void bfx_h2d(struct bfx *f, size_t n)
 	f->idx[0] = 0;
 	f->nattrs = 1;
 	f->fi = FI_UNTOUCHED;
+}
+
+static void bfx_h2d(struct bfx *f, size_t n)
+{
+	acl_setup();
+	bfx_fill(f, n);
 }
 
 static aclError run(struct bfx *f)
@@ -698,6 +704,372 @@ TEST(batch_async_stream_of_null_is_default_stream)
 	CHECK_ACL_OK(aclrtSynchronizeDevice());
 	got = dev_get(f.dev, 4 * ESZ);
 	CHECK_EQ(diff_pat(got, 4 * ESZ, 1), -1);
+}
+
+/* ---- many entries per allocation -------------------------------------- *
+ * libaclrt looks an allocation up once for a run of entries inside it and
+ * checks only the ranges of the others: every check must still answer as
+ * for a lone entry (code, failIndex, message), whatever came before it.
+ */
+
+/* The last error's message, kept (aclGetRecentErrMsg() clears it). */
+static char *errmsg_dup(void)
+{
+	char *m = strdup(acl_errmsg());
+
+	REQUIRE(m);
+	return m;
+}
+
+/*
+ * aclrtMemcpyBatch of @f, or with @s aclrtMemcpyBatchAsync (then
+ * synchronized); *@msg: the error's message (malloc'd), or NULL.
+ */
+static aclError run_mode(struct bfx *f, aclrtStream s, char **msg)
+{
+	aclError ret;
+
+	if (!s)
+		ret = run(f);
+	else
+		ret = aclrtMemcpyBatchAsync(f->dsts, f->dmax, f->srcs, f->sizes, f->n, f->attrs,
+					    f->idx, f->nattrs, &f->fi, s);
+	*msg = ret ? errmsg_dup() : NULL;
+	if (s)
+		REQUIRE_ACL(aclrtSynchronizeStream(s));
+	return ret;
+}
+
+/* Entry @i of @f alone fails with @code: its message. */
+static char *lone_msg(struct bfx *f, size_t i, aclrtStream s, aclError code)
+{
+	struct bfx one = *f;
+	char *m;
+
+	one.n = 1;
+	one.nattrs = 1;
+	one.dsts[0] = f->dsts[i];
+	one.srcs[0] = f->srcs[i];
+	one.dmax[0] = f->dmax[i];
+	one.sizes[0] = f->sizes[i];
+	CHECK_EQ(run_mode(&one, s, &m), code);
+	CHECK_EQ(one.fi, 0);
+	return m ? m : errmsg_dup();
+}
+
+/* @f fails with @code at entry @i, worded as @want; no byte of the device
+ * allocation (@dev_bytes, set to 0xee) moved. */
+static void fails_at(struct bfx *f, aclrtStream s, aclError code, size_t i, const char *want,
+		     size_t dev_bytes)
+{
+	uint8_t *got;
+	char *m;
+
+	f->fi = FI_UNTOUCHED;
+	CHECK_EQ(run_mode(f, s, &m), code);
+	CHECK_EQ(f->fi, i);
+	if (!m || strcmp(m, want)) {
+		CHECK(!"the message differs from a lone entry's");
+		printf("#   want: %s\n#   got:  %s\n", want, m ? m : "(none)");
+	}
+	free(m);
+	if (dev_bytes) {
+		got = dev_get(f->dev, dev_bytes);
+		CHECK_EQ(diff_byte(got, dev_bytes, 0xee), -1);
+		free(got);
+	}
+}
+
+TEST(batch_range_past_allocation_after_entries_in_it_passed)
+{
+	aclrtStream s, modes[2];
+	struct bfx f;
+	char *want;
+	int m;
+
+	acl_setup();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	modes[0] = NULL;
+	modes[1] = s;
+	for (m = 0; m < 2; m++) {
+		/* the device side (H2D dst): past the bytes asked for */
+		bfx_fill(&f, 4);
+		dev_put_byte(f.dev, NB * ESZ, 0xee);
+		f.dsts[3] = f.dev + NB * ESZ - ESZ / 2;
+		want = lone_msg(&f, 3, modes[m], ACL_ERROR_RT_PARAM_INVALID);
+		CHECK(strstr(want, "runs past the end of its") != NULL);
+		fails_at(&f, modes[m], ACL_ERROR_RT_PARAM_INVALID, 3, want, NB * ESZ);
+		free(want);
+		/* the host side: past the pinned allocation (device side fine) */
+		bfx_fill(&f, 4);
+		dev_put_byte(f.dev, NB * ESZ, 0xee);
+		f.srcs[3] = f.host + 4096 - 8;	/* host_pinned() of 768: one page */
+		f.dmax[3] = f.sizes[3] = 16;
+		want = lone_msg(&f, 3, modes[m], ACL_ERROR_RT_PARAM_INVALID);
+		CHECK(strstr(want, "pinned host memory") != NULL);
+		fails_at(&f, modes[m], ACL_ERROR_RT_PARAM_INVALID, 3, want, NB * ESZ);
+		free(want);
+	}
+	CHECK_ACL_OK(aclrtDestroyStream(s));
+}
+
+/* The kernel rounds a device allocation up; the caller owns the bytes it
+ * asked for only, also after entries in the same allocation passed. */
+TEST(batch_entry_in_allocation_padding_fails_after_entries_in_it)
+{
+	struct bfx f;
+	char *want;
+
+	bfx_h2d(&f, 3);
+	f.dev = dev_alloc(1000);
+	dev_put_byte(f.dev, 1000, 0xee);
+	f.dsts[0] = f.dev;
+	f.dsts[1] = f.dev + 500;
+	f.dsts[2] = f.dev + 1000;		/* reserved, not asked for */
+	f.dmax[2] = f.sizes[2] = 8;
+	want = lone_msg(&f, 2, NULL, ACL_ERROR_RT_PARAM_INVALID);
+	CHECK(strstr(want, "1000-byte allocation") != NULL);
+	fails_at(&f, NULL, ACL_ERROR_RT_PARAM_INVALID, 2, want, 1000);
+	free(want);
+	f.dsts[2] = f.dev + 996;		/* crosses the end */
+	want = lone_msg(&f, 2, NULL, ACL_ERROR_RT_PARAM_INVALID);
+	fails_at(&f, NULL, ACL_ERROR_RT_PARAM_INVALID, 2, want, 1000);
+	free(want);
+}
+
+/* A new attribute inside a run of one allocation is checked at its index. */
+TEST(batch_attribute_change_inside_one_allocation_is_checked)
+{
+	struct bfx f;
+	char *want;
+
+	bfx_h2d(&f, 4);
+	dev_put_byte(f.dev, NB * ESZ, 0xee);
+	f.attrs[1] = batch_attr(ACL_MEM_LOCATION_TYPE_DEVICE, 1, ACL_MEM_LOCATION_TYPE_HOST, 0);
+	f.idx[1] = 2;
+	f.nattrs = 2;
+	f.fi = FI_UNTOUCHED;
+	CHECK_EQ(run_mode(&f, NULL, &want), ACL_ERROR_RT_PARAM_INVALID);
+	CHECK_EQ(f.fi, 2);
+	REQUIRE(want);
+	CHECK(strstr(want, "entry 2: dst") != NULL);
+	CHECK(strstr(want, "DEVICE id 1") != NULL);
+	free(want);
+	/* a zero-sized entry between entries of one allocation (synchronous) */
+	bfx_fill(&f, 4);
+	dev_put_byte(f.dev, NB * ESZ, 0xee);
+	f.sizes[1] = 0;
+	f.dsts[3] = f.dev + NB * ESZ - 1;
+	f.dmax[3] = f.sizes[3] = 2;
+	want = lone_msg(&f, 3, NULL, ACL_ERROR_RT_PARAM_INVALID);
+	fails_at(&f, NULL, ACL_ERROR_RT_PARAM_INVALID, 3, want, NB * ESZ);
+	free(want);
+}
+
+#define XN 64				/* entries of the crossing cases */
+#define XSZ 200				/* bytes per entry at most */
+
+/* Entry @i of the crossing cases: its offset and size in its buffer. */
+static size_t x_off(size_t i)
+{
+	return i * XSZ + i % 4;
+}
+
+static size_t x_len(size_t i)
+{
+	return XSZ - 4 - (i * 37) % 150;
+}
+
+/*
+ * Entries switching between two device allocations and, independently,
+ * between host buffers (two pinned allocations and, with @pageable, a
+ * malloc'd buffer), host to device and back, asynchronously: every byte
+ * lands where its entry says.
+ */
+static void crossing_case(bool pageable)
+{
+	void *dsts[XN], *srcs[XN];
+	size_t dmax[XN], sizes[XN], idx[1] = { 0 }, fi = FI_UNTOUCHED, i, span = XN * XSZ;
+	aclrtMemcpyBatchAttr at[1] = { ATTR_H2D };
+	uint8_t *dev[2], *host[3], *back[3], *got;
+	aclrtStream s;
+	size_t hk;
+
+	acl_setup();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	dev[0] = dev_alloc(span);
+	dev[1] = dev_alloc(span);
+	host[0] = host_pinned(span);
+	host[1] = host_pinned(span);
+	host[2] = pageable ? malloc(span) : host_pinned(span);
+	back[0] = host_pinned(span);
+	back[1] = pageable ? malloc(span) : host_pinned(span);
+	back[2] = host_pinned(span);
+	REQUIRE(host[2] && back[1]);
+	for (i = 0; i < 3; i++) {
+		fill_pat(host[i], span, 20 + i);
+		memset(back[i], 0, span);
+	}
+	dev_put_byte(dev[0], span, 0);
+	dev_put_byte(dev[1], span, 0);
+	/* runs of 1..3 entries per device allocation; host buffers by i % 3
+	 * and i / 5 % 3: runs of every length, on both sides */
+	for (i = 0; i < XN; i++) {
+		hk = (i % 3 + i / 5) % 3;
+		dsts[i] = dev[(i / 3 + i / 7) % 2] + x_off(i);
+		srcs[i] = host[hk] + x_off(i);
+		dmax[i] = sizes[i] = x_len(i);
+	}
+	CHECK_ACL_OK(aclrtMemcpyBatchAsync(dsts, dmax, srcs, sizes, XN, at, idx, 1, &fi, s));
+	CHECK_EQ(fi, SIZE_MAX);
+	CHECK_ACL_OK(aclrtSynchronizeStream(s));
+	for (i = 0; i < 2; i++) {
+		size_t e, k;
+
+		got = dev_get(dev[i], span);
+		for (e = 0; e < XN; e++) {
+			if (dsts[e] != dev[i] + x_off(e))
+				continue;
+			hk = (e % 3 + e / 5) % 3;
+			for (k = 0; k < x_len(e); k++)
+				if (got[x_off(e) + k] != pat(20 + hk, x_off(e) + k))
+					break;
+			if (k < x_len(e)) {
+				CHECK_EQ(k, x_len(e));
+				printf("#   entry %zu\n", e);
+				break;
+			}
+		}
+		free(got);
+	}
+	/* and back, device to host, into buffers switching the other way */
+	at[0] = ATTR_D2H;
+	for (i = 0; i < XN; i++) {
+		srcs[i] = dsts[i];
+		dsts[i] = back[(i / 2) % 3] + x_off(i);
+	}
+	CHECK_ACL_OK(aclrtMemcpyBatchAsync(dsts, dmax, srcs, sizes, XN, at, idx, 1, &fi, s));
+	CHECK_ACL_OK(aclrtSynchronizeStream(s));
+	for (i = 0; i < XN; i++) {
+		size_t b, lo = i * XSZ, hi = lo + XSZ;
+
+		hk = (i % 3 + i / 5) % 3;
+		if (memcmp(dsts[i], host[hk] + x_off(i), x_len(i))) {
+			CHECK(!"bytes differ");
+			printf("#   entry %zu\n", i);
+			break;
+		}
+		/* nothing else of slot i moved, in any of the buffers */
+		for (b = 0; b < 3; b++) {
+			if (b != (i / 2) % 3) {
+				CHECK_EQ(diff_byte(back[b] + lo, XSZ, 0), -1);
+				continue;
+			}
+			CHECK_EQ(diff_byte(back[b] + lo, x_off(i) - lo, 0), -1);
+			CHECK_EQ(diff_byte(back[b] + x_off(i) + x_len(i),
+					   hi - x_off(i) - x_len(i), 0), -1);
+		}
+	}
+	CHECK_ACL_OK(aclrtDestroyStream(s));
+}
+
+TEST(batch_async_entries_switching_allocations_bytes)
+{
+	crossing_case(false);
+}
+
+TEST(batch_async_mixed_pinned_and_pageable_entries_bytes)
+{
+	crossing_case(true);
+}
+
+/* More entries than one staging buffer holds, with pageable ones between
+ * pinned ones on both sides of the split. */
+TEST(batch_async_entry_array_over_one_staging_buffer)
+{
+	size_t n = 50000, i, idx[1] = { 0 }, fi, esz = 4, *dmax, *sizes;
+	aclrtMemcpyBatchAttr at[1] = { ATTR_H2D };
+	void **dsts, **srcs;
+	uint8_t *dev, *host, *pg, *got;
+	aclrtStream s;
+
+	acl_setup();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	dsts = calloc(n, sizeof(void *));
+	srcs = calloc(n, sizeof(void *));
+	dmax = calloc(n, sizeof(size_t));
+	sizes = calloc(n, sizeof(size_t));
+	pg = malloc(n * esz);
+	REQUIRE(dsts && srcs && dmax && sizes && pg);
+	dev = dev_alloc(n * esz);
+	host = host_pinned(n * esz);
+	fill_pat(host, n * esz, 31);
+	fill_pat(pg, n * esz, 31);
+	dev_put_byte(dev, n * esz, 0);
+	for (i = 0; i < n; i++) {
+		bool p = i == 3 || (i >= 43000 && i < 43010) || i == 49999;
+
+		dsts[i] = dev + i * esz;
+		srcs[i] = (p ? pg : host) + i * esz;
+		dmax[i] = sizes[i] = esz;
+	}
+	CHECK_ACL_OK(aclrtMemcpyBatchAsync(dsts, dmax, srcs, sizes, n, at, idx, 1, &fi, s));
+	CHECK_EQ(fi, SIZE_MAX);
+	CHECK_ACL_OK(aclrtSynchronizeStream(s));
+	got = dev_get(dev, n * esz);
+	CHECK_EQ(diff_pat(got, n * esz, 31), -1);
+	free(got);
+	CHECK_ACL_OK(aclrtDestroyStream(s));
+}
+
+/* An allocation freed between two calls is not taken for the one seen before. */
+TEST(batch_allocation_freed_between_calls_is_107000)
+{
+	aclrtStream s, modes[2];
+	uint8_t *a, *b, *c, *got;
+	struct bfx f;
+	char *want;
+	size_t i;
+	int m;
+
+	acl_setup();
+	REQUIRE_ACL(aclrtCreateStream(&s));
+	modes[0] = NULL;
+	modes[1] = s;
+	for (m = 0; m < 2; m++) {
+		bfx_fill(&f, 8);
+		a = dev_alloc(4 * ESZ);
+		b = dev_alloc(4 * ESZ);
+		for (i = 0; i < 8; i++)
+			f.dsts[i] = (i < 4 ? a : b) + (i % 4) * ESZ;
+		CHECK_EQ(run_mode(&f, modes[m], &want), ACL_SUCCESS);
+		CHECK_EQ(f.fi, SIZE_MAX);
+		REQUIRE_ACL(aclrtFree(b));
+		c = dev_alloc(4 * ESZ);	/* may take b's place, or not */
+		if (c == b) {
+			/* b's addresses are c's now: they copy there */
+			CHECK_EQ(run_mode(&f, modes[m], &want), ACL_SUCCESS);
+			REQUIRE_ACL(aclrtFree(c));
+			c = NULL;
+		}
+		f.fi = FI_UNTOUCHED;
+		CHECK_EQ(run_mode(&f, modes[m], &want), ACL_ERROR_RT_PARAM_INVALID);
+		CHECK_EQ(f.fi, 4);
+		REQUIRE(want);
+		CHECK(strstr(want, "not in any live allocation") != NULL);
+		free(want);
+		/* the entries moved to the new allocation copy there */
+		if (!c)
+			c = dev_alloc(4 * ESZ);
+		for (i = 4; i < 8; i++)
+			f.dsts[i] = c + (i % 4) * ESZ;
+		dev_put_byte(c, 4 * ESZ, 0);
+		CHECK_EQ(run_mode(&f, modes[m], &want), ACL_SUCCESS);
+		got = dev_get(c, 4 * ESZ);
+		CHECK_EQ(memcmp(got, f.host + 4 * ESZ, 4 * ESZ), 0);
+		free(got);
+	}
+	CHECK_ACL_OK(aclrtDestroyStream(s));
 }
 
 int main(void)

@@ -34,8 +34,10 @@
  * are copied synchronously, so the call returns after they moved.
  *
  * Cost (a batch is thousands of entries, each worth far less than an
- * ioctl): the entry array is written once, from the caller's arrays,
- * straight into the staging buffer (emit()).
+ * ioctl): an entry in the same allocations as the one before it, under the
+ * same attribute, has only its ranges checked (like_previous()); the others
+ * are looked up.  The entry array is written once, from the caller's
+ * arrays, straight into the staging buffer (emit()).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -76,6 +78,13 @@ struct batch {
 	bool async;
 	struct acl_device *dev;
 	int dir;
+	/* The sides of the previous entry: a pointer inside the same
+	 * allocation is not looked up again (a snapshot taken during this
+	 * call is as good as a fresh look-up). */
+	struct copy_side ds, ss;
+	/* The previous entry passed with bytes to move (else there is none to
+	 * go by), and whether its host side was in the device's MMU. */
+	bool prev_ok, prev_pinned;
 	size_t npin;				/* pinned entries (async) */
 	struct run *runs, runs0[B_INLINE];
 	size_t nruns, cap_runs;
@@ -185,20 +194,23 @@ static aclError check_entry(struct batch *b, size_t i, const aclrtMemcpyBatchAtt
 	void *dst = b->dsts[i];
 	const void *src = b->srcs[i];
 	size_t size = b->sizes[i];
-	struct copy_side dside, sside;
-	const struct copy_side *ds = &dside, *ss = &sside, *hs;
+	const struct copy_side *ds = &b->ds, *ss = &b->ss, *hs;
 	struct acl_device *dev;
 	aclError ret;
 	int dir;
 
+	b->prev_ok = false;
 	if (b->async && !size)
 		return entry_fail(fi, i, ERR(ACL_ERROR_RT_PARAM_INVALID,
 			"entry %zu: size is 0; every entry of an asynchronous batch must copy bytes", i));
 	if (size && (!src || !dst))
 		return entry_fail(fi, i, ERR(ACL_ERROR_RT_PARAM_INVALID,
 			"entry %zu: %s[%zu] is NULL", i, !src ? "srcs" : "dsts", i));
-	copy_locate(dst, &dside);
-	copy_locate(src, &sside);
+	/* a side without an allocation has a.size 0: always looked up */
+	if ((uintptr_t)dst - ds->a.va >= ds->a.size)
+		copy_locate(dst, &b->ds);
+	if ((uintptr_t)src - ss->a.va >= ss->a.size)
+		copy_locate(src, &b->ss);
 	if (!loc_matches(&at->dstLoc, ds))
 		return entry_fail(fi, i, ERR(ACL_ERROR_RT_PARAM_INVALID,
 			"entry %zu: dst %p is %s but its attribute says %s id %u", i, dst,
@@ -240,9 +252,48 @@ static aclError check_entry(struct batch *b, size_t i, const aclrtMemcpyBatchAtt
 	if (ret)
 		return entry_fail(fi, i, ret);
 	hs = dir == B_H2D ? ss : ds;
-	if (b->async && !note_entry(b, i, hs, hs->cls == ADDR_HOST && host_usable(&hs->a, dev->id)))
+	b->prev_pinned = hs->cls == ADDR_HOST && host_usable(&hs->a, dev->id);
+	if (b->async && !note_entry(b, i, hs, b->prev_pinned))
 		return ERR(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory for %zu entries", b->n);
+	b->prev_ok = true;
 	return ACL_SUCCESS;
+}
+
+/*
+ * The entries from @i on (below @end, all under the attribute of entry i - 1)
+ * that lie in the allocations of entry i - 1, which passed: every check but
+ * those of their ranges answers as it did for it, so only the ranges are
+ * checked here (as copy_check_side_range() and copy_check_host_side() would).
+ * Returns the first entry that is not such a one: check_entry() decides it,
+ * and words any error.
+ */
+static size_t like_previous(struct batch *b, size_t i, size_t end)
+{
+	void *const *dsts = b->dsts, *const *srcs = b->srcs;
+	const size_t *sizes = b->sizes, start = i;
+	uintptr_t dva = b->ds.a.va, sva = b->ss.a.va, doff, soff, off, hoff;
+	size_t dsz = b->ds.a.size, ssz = b->ss.a.size, dlim, hlim, size;
+	bool h2d = b->dir == B_H2D;
+
+	if (!b->prev_ok)
+		return i;
+	/* device side: the bytes asked for; host side: a pinned allocation */
+	dlim = h2d ? b->ds.a.user_size : b->ss.a.user_size;
+	hlim = !b->prev_pinned ? SIZE_MAX : h2d ? ssz : dsz;
+	for (; i < end; i++) {
+		doff = (uintptr_t)dsts[i] - dva;
+		soff = (uintptr_t)srcs[i] - sva;
+		size = sizes[i];
+		off = h2d ? doff : soff;
+		hoff = h2d ? soff : doff;
+		if (!size || doff >= dsz || soff >= ssz || off > dlim || size > dlim - off ||
+		    size > hlim - hoff)
+			break;
+	}
+	/* same run, same host allocation as entry start - 1 */
+	if (b->async && b->prev_pinned)
+		b->npin += i - start;
+	return i;
 }
 
 /* Where emit() goes on: run @r, entry @i. */
@@ -592,12 +643,13 @@ static aclError memcpy_batch(void **dsts, size_t *destMaxs, void **srcs, size_t 
 
 	/* 4. every entry */
 	batch_init(&b, dsts, srcs, sizes, numBatches, async);
-	for (i = 0, k = 0; i < numBatches; i++) {
+	for (i = 0, k = 0; i < numBatches;) {
 		while (k + 1 < numAttrs && attrsIndexes[k + 1] <= i)
 			k++;
 		ret = check_entry(&b, i, &attrs[k], fi);
 		if (ret)
 			goto out;
+		i = like_previous(&b, i + 1, k + 1 < numAttrs ? attrsIndexes[k + 1] : numBatches);
 	}
 	ret = async ? run_async(&b, stream, fi) : run_sync(&b, fi);
 out:
