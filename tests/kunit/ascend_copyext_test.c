@@ -658,6 +658,69 @@ static void cx_device_copies(struct kunit *test)
 }
 
 /*
+ * A ring batch of many small entries, over more than one read of entries:
+ * while the engines are idle each entry is moved by the direct mover (the
+ * bytes arrive, the mover counts every entry, no engine runs one); an
+ * entry that does not translate, in a later read, is reported by its
+ * address before any entry moved.
+ */
+static void cx_batch_small_entries(struct kunit *test)
+{
+	struct cx_emu *c = cx_emu_new(test);
+	struct ascend_dma_engine_info before, after;
+	struct ascend_emu_dma_ring_state ring0, ring1;
+	struct drm_ascend_copy_entry *e;
+	struct ascend_cmd cmd = {};
+	const u32 n = 600, len = 64;
+	u8 *src, out[64], zero[64] = {};
+	bool abort = false;
+	u64 fault = 0;
+	u32 i;
+
+	e = kunit_kcalloc(test, n, sizeof(*e), GFP_KERNEL);
+	src = kunit_kmalloc(test, n * len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	cx_emu_map(test, c);
+	for (i = 0; i < n * len; i++)
+		src[i] = (u8)(i * 7 + 3);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0x100000, src,
+						n * len, true), 0);
+	/* entry i: 64 bytes to 100 * i past 0x200000 (unaligned places) */
+	for (i = 0; i < n; i++)
+		e[i] = (struct drm_ascend_copy_entry){
+			CX_VA + 0x200000 + 100 * i, CX_VA + 0x100000 + len * i,
+			len };
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0x300000, e,
+						n * sizeof(*e), true), 0);
+	ascend_emu_dma_direct_info(c->emu, &before);
+	KUNIT_ASSERT_EQ(test, ascend_emu_dma_ring_state(c->emu, 0, &ring0), 0);
+	cmd.opcode = ASCEND_CMD_COPY_BATCH;
+	cmd.copy_batch.entries = CX_VA + 0x300000;
+	cmd.copy_batch.count = n;
+	KUNIT_EXPECT_EQ(test, cx_cmd(c, &cmd, &abort, &fault), ASCEND_FAULT_NONE);
+	for (i = 0; i < n; i++)
+		cx_hbm_expect(test, c, 0x200000 + 100 * i, src + len * i, len,
+			      out);
+	ascend_emu_dma_direct_info(c->emu, &after);
+	KUNIT_EXPECT_EQ(test, after.descs_done, before.descs_done + n);
+	KUNIT_EXPECT_EQ(test, after.bytes_done, before.bytes_done + n * len);
+	KUNIT_ASSERT_EQ(test, ascend_emu_dma_ring_state(c->emu, 0, &ring1), 0);
+	KUNIT_EXPECT_EQ(test, ring1.executed, ring0.executed);
+
+	/* entry 520 (third read) reads past the mapping: nothing moves */
+	for (i = 0; i < n; i++)
+		e[i].dst = CX_VA + 0x280000 + 100 * i;
+	e[520].src = CX_VA + CX_HBM / 2 - 32;
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&c->emu->hw, 0x300000, e,
+						n * sizeof(*e), true), 0);
+	KUNIT_EXPECT_EQ(test, cx_cmd(c, &cmd, &abort, &fault), ASCEND_FAULT_MMU);
+	KUNIT_EXPECT_EQ(test, fault, e[520].src);
+	cx_hbm_expect(test, c, 0x280000, zero, len, out);
+	cx_emu_free(c);
+}
+
+/*
  * A small COPY or FILL is moved by the command processor itself, beside
  * the engines' rings (ascend_emu_copy_try_now()): the bytes arrive, the
  * cp counters count it and no engine does; a copy that does not translate
@@ -815,6 +878,7 @@ static struct kunit_case ascend_copyext_test_cases[] = {
 	KUNIT_CASE(cx_va_descriptors),
 	KUNIT_CASE(cx_device_copies),
 	KUNIT_CASE(cx_direct_copies),
+	KUNIT_CASE(cx_batch_small_entries),
 	KUNIT_CASE(cx_device_reduce),
 	{}
 };

@@ -236,6 +236,12 @@ bool ascend_emu_dma_direct(struct ascend_emu *emu, struct ascend_dma_job *job);
  */
 int ascend_emu_dma_direct_copy(struct ascend_emu *emu, u32 asid, u64 dst,
 			       u64 src, u64 len);
+/*
+ * Are the engines idle (no job waiting or on a ring, not paused)?  A hint
+ * for a caller about to move many small pieces with the mover above: it
+ * may change right after.
+ */
+bool ascend_emu_dma_idle(struct ascend_emu *emu);
 /* What the command processor's own mover did (descs_done, bytes_done). */
 void ascend_emu_dma_direct_info(struct ascend_emu *emu,
 				struct ascend_dma_engine_info *info);
@@ -320,6 +326,12 @@ void ascend_emu_smmu_prq_stop(struct ascend_emu *emu);
  */
 int ascend_emu_smmu_xlate(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
 			  bool write, bool peers, struct ascend_dma_span *span);
+/*
+ * ascend_emu_smmu_check() inside the caller's access section, without page
+ * requests: many small ranges under one section.
+ */
+int ascend_emu_smmu_check_in(struct ascend_emu *emu, u32 asid, u64 va,
+			     u64 len, bool write, bool peers, u64 *fault);
 /* Does all of [@va, @va + @len) translate?  0, or -EFAULT and *@fault. */
 int ascend_emu_smmu_check(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
 			  bool write, bool peers, u64 *fault);

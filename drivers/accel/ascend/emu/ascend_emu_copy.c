@@ -36,7 +36,7 @@
 #define ASCEND_EMU_COPY_ROWS	4096
 /* Batch entries read from device memory at a time; abort checks. */
 #define ASCEND_EMU_BATCH_READ	256
-#define ASCEND_EMU_BATCH_GAP	4096
+#define ASCEND_EMU_BATCH_GAP	ASCEND_EMU_BATCH_READ
 /* Descriptors of one batch job (many small entries). */
 #define ASCEND_EMU_BATCH_DESCS	1024
 
@@ -319,6 +319,84 @@ static u32 ascend_emu_copy_2d(struct ascend_emu_copy *c,
 }
 
 /*
+ * The check of the entries of one read: every byte of both sides of each
+ * translates.  The checks share access sections of up to a step of bytes
+ * (one section per entry was most of a small entry's check); an entry
+ * that does not translate is checked again on its own, outside, with page
+ * requests, and reported as before.
+ */
+static u32 ascend_emu_copy_batch_check(struct ascend_emu_copy *c,
+				       const struct drm_ascend_copy_entry *buf,
+				       u32 n)
+{
+	u32 asid = c->mmu.asid, k, code = ASCEND_FAULT_NONE;
+	u64 fault, span = 0;
+	bool in = false;
+
+	for (k = 0; k < n; k++) {
+		const struct drm_ascend_copy_entry *e = &buf[k];
+
+		if (ascend_copy_entry_check(e)) {
+			code = ASCEND_FAULT_BAD_COMMAND;
+			break;
+		}
+		if (!e->size)
+			continue;
+		if (in && span > ASCEND_DMA_STEP) {
+			ascend_emu_smmu_access_end();
+			in = false;
+		}
+		if (!in) {
+			ascend_emu_smmu_access_begin();
+			in = true;
+			span = 0;
+		}
+		span += e->size;
+		if (!ascend_emu_smmu_check_in(c->emu, asid, e->dst, e->size,
+					      true, true, &fault) &&
+		    !ascend_emu_smmu_check_in(c->emu, asid, e->src, e->size,
+					      false, true, &fault))
+			continue;
+		/* a page request waits for the driver: not in a section */
+		ascend_emu_smmu_access_end();
+		in = false;
+		code = ascend_emu_copy_check(c, e->dst, e->size, true) ?:
+		       ascend_emu_copy_check(c, e->src, e->size, false);
+		if (code)
+			break;
+	}
+	if (in)
+		ascend_emu_smmu_access_end();
+	return code;
+}
+
+/*
+ * A small entry moved at once: by the engines' direct mover while they are
+ * idle (@idle, looked at once per read of entries), else inline as a small
+ * job when they still are.  True when it ran, with its result in *@code.
+ */
+static bool ascend_emu_copy_batch_now(struct ascend_emu_copy *c,
+				      const struct drm_ascend_copy_entry *e,
+				      bool idle, u32 *code)
+{
+	int ret;
+
+	if (e->size > ASCEND_EMU_COPY_NOW_BYTES)
+		return false;
+	if (idle) {
+		ret = ascend_emu_dma_direct_copy(c->emu, c->mmu.asid, e->dst,
+						 e->src, e->size);
+		if (ret != -EAGAIN) {
+			/* both sides translated: no MMU fault to report */
+			*code = ret ? ASCEND_FAULT_DMA : ASCEND_FAULT_NONE;
+			return true;
+		}
+	}
+	/* a side in more than one piece, or a fault: the full path */
+	return ascend_emu_copy_now(c, e->dst, e->src, e->size, code);
+}
+
+/*
  * A ring COPY_BATCH: check (@run false) or run every entry.  Entries are
  * read from device memory %ASCEND_EMU_BATCH_READ at a time, and checked
  * by the device's rules on every read (user space may rewrite them).  A
@@ -332,6 +410,7 @@ static u32 ascend_emu_copy_batch_pass(struct ascend_emu_copy *c,
 	unsigned int nd = 0;
 	u64 queued = 0, eoff, elen;
 	u32 i, k, n, code;
+	bool idle;
 	int ret;
 
 	for (i = 0; i < b->count; i += n) {
@@ -348,6 +427,13 @@ static u32 ascend_emu_copy_batch_pass(struct ascend_emu_copy *c,
 					 n * sizeof(*buf), false, true);
 		if (ret)
 			return ascend_emu_copy_fault(c, ret, at);
+		if (!run) {
+			code = ascend_emu_copy_batch_check(c, buf, n);
+			if (code)
+				return code;
+			continue;
+		}
+		idle = ascend_emu_dma_idle(c->emu);
 		for (k = 0; k < n; k++) {
 			const struct drm_ascend_copy_entry *e = &buf[k];
 
@@ -355,18 +441,7 @@ static u32 ascend_emu_copy_batch_pass(struct ascend_emu_copy *c,
 				return ASCEND_FAULT_BAD_COMMAND;
 			if (!e->size)
 				continue;
-			if (!run) {
-				code = ascend_emu_copy_check(c, e->dst, e->size,
-							     true) ?:
-				       ascend_emu_copy_check(c, e->src, e->size,
-							     false);
-				if (code)
-					return code;
-				continue;
-			}
-			/* a small entry while the engines are idle: here */
-			if (ascend_emu_copy_now(c, e->dst, e->src, e->size,
-						&code)) {
+			if (ascend_emu_copy_batch_now(c, e, idle, &code)) {
 				if (code)
 					return code;
 				continue;

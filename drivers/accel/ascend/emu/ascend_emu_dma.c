@@ -908,6 +908,32 @@ static inline bool ascend_emu_dma_small(const struct ascend_dma_job *job)
 	return bytes <= ASCEND_EMU_DMA_INLINE_BYTES;
 }
 
+/* No job waits, no ring holds or runs one, not paused?  @lock held. */
+static bool ascend_emu_dma_idle_locked(struct ascend_emu_dma *dma)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&dma->lock);
+	if (dma->paused || !list_empty(&dma->jobs))
+		return false;
+	for (i = 0; i < dma->nr_engines; i++)
+		if (dma->rings[i]->claimed ||
+		    dma->rings[i]->tail != dma->rings[i]->retired)
+			return false;
+	return true;
+}
+
+bool ascend_emu_dma_idle(struct ascend_emu *emu)
+{
+	struct ascend_emu_dma *dma = emu->dma;
+	bool idle;
+
+	spin_lock(&dma->lock);
+	idle = ascend_emu_dma_idle_locked(dma);
+	spin_unlock(&dma->lock);
+	return idle;
+}
+
 /*
  * Execute a small @job in the submitter's context when nothing else is
  * queued or running (see the top of the file).  Returns false when the job
@@ -927,12 +953,8 @@ static bool ascend_emu_dma_inline(struct ascend_emu_dma *dma,
 		return false;
 
 	spin_lock(&dma->lock);
-	if (dma->paused || !list_empty(&dma->jobs))
+	if (!ascend_emu_dma_idle_locked(dma))
 		goto busy;
-	for (i = 0; i < dma->nr_engines; i++)
-		if (dma->rings[i]->claimed ||
-		    dma->rings[i]->tail != dma->rings[i]->retired)
-			goto busy;
 	r = dma->rings[0];
 	r->claimed = true;
 	job->sync = true;	/* retiring it completes nothing */

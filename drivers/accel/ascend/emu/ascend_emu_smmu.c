@@ -683,9 +683,8 @@ int ascend_emu_smmu_xlate(struct ascend_emu *emu, u32 asid, u64 va, u64 len,
 	return 0;
 }
 
-/* ascend_emu_smmu_check() inside the caller's access section */
-static int ascend_emu_smmu_check_in(struct ascend_emu *emu, u32 asid, u64 va,
-				    u64 len, bool write, bool peers, u64 *fault)
+int ascend_emu_smmu_check_in(struct ascend_emu *emu, u32 asid, u64 va,
+			     u64 len, bool write, bool peers, u64 *fault)
 {
 	struct ascend_dma_span s;
 	int ret;
