@@ -2983,7 +2983,8 @@ static int bench_stream_curve(const struct kern *k)
 {
 	double up[ST_NPOINTS], down[ST_NPOINTS], v[ST_NPOINTS], idle[ST_NPOINTS];
 	double vmb[ST_NPOINTS], db[ST_NPOINTS], dev[ST_NPOINTS], dbd, worst_ms = 0;
-	int made = 0, threads = 0, ops[ST_NPOINTS], i, n, z;
+	int made = 0, threads = 0, ops[ST_NPOINTS], cmds[ST_NPOINTS], i, n, z;
+	double cmd_ns[ST_NPOINTS];
 	aclrtEvent ev = NULL, a = NULL, *ends;
 	aclrtStream *ss;
 	char name[64];
@@ -2998,8 +2999,12 @@ static int bench_stream_curve(const struct kern *k)
 			emit(name, -1, "CPU-s/s", 1, "CPU", -1, "max", "not available: no Spin");
 			snprintf(name, sizeof(name), "device_per_op_streams@%d", st_counts[z]);
 			emit(name, -1, "ns", base_ns, "ns/no-op ioctl", -1, "max", "not available: no Spin");
+			snprintf(name, sizeof(name), "device_per_cmd_streams@%d", st_counts[z]);
+			emit(name, -1, "ns", base_ns, "ns/no-op ioctl", -1, "max", "not available: no Spin");
 		}
 		emit("async_enqueue_streams_growth", -1, "ns", -1, "ns", 1.5, "max",
+		     "not available: no Spin");
+		emit("device_per_cmd_streams_growth", -1, "ns", -1, "ns", 1.5, "max",
 		     "not available: no Spin");
 		return 0;
 	}
@@ -3062,6 +3067,22 @@ static int bench_stream_curve(const struct kern *k)
 		     "device time per %s of %d spread over %d streams held behind a gate, from the gate's event to the latest stream's end event; median of %d",
 		     k->name, ops[z], st_counts[z], DT_REPS);
 	}
+	/*
+	 * Per command: with N streams the device also runs each stream's
+	 * event wait and end record, 2 N commands beside the launches (3 a
+	 * launch at 1983 streams, 1.002 at one).
+	 */
+	for (z = 0; z < (int)ST_NPOINTS; z++) {
+		cmds[z] = ops[z] + 2 * st_counts[z];
+		cmd_ns[z] = dev[z] * ops[z] / cmds[z];
+		snprintf(name, sizeof(name), "device_per_cmd_streams@%d", st_counts[z]);
+		emit(name, cmd_ns[z], "ns", base_ns, "ns/no-op ioctl", -1, "max",
+		     "device_per_op_streams@%d per command: %d %s, %d event waits, %d end records",
+		     st_counts[z], ops[z], k->name, st_counts[z], st_counts[z]);
+	}
+	emit("device_per_cmd_streams_growth", cmd_ns[ST_NPOINTS - 1], "ns", cmd_ns[0],
+	     "ns with 1 stream", 1.5, "max", "the device's time per command with %d busy streams / with 1",
+	     st_counts[ST_NPOINTS - 1]);
 	for (z = 0; z < (int)ST_NPOINTS; z++) {
 		snprintf(name, sizeof(name), "device_cpu_idle@%d", st_counts[z]);
 		emit(name, idle[z] < 0 ? -1 : idle[z], "CPU-s/s", 1, "CPU", -1, "max",
