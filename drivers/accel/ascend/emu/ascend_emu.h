@@ -183,6 +183,27 @@ int ascend_emu_sys_rw(struct ascend_hw_device *hw, u64 addr, void *buf,
  * discarded.  For the device's word-sized (atomic) accesses.
  */
 void *ascend_emu_mem_ptr(struct ascend_emu *emu, u64 addr, bool write);
+
+/*
+ * ascend_emu_mem_ptr(), inline when the page is in @emu->page_cache, else
+ * the call: an EVENT_RECORD makes three of these, and a call each was a
+ * large part of its cost under emulation.
+ */
+static inline void *ascend_emu_mem_ptr_inline(struct ascend_emu *emu,
+					      u64 addr, bool write)
+{
+	unsigned long idx = addr >> PAGE_SHIFT;
+	struct page *page;
+
+	if (addr >= emu->hbm_size + ascend_mmu_table_mem_size(emu->hbm_size))
+		return NULL;
+	/* pairs with the cache's release stores: the tag was written before */
+	page = smp_load_acquire(&emu->page_cache[idx % ASCEND_EMU_PAGE_CACHE]);
+	if (likely(page && page_private(page) == idx))
+		return page_address(page) + offset_in_page(addr);
+	return ascend_emu_mem_ptr(emu, addr, write);
+}
+
 /* The CPU address of host memory at bus address @addr, or NULL. */
 void *ascend_emu_sys_ptr(struct ascend_emu *emu, u64 addr);
 void ascend_emu_hbm_discard(struct ascend_emu *emu, u64 addr, u64 len);
@@ -727,9 +748,14 @@ int ascend_emu_event_lookup(struct ascend_emu *emu, u64 table, u32 handle,
 			    struct ascend_emu_evref *ref);
 /* Record @gen in @slot of @emu's event memory (max), then notify. */
 void ascend_emu_event_record(struct ascend_emu *emu, u32 slot, u64 gen);
-/* The same for a command of @emu's: kicks a remote owner too. */
-void ascend_emu_event_record_ref(struct ascend_emu *emu,
-				 const struct ascend_emu_evref *ref, u64 gen);
+/*
+ * An EVENT_RECORD of @emu's command processor: ascend_emu_event_lookup()
+ * of @handle in @table, then ascend_emu_event_record() of @gen in the slot
+ * found, kicking its owner if that is another device, in one call.  0, or
+ * -ENOENT (no such event).  Inside an access section.
+ */
+int ascend_emu_event_record_handle(struct ascend_emu *emu, u64 table,
+				   u32 handle, u64 gen);
 /* The generation the slot completed (acquire). */
 u64 ascend_emu_event_gen(const struct ascend_emu_evref *ref);
 /* hw ops event_signal, event_sync, set_event_notify */

@@ -952,18 +952,13 @@ static int ascend_cp_event_find(struct ascend_emu_queue *q, u32 handle,
 static u32 ascend_cp_event_record(struct ascend_emu_queue *q,
 				  const struct ascend_cmd *cmd)
 {
-	struct ascend_emu *emu = q->emu;
-	struct ascend_emu_evref ref;
-	u32 code = ASCEND_FAULT_NONE;
+	int ret;
 
 	ascend_emu_smmu_access_begin();
-	if (ascend_emu_event_lookup(emu, q->ctx.event_table,
-				    cmd->event.handle, &ref))
-		code = ASCEND_FAULT_BAD_COMMAND;
-	else
-		ascend_emu_event_record_ref(emu, &ref, cmd->event.gen);
+	ret = ascend_emu_event_record_handle(q->emu, q->ctx.event_table,
+					     cmd->event.handle, cmd->event.gen);
 	ascend_emu_smmu_access_end();
-	return code;
+	return ret ? ASCEND_FAULT_BAD_COMMAND : ASCEND_FAULT_NONE;
 }
 
 /*

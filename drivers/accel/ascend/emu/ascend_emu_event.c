@@ -29,8 +29,15 @@
 
 #include "ascend_emu.h"
 
-int ascend_emu_event_lookup(struct ascend_emu *emu, u64 table, u32 handle,
-			    struct ascend_emu_evref *ref)
+/*
+ * The lookup and the record are inline here, so that the command
+ * processor's EVENT_RECORD (ascend_emu_event_record_handle()) makes one
+ * call where it made six: under emulation each was a large part of the
+ * command's cost.
+ */
+static __always_inline int __ascend_emu_event_lookup(struct ascend_emu *emu,
+						     u64 table, u32 handle,
+						     struct ascend_emu_evref *ref)
 {
 	unsigned int leaf_idx = handle / ASCEND_HW_EVTAB_LEAF_ENTRIES;
 	struct ascend_emu *owner = emu;
@@ -44,16 +51,17 @@ int ascend_emu_event_lookup(struct ascend_emu *emu, u64 table, u32 handle,
 		     ASCEND_HW_EVTAB_DEV(ASCEND_HW_EVTAB_DEV_MASK));
 	if (!table || leaf_idx >= ASCEND_HW_EVTAB_DIR_ENTRIES)
 		return -ENOENT;
-	dir = ascend_emu_mem_ptr(emu, table + leaf_idx * sizeof(*dir), false);
+	dir = ascend_emu_mem_ptr_inline(emu, table + leaf_idx * sizeof(*dir),
+					false);
 	if (!dir)
 		return -ENOENT;
 	/* acquire: the leaf was written before the entry naming it */
 	leaf = le64_to_cpu(smp_load_acquire(dir));
 	if (!leaf || !IS_ALIGNED(leaf, ASCEND_MMU_TABLE_SIZE))
 		return -ENOENT;
-	ent = ascend_emu_mem_ptr(emu, leaf + (handle %
-					      ASCEND_HW_EVTAB_LEAF_ENTRIES) *
-				 sizeof(*ent), false);
+	ent = ascend_emu_mem_ptr_inline(emu, leaf +
+					(handle % ASCEND_HW_EVTAB_LEAF_ENTRIES) *
+					sizeof(*ent), false);
 	if (!ent)
 		return -ENOENT;
 	/* acquire: the slot was initialised before the entry naming it */
@@ -77,14 +85,21 @@ int ascend_emu_event_lookup(struct ascend_emu *emu, u64 table, u32 handle,
 	return 0;
 }
 
+int ascend_emu_event_lookup(struct ascend_emu *emu, u64 table, u32 handle,
+			    struct ascend_emu_evref *ref)
+{
+	return __ascend_emu_event_lookup(emu, table, handle, ref);
+}
+
 static struct ascend_hw_event_slot *ascend_emu_slot(struct ascend_emu *emu,
 						    u32 slot, bool write)
 {
 	if (!slot || slot >= ASCEND_HW_EVENT_SLOTS)
 		return NULL;
-	return ascend_emu_mem_ptr(emu,
-				  ascend_hw_event_slot_addr(emu->hbm_size,
-							    slot), write);
+	return ascend_emu_mem_ptr_inline(emu,
+					 ascend_hw_event_slot_addr(emu->hbm_size,
+								   slot),
+					 write);
 }
 
 u64 ascend_emu_event_gen(const struct ascend_emu_evref *ref)
@@ -129,7 +144,8 @@ void ascend_emu_raise_irq(struct ascend_emu *emu)
 		generic_handle_irq_safe(emu->irq);
 }
 
-void ascend_emu_event_record(struct ascend_emu *emu, u32 slot, u64 gen)
+static __always_inline void
+__ascend_emu_event_record(struct ascend_emu *emu, u32 slot, u64 gen)
 {
 	struct ascend_hw_event_slot *s = ascend_emu_slot(emu, slot, true);
 	bool raised = false;
@@ -155,13 +171,23 @@ void ascend_emu_event_record(struct ascend_emu *emu, u32 slot, u64 gen)
 		ascend_emu_event_notify(emu, slot);
 }
 
-void ascend_emu_event_record_ref(struct ascend_emu *emu,
-				 const struct ascend_emu_evref *ref, u64 gen)
+void ascend_emu_event_record(struct ascend_emu *emu, u32 slot, u64 gen)
 {
-	ascend_emu_event_record(ref->owner, ref->slot, gen);
+	__ascend_emu_event_record(emu, slot, gen);
+}
+
+int ascend_emu_event_record_handle(struct ascend_emu *emu, u64 table,
+				   u32 handle, u64 gen)
+{
+	struct ascend_emu_evref ref;
+
+	if (__ascend_emu_event_lookup(emu, table, handle, &ref))
+		return -ENOENT;
+	__ascend_emu_event_record(ref.owner, ref.slot, gen);
 	/* the owner's queues parked on the slot re-check now */
-	if (ref->owner != emu)
-		ascend_emu_cp_kick(ref->owner);
+	if (ref.owner != emu)
+		ascend_emu_cp_kick(ref.owner);
+	return 0;
 }
 
 void ascend_emu_event_signal(struct ascend_hw_device *hw, u32 slot, u64 gen)
