@@ -17,16 +17,26 @@
 #include "ascend_emu.h"
 #include "ascend_hw.h"
 
-/* Are the @len bytes of @p zero? */
-static inline bool ascend_zero(const void *p, size_t len)
+/*
+ * Is the payload past the first @used bytes zero?  Word by word, inline:
+ * a call of memchr_inv() cost more than the loop under emulation, and
+ * every command but a launch has its tail checked.
+ */
+static __always_inline bool ascend_tail_zero(const struct ascend_cmd *cmd,
+					     size_t used)
 {
-	return !memchr_inv(p, 0, len);
-}
+	size_t i = used;
+	u64 acc = 0, w;
 
-/* Is the payload past the first @used bytes zero? */
-static bool ascend_tail_zero(const struct ascend_cmd *cmd, size_t used)
-{
-	return ascend_zero(cmd->raw + used, sizeof(cmd->raw) - used);
+	for (; i % 8 && i < sizeof(cmd->raw); i++)
+		acc |= cmd->raw[i];
+	for (; i + 8 <= sizeof(cmd->raw); i += 8) {
+		memcpy(&w, cmd->raw + i, sizeof(w));
+		acc |= w;
+	}
+	for (; i < sizeof(cmd->raw); i++)
+		acc |= cmd->raw[i];
+	return !acc;
 }
 
 /* [a, a + size) must not wrap around the address space. */

@@ -308,7 +308,8 @@ void ascend_emu_cp_event_recorded(struct ascend_emu *emu)
  * (@seq is its CALL's) moves the list on instead; the CALL completes with
  * the last one.
  */
-static void ascend_cp_complete(struct ascend_emu_queue *q, u64 seq)
+static __always_inline void ascend_cp_complete(struct ascend_emu_queue *q,
+					       u64 seq)
 {
 	struct ascend_emu_call *c = &q->call;
 
@@ -1255,7 +1256,8 @@ fault:
 static bool ascend_cp_run_queue(struct ascend_emu_cp *cp,
 				struct ascend_emu_queue *q, bool *more)
 {
-	struct ascend_cmd cmd;
+	/* each fetch writes it whole before it is read: no zeroing */
+	struct ascend_cmd cmd __uninitialized;
 	bool did = false;
 	unsigned int i;
 	u64 wptr, seq;
