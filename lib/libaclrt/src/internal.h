@@ -194,9 +194,12 @@ void queue_doorbell(int fd, struct acl_queue *q);
  * Publish the command just written at sequence number @w - 1 (q->wptr is
  * @w already): the release store of wptr, the full fence of the
  * NEED_WAKEUP handshake, the activity bit and, if the device asked for
- * it, the doorbell.
+ * it, the doorbell.  Always inline (LTO had made this and
+ * exc_note_submit() calls of the submission fast paths: a call costs
+ * under emulation).
  */
-static inline void queue_publish(int fd, struct acl_queue *q, uint64_t w)
+static inline __attribute__((always_inline)) void
+queue_publish(int fd, struct acl_queue *q, uint64_t w)
 {
 	struct ascend_queue_status *st = q->status;
 
@@ -361,7 +364,8 @@ extern ACL_TLS_HOT struct acl_task_note acl_t_task;
 uint32_t exc_read_tid(void);	/* sets acl_t_task.tid */
 
 /* errinfo.c: @s's command @seq was just submitted by this thread (s->lock) */
-static inline void exc_note_submit(struct acl_stream *s, uint64_t seq)
+static inline __attribute__((always_inline)) void
+exc_note_submit(struct acl_stream *s, uint64_t seq)
 {
 	uint32_t tid = acl_t_task.tid;
 
