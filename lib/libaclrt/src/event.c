@@ -493,9 +493,99 @@ static aclError record_event(aclrtEvent event, aclrtStream stream, bool external
 static aclError stream_wait_event(aclrtStream stream, aclrtEvent event, int32_t timeout,
 				  bool external);
 
+/*
+ * aclrtRecordEvent's fast path, inline: the event this thread used last
+ * (t_ev), a local one (not IPC), recorded on the stream this thread used
+ * last (acl_t_last) while no stream anywhere records into a model, with
+ * every check of record_event() and stream_submit_to() made on the same
+ * facts.  The event lock and then the stream lock (the lock order), each
+ * once; the command written in its ring slot with plain stores, and the
+ * event's notes updated as the full path does.  Nothing here waits (a
+ * full ring takes the full path), so the event lock may stay held.
+ * False, with nothing done: the caller takes the full path, which finds
+ * out what is wrong and says so.
+ */
+static inline __attribute__((always_inline)) bool
+record_cached(aclrtEvent event, aclrtStream stream)
+{
+	struct acl_stream *s = acl_t_last.s;
+	struct acl_event *ev = event;
+	struct ascend_cmd *c;
+	struct acl_queue *q;
+	uint64_t w, gen, resets, *d;
+	int cur;
+
+	if (!ev || ev != t_ev.h || !s || stream != acl_t_last.h ||
+	    __atomic_load_n(&mdl_recording, __ATOMIC_SEQ_CST))
+		return false;
+	pthread_mutex_lock(&ev_lock);
+	/* as ev_live(): t_ev is still good while nothing was deleted */
+	if (t_ev.dels != ev_dels || ev->lost || ev->imported || ev->ipc_gen) {
+		pthread_mutex_unlock(&ev_lock);
+		return false;
+	}
+	pthread_mutex_lock(&s->lock);
+	q = &s->q;
+	w = q->wptr;
+	cur = dev_current();
+	if (s->serial != acl_t_last.serial || s->dead || (cur >= 0 && cur != s->dev->id) ||
+	    s->dev->id != ev->dev_id || __atomic_load_n(&s->rec_m, __ATOMIC_ACQUIRE) ||
+	    w - __atomic_load_n(&q->status->completed, __ATOMIC_ACQUIRE) >= q->ring_entries) {
+		pthread_mutex_unlock(&s->lock);
+		pthread_mutex_unlock(&ev_lock);
+		return false;
+	}
+	gen = ev->gen + 1;
+	resets = __atomic_load_n(&q->resets, __ATOMIC_SEQ_CST);
+	/* the whole slot: the device reads nothing before wptr moves */
+	c = (struct ascend_cmd *)(q->ring + (size_t)queue_index(q, w) * q->cmd_size);
+	_Static_assert(sizeof(*c) == 16 * 8 && offsetof(struct ascend_cmd, event) == 16 &&
+		       offsetof(struct ascend_cmd, event.gen) == 24,
+		       "event record layout");
+	d = (uint64_t *)c;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	d[0] = ASCEND_CMD_EVENT_RECORD;		/* opcode, flags 0 */
+	d[1] = 0;				/* reserved */
+	d[2] = ev->handle;			/* handle, flags 0 */
+#else
+	d[0] = 0;
+	d[1] = 0;
+	d[2] = 0;
+	c->opcode = ASCEND_CMD_EVENT_RECORD;
+	c->event.handle = ev->handle;
+#endif
+	d[3] = gen;
+	d[4] = 0; d[5] = 0; d[6] = 0; d[7] = 0; d[8] = 0; d[9] = 0;
+	d[10] = 0; d[11] = 0; d[12] = 0; d[13] = 0; d[14] = 0; d[15] = 0;
+	q->wptr = w + 1;
+	queue_publish(s->dev->fd, q, w + 1);
+	exc_note_submit(s, w + 1);
+	pthread_mutex_unlock(&s->lock);
+	/* as record_event() after a submission (nobody recorded since) */
+	ev->gen = gen;
+	ev->recorded = true;
+	if (ev->rec_s != s) {
+		if (ev->rec_s)
+			stream_put(ev->rec_s);
+		/* alive (checked under its lock): the registry holds one */
+		__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+		ev->rec_s = s;
+	}
+	ev->rec_seq = w + 1;
+	ev->rec_resets = resets;
+	if (ev->uses.n && ev->uses.v[0].s == s)
+		ev->uses.v[0].seq = w + 1;	/* as stream_uses_add() does */
+	else
+		stream_uses_add(&ev->uses, s, w + 1);
+	pthread_mutex_unlock(&ev_lock);
+	return true;
+}
+
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
 	API_ENTER();
+	if (record_cached(event, stream))
+		return ACL_SUCCESS;
 	return record_event(event, stream, false);
 }
 

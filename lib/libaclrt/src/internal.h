@@ -560,6 +560,9 @@ aclError mdl_copy_h2d(void *dst, const void *src, size_t n);
 #define MDL_NOT_RECORDING	((aclError)-1)
 aclError mdl_record(struct acl_stream *s, const void *a, size_t alen, const void *b,
 		    size_t blen);
+/* streams recording into a model run instance now (__atomic; 0: none, the
+ * submission fast paths need not ask mdl_event_record() and the like) */
+extern int mdl_recording;
 bool mdl_event_record(aclrtEvent event, aclrtStream stream, bool external, aclError *ret);
 bool mdl_event_wait(aclrtStream stream, aclrtEvent event, bool external, aclError *ret);
 bool mdl_hostfunc(aclrtStream stream, aclrtHostFunc fn, void *args, aclError *ret);
