@@ -95,7 +95,7 @@ static ACL_TLS_HOT struct {
 } t_ev;
 
 /* Is @h a live event handle?  ev_lock held. */
-static bool ev_live(const void *h)
+static inline __attribute__((always_inline)) bool ev_live(const void *h)
 {
 	if (h && h == t_ev.h && t_ev.dels == ev_dels)
 		return true;
@@ -797,7 +797,8 @@ static bool rec_passed(const struct acl_event *ev, uint64_t gen)
  * completed count past the commands it discards): then the kernel event
  * reached @gen, and no system call is needed.  ev_lock held.
  */
-static bool rec_ran(const struct acl_event *ev, uint64_t gen)
+static inline __attribute__((always_inline)) bool
+rec_ran(const struct acl_event *ev, uint64_t gen)
 {
 	struct acl_stream *rs = ev->gen == gen ? ev->rec_s : NULL;
 	uint64_t r;
@@ -954,7 +955,8 @@ static int wait_slice(struct acl_device *dev, struct acl_event *ev, aclrtEvent e
  * or runs within the spin (a record on an idle stream does).  No device
  * lock, no system call; the event lock once.  False: take the full path.
  */
-static bool sync_event_fast(struct acl_event *ev, bool *spun)
+static inline __attribute__((always_inline)) bool
+sync_event_fast(struct acl_event *ev, bool *spun)
 {
 	struct acl_stream *rs;
 	uint64_t gen, seq, resets;
@@ -986,10 +988,19 @@ static bool sync_event_fast(struct acl_event *ev, bool *spun)
 			ran = __atomic_load_n(&rs->q.resets, __ATOMIC_SEQ_CST) == resets;
 			break;
 		}
-		if (!end)
-			end = mono_ns() + SPIN_NS;
-		else if (++n % 8 == 0 && mono_ns() >= end)	/* the clock costs */
-			break;
+		/*
+		 * The clock costs (a helper call under TCG): every 8th turn,
+		 * and not before the first 8 (a record on an idle stream runs
+		 * within a pause or two), which start the SPIN_NS.
+		 */
+		if (++n % 8 == 0) {
+			int64_t t = mono_ns();
+
+			if (!end)
+				end = t + SPIN_NS;
+			else if (t >= end)
+				break;
+		}
 		cpu_pause();
 	}
 	stream_put(rs);
@@ -1002,7 +1013,7 @@ static bool sync_event_fast(struct acl_event *ev, bool *spun)
  * event completed); a record the stream got past costs one query.  Faults
  * and discarded records are decided by ev_state() as before.
  */
-static aclError sync_event(aclrtEvent event, int32_t timeout)
+static aclError sync_event(aclrtEvent event, int32_t timeout, bool spun)
 {
 	int64_t deadline;
 	struct acl_device *dev;
@@ -1010,12 +1021,9 @@ static aclError sync_event(aclrtEvent event, int32_t timeout)
 	struct acl_event *ev;
 	enum ev_state st;
 	uint64_t gen;
-	bool spun = false;
 	aclError ret;
 	int err, w;
 
-	if (event && timeout != 0 && sync_event_fast(event, &spun))
-		return ACL_SUCCESS;
 	deadline = deadline_from_ms(timeout);
 	ret = ev_get(event, "event", &ev, &dev);
 	if (ret)
@@ -1083,20 +1091,29 @@ static aclError sync_event(aclrtEvent event, int32_t timeout)
 	return ret;
 }
 
+/* The fast path inline, then the full one (@spun: not again) */
 aclError aclrtSynchronizeEvent(aclrtEvent event)
 {
+	bool spun = false;
+
 	API_ENTER();
-	return sync_event(event, -1);
+	if (event && sync_event_fast(event, &spun))
+		return ACL_SUCCESS;
+	return sync_event(event, -1, spun);
 }
 
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
 {
+	bool spun = false;
+
 	API_ENTER();
 	if (timeout < -1)
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "timeout %d is invalid: -1 waits forever, 0 polls, >0 is milliseconds",
 			       timeout);
-	return sync_event(event, timeout);
+	if (event && timeout != 0 && sync_event_fast(event, &spun))
+		return ACL_SUCCESS;
+	return sync_event(event, timeout, spun);
 }
 
 /* Device timestamp (ns) of @ev's latest record, which must be complete. */
