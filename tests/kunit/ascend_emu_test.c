@@ -352,7 +352,8 @@ static void emu_dma_errors(struct kunit *test)
 /*
  * A small job on idle engines runs in the submitter's context: it has
  * finished when dma_submit() returns (@sync, nothing to wait for), with
- * the same status and engine statistics as on an engine thread.
+ * the same status and engine statistics as on an engine thread.  A job of
+ * one descriptor takes no ring slot; a longer one passes through ring 0.
  */
 static void emu_dma_inline(struct kunit *test)
 {
@@ -364,6 +365,7 @@ static void emu_dma_inline(struct kunit *test)
 				       .len = 4 };
 	struct ascend_dma_desc big = { .dst = SZ_8M, .src = 0, .len = SZ_8K };
 	struct ascend_dma_job job = { .descs = &d, .count = 1 };
+	struct ascend_dma_desc two[2];
 
 	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, 64, &v, 4, true), 0);
 	KUNIT_ASSERT_EQ(test, ascend_emu_dma_ring_state(ctx->emu, 0, &before),
@@ -377,8 +379,27 @@ static void emu_dma_inline(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ascend_emu_dma_ring_state(ctx->emu, 0, &after),
 			0);
 	KUNIT_EXPECT_EQ(test, after.executed, before.executed + 1);
+	KUNIT_EXPECT_EQ(test, after.tail, before.tail);
 	KUNIT_EXPECT_EQ(test, after.tail, after.head);
 	KUNIT_EXPECT_EQ(test, after.head, after.retired);
+
+	/* two descriptors: through a claimed ring 0, the same statistics */
+	two[0] = d;
+	two[1] = d;
+	two[1].dst += 8;
+	before = after;
+	job = (struct ascend_dma_job){ .descs = two, .count = 2 };
+	ascend_emu_dma_submit(&ctx->emu->hw, &job);
+	KUNIT_EXPECT_TRUE(test, job.sync);
+	KUNIT_EXPECT_EQ(test, job.status, 0);
+	KUNIT_ASSERT_EQ(test, ascend_emu_hbm_rw(&ctx->emu->hw, SZ_8M + 8, &r, 4,
+						false), 0);
+	KUNIT_EXPECT_EQ(test, r, v);
+	KUNIT_ASSERT_EQ(test, ascend_emu_dma_ring_state(ctx->emu, 0, &after),
+			0);
+	KUNIT_EXPECT_EQ(test, after.executed, before.executed + 2);
+	KUNIT_EXPECT_EQ(test, after.tail, before.tail + 2);
+	KUNIT_EXPECT_EQ(test, after.tail, after.retired);
 
 	/* a failing small job reports its error the same way */
 	job = (struct ascend_dma_job){ .descs = &bad, .count = 1 };

@@ -29,7 +29,11 @@
  * woken and nothing waits (the job is marked &ascend_dma_job.sync instead
  * of completing &ascend_dma_job.done), which matters on a slow single-CPU
  * host; statistics, fault injection and the job's status are the same as
- * on the engine thread.
+ * on the engine thread.  A job of one descriptor needs no ring: the
+ * submitter looks at the rings without the lock (ascend_emu_dma_idle_seen())
+ * and executes it beside them, counted on engine 0
+ * (ascend_emu_dma_inline_one()); a job submitted meanwhile from another
+ * context may run beside it, as concurrent jobs have no order.
  *
  * The command processor has a mover of its own for its small copies and
  * fills (ascend_emu_dma_direct()): the same transfer code, run at once
@@ -80,14 +84,15 @@ struct ascend_emu_dma_slot {
  * @head: next slot the engine executes
  * @retired: next executed slot the driver side retires
  * @claimed: the submitter executes [head, tail) itself; the engine waits
- * @executed: descriptors this engine has executed (statistics)
- * @bytes: bytes those descriptors wrote (statistics)
+ * @executed: descriptors this engine has executed (statistics; atomic)
+ * @bytes: bytes those descriptors wrote (statistics; atomic)
  * @slots: the ring
  *
  * @tail, @head, @retired, @claimed and the slots are under
  * &ascend_emu_dma.lock, except that whoever executes the slots from [head]
  * on (the engine, or the submitter with @claimed) reads them without the
- * lock.
+ * lock, and that a submitter looks at the indices and @claimed without it
+ * (ascend_emu_dma_idle_seen()).
  */
 struct ascend_emu_dma_ring {
 	struct ascend_emu_dma *dma;
@@ -98,8 +103,8 @@ struct ascend_emu_dma_ring {
 	u32 head;
 	u32 retired;
 	bool claimed;
-	u64 executed;
-	u64 bytes;
+	atomic64_t executed;
+	atomic64_t bytes;
 	struct ascend_emu_dma_slot slots[ASCEND_DMA_RING_SIZE];
 };
 
@@ -750,8 +755,8 @@ static void ascend_emu_dma_slot_done(struct ascend_emu_dma_ring *r,
 	r->head++;
 	if (err == -ECANCELED)	/* skipped or stopped: not counted */
 		return;
-	r->executed++;
-	r->bytes += ascend_dma_desc_bytes(&slot->desc);
+	atomic64_inc(&r->executed);
+	atomic64_add(ascend_dma_desc_bytes(&slot->desc), &r->bytes);
 }
 
 static int ascend_emu_dma_engine(void *data)
@@ -935,6 +940,56 @@ bool ascend_emu_dma_idle(struct ascend_emu *emu)
 }
 
 /*
+ * ascend_emu_dma_idle_locked() without the lock: what the submitter sees.
+ * A job submitted before this one (its dma_submit() ordered before ours by
+ * whatever ordered the two callers) is seen; one submitted at the same time
+ * from another context may not be, and then runs beside this one -- the
+ * two have no order anyway.
+ */
+static bool ascend_emu_dma_idle_seen(struct ascend_emu_dma *dma)
+{
+	unsigned int i;
+
+	/* racy by design (above): plain reads of fields written under @lock */
+	if (READ_ONCE(dma->paused) || !list_empty(&dma->jobs))
+		return false;
+	for (i = 0; i < dma->nr_engines; i++) {
+		struct ascend_emu_dma_ring *r = dma->rings[i];
+
+		if (READ_ONCE(r->claimed) ||
+		    READ_ONCE(r->tail) != READ_ONCE(r->retired))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A small job of one descriptor on idle engines (see the top of the file):
+ * the submitter executes the descriptor with the engine's code, without a
+ * ring slot or the lock -- nothing of the ring would change at the end --
+ * and counts it on engine 0, as the claimed-ring path below would.
+ */
+static void ascend_emu_dma_inline_one(struct ascend_emu_dma *dma,
+				      struct ascend_dma_job *job)
+{
+	struct ascend_emu_dma_ring *r = dma->rings[0];
+	const struct ascend_dma_desc *d = job->descs;
+	u64 fault = 0;
+	int err;
+
+	job->sync = true;
+	err = ascend_emu_dma_exec(dma, job, d, &fault);
+	if (!err && ascend_emu_fail_xfer(dma->emu))
+		err = -EIO;
+	job->status = err;
+	job->fault_addr = err ? fault : 0;
+	job->next = 1;
+	atomic_set(&job->remaining, 0);
+	atomic64_inc(&r->executed);
+	atomic64_add(ascend_dma_desc_bytes(d), &r->bytes);
+}
+
+/*
  * Execute a small @job in the submitter's context when nothing else is
  * queued or running (see the top of the file).  Returns false when the job
  * must go to the engines instead.  @job is initialised.
@@ -949,8 +1004,12 @@ static bool ascend_emu_dma_inline(struct ascend_emu_dma *dma,
 	unsigned int i;
 	u32 first;
 
-	if (!ascend_emu_dma_small(job))
+	if (!ascend_emu_dma_small(job) || !ascend_emu_dma_idle_seen(dma))
 		return false;
+	if (job->count == 1) {
+		ascend_emu_dma_inline_one(dma, job);
+		return true;
+	}
 
 	spin_lock(&dma->lock);
 	if (!ascend_emu_dma_idle_locked(dma))
@@ -1157,7 +1216,7 @@ int ascend_emu_dma_ring_state(struct ascend_emu *emu, unsigned int engine,
 	st->tail = r->tail;
 	st->head = r->head;
 	st->retired = r->retired;
-	st->executed = r->executed;
+	st->executed = atomic64_read(&r->executed);
 	spin_unlock(&dma->lock);
 	return 0;
 }
@@ -1175,8 +1234,8 @@ int ascend_emu_dma_engine_info(struct ascend_hw_device *hw, unsigned int engine,
 	info->tail = r->tail;
 	info->head = r->head;
 	info->retired = r->retired;
-	info->descs_done = r->executed;
-	info->bytes_done = r->bytes;
+	info->descs_done = atomic64_read(&r->executed);
+	info->bytes_done = atomic64_read(&r->bytes);
 	spin_unlock(&dma->lock);
 	return 0;
 }
