@@ -650,7 +650,11 @@ struct ascend_dma_engine_info {
  *	read zeroes there (the emulated NPU drops its backing pages).  The
  *	range may still be mapped (the driver hands it to the same address
  *	space again): accesses in flight finish before it, and those that
- *	start after it read zeroes
+ *	start after it read zeroes.  The driver calls it only once the
+ *	owner's work published before the free is over and the range is out
+ *	of every other address space, so a range nothing was written to
+ *	since its last discard may return at once: a write still in flight
+ *	there is the owner's own use after free
  * @hbm_map_page: optional: a CPU address of the 4 KiB page of device memory
  *	at @addr through the aperture (like a mapped BAR), or NULL; valid
  *	until that page is discarded or the device goes.  For the page-table

@@ -732,8 +732,24 @@ static void ascend_emu_fini(struct ascend_hw_device *hw)
  */
 static void ascend_emu_discard(struct ascend_hw_device *hw, u64 addr, u64 len)
 {
+	struct ascend_emu *emu = to_ascend_emu(hw);
+
+	/*
+	 * Nothing written there since its last discard (every reuse of
+	 * memory freed unwritten): no page to drop, so no access section
+	 * to wait for either.  A write that had begun and not yet set its
+	 * bit can only come from work published after the free (the
+	 * driver discards once the owner's earlier work is over, and once
+	 * the range is out of every other space), the owner's own use
+	 * after free: it lands as if it had begun after the discard.
+	 */
+	if (emu->present && len && PAGE_ALIGNED(addr) && PAGE_ALIGNED(len) &&
+	    ascend_emu_in_hbm(emu, addr, len) &&
+	    ascend_emu_none_present(emu->present, addr >> PAGE_SHIFT,
+				    len >> PAGE_SHIFT))
+		return;
 	ascend_emu_smmu_exclusive_begin();
-	__ascend_emu_hbm_discard(to_ascend_emu(hw), addr, len);
+	__ascend_emu_hbm_discard(emu, addr, len);
 	ascend_emu_smmu_exclusive_end();
 }
 
