@@ -417,6 +417,52 @@ TEST(exit_with_published_frees)
 	close(fd);
 }
 
+/*
+ * Idle BOs (handle-less, freed whole with no queue) are kept per request
+ * and taken back by request: taking one from the middle of those kept
+ * leaves the others in place, each comes back at its own VA and reads
+ * zeroes, and one more than the file keeps is given up at once.
+ */
+TEST(idle_bos_by_request)
+{
+	static const int order[] = { 3, 0, 7, 5, 1, 6, 2, 4, 8 };
+	int fd = open_accel(), i, k, n = 9;
+	struct drm_ascend_bo_create bo;
+	uint64_t va[9], used0, total = 0;
+	static char buf[9 * 4096];
+
+	setup_window(fd);
+	used0 = info_of(fd).hbm_used_by_file;
+	memset(buf, 0x5a, sizeof(buf));
+	for (i = 0; i < n; i++) {
+		REQUIRE_OK(bo_create(fd, 4096 * (i + 1), DRM_ASCEND_BO_NORMAL_ONLY,
+				     DRM_ASCEND_BO_NO_HANDLE, &bo));
+		va[i] = bo.va;
+		total += 4096 * (i + 1);
+		CHECK_EQ(dev_copy(fd, va[i], (uintptr_t)buf, 4096 * (i + 1)), 0);
+	}
+	/* no statistics query in between: it would give the idle ones up */
+	for (i = 0; i < n; i++)
+		CHECK_EQ(bo_free_va(fd, va[i]), 0);
+	for (k = 0; k < n; k++) {
+		i = order[k];
+		REQUIRE_OK(bo_create(fd, 4096 * (i + 1), DRM_ASCEND_BO_NORMAL_ONLY,
+				     DRM_ASCEND_BO_NO_HANDLE, &bo));
+		if (i < n - 1)		/* kept idle: the same BO again */
+			CHECK_EQ(bo.va, va[i]);
+		va[i] = bo.va;
+		memset(buf, 1, sizeof(buf));
+		CHECK_EQ(dev_copy(fd, (uintptr_t)buf, va[i], 4096 * (i + 1)), 0);
+		CHECK(buf[0] == 0 && !memcmp(buf, buf + 1, 4096 * (i + 1) - 1));
+	}
+	CHECK_EQ(info_of(fd).hbm_used_by_file, used0 + total);
+	for (i = 0; i < n; i++)
+		CHECK_EQ(bo_free_va(fd, va[i]), 0);
+	/* the query gives the idle ones up: exact */
+	CHECK_EQ(info_of(fd).hbm_used_by_file, used0);
+	close(fd);
+}
+
 int main(void)
 {
 	return tap_main();

@@ -93,7 +93,6 @@ static int ascend_open(struct drm_device *drm, struct drm_file *file)
 	atomic64_set(&af->hbm_used, 0);
 	atomic64_set(&af->host_pinned, 0);
 	atomic64_set(&af->copy_pinned, 0);
-	INIT_LIST_HEAD(&af->bo_idle);
 	INIT_LIST_HEAD(&af->ipc_exports);
 	ascend_vm_init(&af->vm, af->adev);
 	ascend_queue_file_init(af);	/* queues_lock, queues */

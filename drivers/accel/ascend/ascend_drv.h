@@ -202,9 +202,10 @@ static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
  *	retire freed, kept for the next BO_CREATE (taken and given with
  *	xchg(); freed by postclose)
  * @bo_idle: handle-less BOs freed whole, memory and mapping kept for the
- *	next BO_CREATE of the same request (ascend_gem.c); @vm.lock protects
- *	it and @nr_bo_idle
- * @nr_bo_idle: entries in @bo_idle, at most %ASCEND_BO_IDLE_MAX
+ *	next BO_CREATE of the same request (ascend_gem.c), the last parked
+ *	last; @vm.lock protects it and @nr_bo_idle.  An array, not a list:
+ *	the drain of BO_CREATE parks one and its take unparks it again
+ * @nr_bo_idle: entries used in @bo_idle
  * @free_ring: the file's free ring (ascend_free_ring.h), or NULL; set once
  *	with cmpxchg() by FREE_RING_CREATE, read with acquire, released in
  *	postclose (after the file left the device's file list)
@@ -217,6 +218,9 @@ static inline struct ascend_device *to_ascend_device(struct drm_device *drm)
  * @managed: the file's managed memory (ascend_managed.c), NULL until its
  *	first managed allocation; set under &ascend_device.managed_lock
  */
+/* Idle BOs a file keeps at most (ascend_gem.h, "Idle BOs"). */
+#define ASCEND_BO_IDLE_MAX	8
+
 struct ascend_file {
 	struct ascend_device *adev;
 	struct ascend_user *user;
@@ -239,7 +243,7 @@ struct ascend_file {
 	unsigned int nr_ipc_exports;
 	struct list_head ipc_exports;
 	struct ascend_hbm_buf *spare_buf;
-	struct list_head bo_idle;
+	struct ascend_bo *bo_idle[ASCEND_BO_IDLE_MAX];
 	unsigned int nr_bo_idle;
 	struct ascend_free_ring *free_ring;
 	atomic_t nr_vmm_resv;

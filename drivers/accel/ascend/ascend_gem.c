@@ -181,8 +181,7 @@ static inline bool ascend_bo_idle_park_locked(struct ascend_bo *bo)
 	 */
 	atomic64_sub(buf->mem.size, &af->hbm_used);
 	bo->map.idle = true;
-	list_add(&bo->idle, &af->bo_idle);
-	af->nr_bo_idle++;
+	af->bo_idle[af->nr_bo_idle++] = bo;
 	return true;
 }
 
@@ -230,13 +229,15 @@ static struct ascend_bo *ascend_bo_idle_take(struct ascend_file *af,
 {
 	struct ascend_device *adev = af->adev;
 	struct ascend_bo *bo, *found = NULL;
-	unsigned int i;
+	unsigned int i, n;
 
 	/* Unlocked peek: one parked meanwhile is only a missed reuse. */
-	if (data_race(list_empty(&af->bo_idle)))
+	if (!data_race(af->nr_bo_idle))
 		return NULL;
 	mutex_lock(&af->vm.lock);
-	list_for_each_entry(bo, &af->bo_idle, idle) {
+	/* the last parked first: most often the one the drain just freed */
+	for (n = af->nr_bo_idle; n--; ) {
+		bo = af->bo_idle[n];
 		if (bo->req_size == args->size &&
 		    bo->req_policy == args->policy &&
 		    bo->req_flags == args->flags) {
@@ -245,8 +246,9 @@ static struct ascend_bo *ascend_bo_idle_take(struct ascend_file *af,
 		}
 	}
 	if (found) {
-		list_del(&found->idle);
 		af->nr_bo_idle--;
+		memmove(&af->bo_idle[n], &af->bo_idle[n + 1],
+			(af->nr_bo_idle - n) * sizeof(*af->bo_idle));
 		/* accesses in flight finish first (ascend_hw.h, hbm_discard) */
 		if (adev->hw_ops->hbm_discard) {
 			for (i = 0; i < found->buf->mem.nr_ranges; i++)
@@ -268,22 +270,19 @@ static void ascend_bo_release(struct ascend_bo *bo, bool uncharge);
  */
 static unsigned int ascend_bo_idle_release(struct ascend_file *af)
 {
-	struct ascend_bo *bo, *next;
-	unsigned int n;
-	LIST_HEAD(list);
+	struct ascend_bo *list[ASCEND_BO_IDLE_MAX];
+	unsigned int i, n;
 
 	/* Unlocked peek: one parked meanwhile is like a free not yet seen. */
-	if (data_race(list_empty(&af->bo_idle)))
+	if (!data_race(af->nr_bo_idle))
 		return 0;
 	mutex_lock(&af->vm.lock);
-	list_splice_init(&af->bo_idle, &list);
 	n = af->nr_bo_idle;
+	memcpy(list, af->bo_idle, n * sizeof(*list));
 	af->nr_bo_idle = 0;
 	mutex_unlock(&af->vm.lock);
-	list_for_each_entry_safe(bo, next, &list, idle) {
-		list_del(&bo->idle);
-		ascend_bo_release(bo, false);
-	}
+	for (i = n; i--; )	/* the last parked first, as ever */
+		ascend_bo_release(list[i], false);
 	return n;
 }
 

@@ -62,7 +62,6 @@ struct ascend_hbm_buf {
  * @map: its mapping in @af's address space
  * @retire: once the last GEM reference is gone, the unmap and the
  *	release of @buf wait on this for @af's queued commands to complete
- * @idle: link in &ascend_file.bo_idle while the BO is idle (see below)
  * @req_size: for @no_handle: the BO_CREATE request it was made for: size,
  * @req_policy: policy
  * @req_flags: and flags (an idle BO serves only the same request)
@@ -82,7 +81,6 @@ struct ascend_bo {
 	bool live;
 	struct ascend_vm_mapping map;
 	struct ascend_retire retire;
-	struct list_head idle;
 	u64 req_size;
 	u32 req_policy;
 	u32 req_flags;
@@ -98,7 +96,6 @@ struct ascend_bo {
  * so they count as free memory everywhere.
  */
 #define ASCEND_BO_IDLE_SIZE	SZ_64K
-#define ASCEND_BO_IDLE_MAX	8
 
 static inline struct ascend_bo *to_ascend_bo(struct drm_gem_object *obj)
 {
