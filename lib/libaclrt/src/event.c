@@ -513,7 +513,6 @@ record_cached(aclrtEvent event, aclrtStream stream)
 	struct ascend_cmd *c;
 	struct acl_queue *q;
 	uint64_t w, gen, resets, *d;
-	int cur;
 
 	if (!ev || ev != t_ev.h || !s || stream != acl_t_last.h ||
 	    __atomic_load_n(&mdl_recording, __ATOMIC_SEQ_CST))
@@ -524,21 +523,15 @@ record_cached(aclrtEvent event, aclrtStream stream)
 		pthread_mutex_unlock(&ev_lock);
 		return false;
 	}
-	pthread_mutex_lock(&s->lock);
-	q = &s->q;
-	w = q->wptr;
-	cur = dev_current();
-	if (s->serial != acl_t_last.serial || s->dead || (cur >= 0 && cur != s->dev->id) ||
-	    s->dev->id != ev->dev_id || __atomic_load_n(&s->rec_m, __ATOMIC_ACQUIRE) ||
-	    w - __atomic_load_n(&q->status->completed, __ATOMIC_ACQUIRE) >= q->ring_entries) {
-		pthread_mutex_unlock(&s->lock);
+	c = stream_fast_slot(s, ev->dev_id, &w);
+	if (!c) {
 		pthread_mutex_unlock(&ev_lock);
 		return false;
 	}
+	q = &s->q;
 	gen = ev->gen + 1;
 	resets = __atomic_load_n(&q->resets, __ATOMIC_SEQ_CST);
 	/* the whole slot: the device reads nothing before wptr moves */
-	c = (struct ascend_cmd *)(q->ring + (size_t)queue_index(q, w) * q->cmd_size);
 	_Static_assert(sizeof(*c) == 16 * 8 && offsetof(struct ascend_cmd, event) == 16 &&
 		       offsetof(struct ascend_cmd, event.gen) == 24,
 		       "event record layout");

@@ -292,6 +292,32 @@ struct acl_last_stream {
 	uint64_t serial;
 };
 extern ACL_TLS_HOT struct acl_last_stream acl_t_last;
+/*
+ * The ring slot of the fast paths (launch_cached() in kernel.c,
+ * record_cached() in event.c) on @s, this thread's last stream: @s locked
+ * and the slot of *@w returned when the checks stream_submit_to() makes
+ * hold for a command of device @dev_id (the same incarnation, alive, not
+ * recording into a model, the current device its own, a free slot); else
+ * NULL with nothing held, and the caller takes the full path, which finds
+ * out what is wrong and says so.
+ */
+static inline __attribute__((always_inline)) struct ascend_cmd *
+stream_fast_slot(struct acl_stream *s, int dev_id, uint64_t *w)
+{
+	struct acl_queue *q = &s->q;
+	int cur;
+
+	pthread_mutex_lock(&s->lock);
+	*w = q->wptr;
+	cur = dev_current();
+	if (s->serial != acl_t_last.serial || s->dead || (cur >= 0 && cur != s->dev->id) ||
+	    s->dev->id != dev_id || __atomic_load_n(&s->rec_m, __ATOMIC_ACQUIRE) ||
+	    *w - __atomic_load_n(&q->status->completed, __ATOMIC_ACQUIRE) >= q->ring_entries) {
+		pthread_mutex_unlock(&s->lock);
+		return NULL;
+	}
+	return (struct ascend_cmd *)(q->ring + (size_t)queue_index(q, *w) * q->cmd_size);
+}
 aclError stream_acquire(aclrtStream h, struct acl_stream **s,
 			struct acl_device **dev);
 void stream_release(struct acl_stream *s, struct acl_device *dev);

@@ -567,26 +567,18 @@ launch_cached(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *args,
 	struct acl_queue *q;
 	uint64_t w, *d;
 	size_t i;
-	int cur;
 
 	if (!funcHandle || funcHandle != t_func.h ||
 	    t_func.dels != __atomic_load_n(&k_func_dels, __ATOMIC_SEQ_CST) || !numBlocks ||
 	    (argsSize && !args) || argsSize > ASCEND_LAUNCH_ARGS_MAX ||
 	    argsSize < t_func.hot.args_size || !s || stream != acl_t_last.h)
 		return false;
-	pthread_mutex_lock(&s->lock);
-	q = &s->q;
-	w = q->wptr;
-	cur = dev_current();
-	if (s->serial != acl_t_last.serial || s->dead || (cur >= 0 && cur != s->dev->id) ||
-	    s->dev->id != t_func.hot.dev_id || __atomic_load_n(&s->rec_m, __ATOMIC_ACQUIRE) ||
-	    w - __atomic_load_n(&q->status->completed, __ATOMIC_ACQUIRE) >= q->ring_entries) {
-		pthread_mutex_unlock(&s->lock);
+	c = stream_fast_slot(s, t_func.hot.dev_id, &w);
+	if (!c)
 		return false;
-	}
+	q = &s->q;
 	/* the command: its head, the argument block zeroed, then the
 	 * arguments over it (the device reads nothing before wptr moves) */
-	c = (struct ascend_cmd *)(q->ring + (size_t)queue_index(q, w) * q->cmd_size);
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	/* four 64-bit stores (field by field, GCC pairs the 32-bit ones in
 	 * SSE registers: helper calls under TCG) */
