@@ -16,6 +16,7 @@
 
 #include <fcntl.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "acl/acl.h"
@@ -40,6 +41,20 @@
 	} while (0)
 
 #define CHECK_ACL_OK(call) CHECK_ACL_ERR(call, ACL_SUCCESS)
+
+/* The call fails with @code, and its message says @what. */
+#define CHECK_ACL_MSG(call, code, what)					\
+	do {								\
+		aclError r_ = (call);					\
+		const char *m_ = aclGetRecentErrMsg();			\
+									\
+		CHECK_EQ(r_, (code));					\
+		if (!m_ || !strstr(m_, (what))) {			\
+			printf("#   message \"%s\" lacks \"%s\"\n",	\
+			       m_ ? m_ : "(null)", (what));		\
+			CHECK(!"the message");				\
+		}							\
+	} while (0)
 
 /* The call must succeed, or the case ends (with the code and message). */
 #define REQUIRE_ACL(call)						\

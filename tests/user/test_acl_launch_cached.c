@@ -52,20 +52,6 @@ static int *dev_zeroed(size_t n)
 	return p;
 }
 
-/* The call fails with @code, and its message says @what. */
-#define CHECK_ACL_MSG(call, code, what)					\
-	do {								\
-		aclError r_ = (call);					\
-		const char *m_ = aclGetRecentErrMsg();			\
-									\
-		CHECK_EQ(r_, (code));					\
-		if (!m_ || !strstr(m_, (what))) {			\
-			printf("#   message \"%s\" lacks \"%s\"\n",	\
-			       m_ ? m_ : "(null)", (what));		\
-			CHECK(!"the message");				\
-		}							\
-	} while (0)
-
 TEST(argument_sizes_and_alignment)
 {
 	static const size_t sizes[] = { 16, 12, 13, 16, 12, 13 };

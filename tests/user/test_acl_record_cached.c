@@ -18,20 +18,6 @@
 
 #include "acl_util.h"
 
-/* The call fails with @code, and its message says @what. */
-#define CHECK_ACL_MSG(call, code, what)					\
-	do {								\
-		aclError r_ = (call);					\
-		const char *m_ = aclGetRecentErrMsg();			\
-									\
-		CHECK_EQ(r_, (code));					\
-		if (!m_ || !strstr(m_, (what))) {			\
-			printf("#   message \"%s\" lacks \"%s\"\n",	\
-			       m_ ? m_ : "(null)", (what));		\
-			CHECK(!"the message");				\
-		}							\
-	} while (0)
-
 static aclrtEventRecordedStatus status_of(aclrtEvent e)
 {
 	aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
