@@ -138,16 +138,6 @@ static void ascend_emu_free_backing(struct ascend_emu *emu, struct page *page)
 	ascend_emu_spare_put(page, ascend_emu_backing_limit() / 8);
 }
 
-static bool ascend_emu_in_hbm(struct ascend_emu *emu, u64 addr, u64 len)
-{
-	u64 end;
-
-	/* HBM, then the page-table memory above it */
-	return !check_add_overflow(addr, len, &end) &&
-	       end <= emu->hbm_size +
-		      ascend_mmu_table_mem_size(emu->hbm_size);
-}
-
 /*
  * The store of device memory page @idx, which it rebases: HBM pages in
  * @hbm_pages, the page-table memory above the HBM in @table_pages (so the
@@ -237,10 +227,9 @@ static inline struct page *__ascend_emu_page(struct ascend_emu *emu,
 					     unsigned long idx, bool alloc,
 					     const void *init, bool *filled)
 {
-	/* pairs with the releases above: the tag was written before */
-	struct page *page = smp_load_acquire(ascend_emu_cache_slot(emu, idx));
+	struct page *page = ascend_emu_page_cached(emu, idx);
 
-	if (page && page_private(page) == idx)
+	if (page)
 		return page;
 	return ascend_emu_page_slow(emu, idx, alloc, init, filled);
 }

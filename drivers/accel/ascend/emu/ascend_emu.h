@@ -29,6 +29,7 @@
 #include <linux/jiffies.h>
 #include <linux/list.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/rwsem.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
@@ -184,6 +185,30 @@ int ascend_emu_sys_rw(struct ascend_hw_device *hw, u64 addr, void *buf,
  */
 void *ascend_emu_mem_ptr(struct ascend_emu *emu, u64 addr, bool write);
 
+/* Is [@addr, @addr + @len) device memory (HBM, then page-table memory)? */
+static inline bool ascend_emu_in_hbm(struct ascend_emu *emu, u64 addr, u64 len)
+{
+	u64 end;
+
+	return !check_add_overflow(addr, len, &end) &&
+	       end <= emu->hbm_size +
+		      ascend_mmu_table_mem_size(emu->hbm_size);
+}
+
+/*
+ * The backing page of device page @idx if @emu->page_cache holds it, else
+ * NULL (the look-up in ascend_emu.c fills the cache).
+ */
+static inline struct page *ascend_emu_page_cached(struct ascend_emu *emu,
+						  unsigned long idx)
+{
+	struct page *page;
+
+	/* pairs with the cache's release stores: the tag was written before */
+	page = smp_load_acquire(&emu->page_cache[idx % ASCEND_EMU_PAGE_CACHE]);
+	return page && page_private(page) == idx ? page : NULL;
+}
+
 /*
  * ascend_emu_mem_ptr(), inline when the page is in @emu->page_cache, else
  * the call: an EVENT_RECORD makes three of these, and a call each was a
@@ -192,14 +217,12 @@ void *ascend_emu_mem_ptr(struct ascend_emu *emu, u64 addr, bool write);
 static inline void *ascend_emu_mem_ptr_inline(struct ascend_emu *emu,
 					      u64 addr, bool write)
 {
-	unsigned long idx = addr >> PAGE_SHIFT;
 	struct page *page;
 
-	if (addr >= emu->hbm_size + ascend_mmu_table_mem_size(emu->hbm_size))
+	if (!ascend_emu_in_hbm(emu, addr, 1))
 		return NULL;
-	/* pairs with the cache's release stores: the tag was written before */
-	page = smp_load_acquire(&emu->page_cache[idx % ASCEND_EMU_PAGE_CACHE]);
-	if (likely(page && page_private(page) == idx))
+	page = ascend_emu_page_cached(emu, addr >> PAGE_SHIFT);
+	if (likely(page))
 		return page_address(page) + offset_in_page(addr);
 	return ascend_emu_mem_ptr(emu, addr, write);
 }

@@ -32,7 +32,7 @@
  * on the engine thread.  A job of one descriptor needs no ring: the
  * submitter looks at the rings without the lock (ascend_emu_dma_idle_seen())
  * and executes it beside them, counted on engine 0
- * (ascend_emu_dma_inline_one()); a job submitted meanwhile from another
+ * (ascend_emu_dma_exec_one()); a job submitted meanwhile from another
  * context may run beside it, as concurrent jobs have no order.
  *
  * The command processor has a mover of its own for its small copies and
@@ -913,44 +913,19 @@ static inline bool ascend_emu_dma_small(const struct ascend_dma_job *job)
 	return bytes <= ASCEND_EMU_DMA_INLINE_BYTES;
 }
 
-/* No job waits, no ring holds or runs one, not paused?  @lock held. */
-static bool ascend_emu_dma_idle_locked(struct ascend_emu_dma *dma)
-{
-	unsigned int i;
-
-	lockdep_assert_held(&dma->lock);
-	if (dma->paused || !list_empty(&dma->jobs))
-		return false;
-	for (i = 0; i < dma->nr_engines; i++)
-		if (dma->rings[i]->claimed ||
-		    dma->rings[i]->tail != dma->rings[i]->retired)
-			return false;
-	return true;
-}
-
-bool ascend_emu_dma_idle(struct ascend_emu *emu)
-{
-	struct ascend_emu_dma *dma = emu->dma;
-	bool idle;
-
-	spin_lock(&dma->lock);
-	idle = ascend_emu_dma_idle_locked(dma);
-	spin_unlock(&dma->lock);
-	return idle;
-}
-
 /*
- * ascend_emu_dma_idle_locked() without the lock: what the submitter sees.
- * A job submitted before this one (its dma_submit() ordered before ours by
- * whatever ordered the two callers) is seen; one submitted at the same time
- * from another context may not be, and then runs beside this one -- the
- * two have no order anyway.
+ * No job waits, no ring holds or runs one, not paused?  Exact with @lock
+ * held (a ring is claimed under it); without it, what the caller sees: a
+ * job submitted before the caller's (its dma_submit() ordered before by
+ * whatever ordered the two callers) is seen, one submitted at the same
+ * time from another context may not be, and then runs beside the
+ * caller's -- the two have no order anyway.
  */
 static bool ascend_emu_dma_idle_seen(struct ascend_emu_dma *dma)
 {
 	unsigned int i;
 
-	/* racy by design (above): plain reads of fields written under @lock */
+	/* without the lock, plain reads of fields written under it */
 	if (READ_ONCE(dma->paused) || !list_empty(&dma->jobs))
 		return false;
 	for (i = 0; i < dma->nr_engines; i++) {
@@ -963,16 +938,20 @@ static bool ascend_emu_dma_idle_seen(struct ascend_emu_dma *dma)
 	return true;
 }
 
-/*
- * A small job of one descriptor on idle engines (see the top of the file):
- * the submitter executes the descriptor with the engine's code, without a
- * ring slot or the lock -- nothing of the ring would change at the end --
- * and counts it on engine 0, as the claimed-ring path below would.
- */
-static void ascend_emu_dma_inline_one(struct ascend_emu_dma *dma,
-				      struct ascend_dma_job *job)
+bool ascend_emu_dma_idle(struct ascend_emu *emu)
 {
-	struct ascend_emu_dma_ring *r = dma->rings[0];
+	return ascend_emu_dma_idle_seen(emu->dma);
+}
+
+/*
+ * Execute the one small descriptor of @job in the caller's context with
+ * the engines' transfer code, their fault injection and status, and count
+ * it in @descs/@bytes.  The job is finished (@sync) on return.
+ */
+static void ascend_emu_dma_exec_one(struct ascend_emu_dma *dma,
+				    struct ascend_dma_job *job,
+				    atomic64_t *descs, atomic64_t *bytes)
+{
 	const struct ascend_dma_desc *d = job->descs;
 	u64 fault = 0;
 	int err;
@@ -985,8 +964,8 @@ static void ascend_emu_dma_inline_one(struct ascend_emu_dma *dma,
 	job->fault_addr = err ? fault : 0;
 	job->next = 1;
 	atomic_set(&job->remaining, 0);
-	atomic64_inc(&r->executed);
-	atomic64_add(ascend_dma_desc_bytes(d), &r->bytes);
+	atomic64_inc(descs);
+	atomic64_add(ascend_dma_desc_bytes(d), bytes);
 }
 
 /*
@@ -1006,13 +985,18 @@ static bool ascend_emu_dma_inline(struct ascend_emu_dma *dma,
 
 	if (!ascend_emu_dma_small(job) || !ascend_emu_dma_idle_seen(dma))
 		return false;
+	/*
+	 * One descriptor needs no ring: run beside them, counted on
+	 * engine 0 as the claimed ring would count it.
+	 */
 	if (job->count == 1) {
-		ascend_emu_dma_inline_one(dma, job);
+		ascend_emu_dma_exec_one(dma, job, &dma->rings[0]->executed,
+					&dma->rings[0]->bytes);
 		return true;
 	}
 
 	spin_lock(&dma->lock);
-	if (!ascend_emu_dma_idle_locked(dma))
+	if (!ascend_emu_dma_idle_seen(dma))	/* exact: under the lock */
 		goto busy;
 	r = dma->rings[0];
 	r->claimed = true;
@@ -1086,23 +1070,12 @@ bool ascend_emu_dma_try_inline(struct ascend_emu *emu,
 bool ascend_emu_dma_direct(struct ascend_emu *emu, struct ascend_dma_job *job)
 {
 	struct ascend_emu_dma *dma = emu->dma;
-	const struct ascend_dma_desc *d = job->descs;
-	u64 fault = 0;
-	int err;
 
 	ascend_emu_dma_job_init(job);
 	if (job->count != 1 || !ascend_emu_dma_small(job))
 		return false;
-	job->sync = true;
-	err = ascend_emu_dma_exec(dma, job, d, &fault);
-	if (!err && ascend_emu_fail_xfer(emu))
-		err = -EIO;
-	job->status = err;
-	job->fault_addr = fault;
-	job->next = 1;
-	atomic_set(&job->remaining, 0);
-	atomic64_inc(&dma->direct_descs);
-	atomic64_add(ascend_dma_desc_bytes(d), &dma->direct_bytes);
+	ascend_emu_dma_exec_one(dma, job, &dma->direct_descs,
+				&dma->direct_bytes);
 	return true;
 }
 
